@@ -1,0 +1,461 @@
+/*
+ * TypeTraits<T>: how a C++ type is stored in, and read back from, a TVMFFIAny.
+ *
+ * This is where every value conversion of the C++ API lives. Each enabled
+ * TypeTraits<T> provides:
+ *   CopyToAnyView(const T&, TVMFFIAny*)   borrow into a view (no new reference)
+ *   MoveToAny(T, TVMFFIAny*)              move into an owning cell
+ *   CheckAnyStrict(const TVMFFIAny*)      the cell holds exactly a T (used by as<T>)
+ *   CopyFromAnyViewAfterCheck(cell)       read a T after CheckAnyStrict
+ *   MoveFromAnyAfterCheck(cell)           steal a T out of an owning cell
+ *   TryCastFromAnyView(cell)              read with the documented conversions
+ *                                         (int -> float, bool <-> int, str -> dtype ...)
+ *   TypeStr()                             the user-facing name ("int", "Array<str>")
+ *   TypeSchema()                          the JSON schema ({"type":"int"})
+ *   GetMismatchTypeInfo(cell)             what was found instead, for errors
+ * Other headers (string.h, containers, tensor) add specializations.
+ */
+#ifndef TVM_FFI_TYPE_TRAITS_H_
+#define TVM_FFI_TYPE_TRAITS_H_
+
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/object.h>
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+TVM_FFI_NAMESPACE_BEGIN
+
+/*! \brief Conversion rules of T; disabled unless specialized. */
+template <typename, typename = void>
+struct TypeTraits {
+  static constexpr bool convert_enabled = false;
+};
+
+/*! \brief TypeTraits of T with const and reference removed. */
+template <typename T>
+using TypeTraitsNoCR = TypeTraits<std::remove_const_t<std::remove_reference_t<T>>>;
+
+namespace details {
+
+/*! \brief The name users know for a type key ("ffi.Array" -> "Array"). */
+inline std::string TypeKeyToUserStr(std::string_view key) {
+  if (key == "ffi.String" || key == "ffi.SmallStr" || key == "const char*") return "str";
+  if (key == "ffi.Bytes" || key == "ffi.SmallBytes" || key == "TVMFFIByteArray*") return "bytes";
+  if (key == "DataType") return "dtype";
+  if (key.substr(0, 4) == "ffi." && key.find('.', 4) == std::string_view::npos) {
+    return std::string(key.substr(4));
+  }
+  return std::string(key);
+}
+
+/*! \brief The user-facing name of the type stored at a type index. */
+inline std::string TypeIndexToUserStr(int32_t index) {
+  switch (index) {
+    case kTVMFFIAny: return "Any";
+    case kTVMFFINone: return "None";
+    case kTVMFFIInt: return "int";
+    case kTVMFFIBool: return "bool";
+    case kTVMFFIFloat: return "float";
+    case kTVMFFIOpaquePtr: return "void*";
+    case kTVMFFIDataType: return "dtype";
+    case kTVMFFIDevice: return "Device";
+    case kTVMFFIDLTensorPtr: return "DLTensor*";
+    case kTVMFFIRawStr:
+    case kTVMFFISmallStr:
+    case kTVMFFIStr: return "str";
+    case kTVMFFIByteArrayPtr:
+    case kTVMFFISmallBytes:
+    case kTVMFFIBytes: return "bytes";
+    case kTVMFFIObjectRValueRef: return "ObjectRValueRef";
+    default: break;
+  }
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(index);
+  if (info == nullptr) return "<unknown type " + std::to_string(index) + ">";
+  return TypeKeyToUserStr(std::string_view(info->type_key.data, info->type_key.size));
+}
+
+/*! \brief The user-facing name of the value's type (looks through rvalue refs). */
+inline std::string AnyTypeStr(const TVMFFIAny* src) {
+  if (src->type_index == kTVMFFIObjectRValueRef) {
+    TVMFFIObject* obj = *static_cast<TVMFFIObject**>(src->v_ptr);
+    return obj ? TypeIndexToUserStr(obj->type_index) : "None";
+  }
+  return TypeIndexToUserStr(src->type_index);
+}
+
+/*! \brief The object held by a cell (looking through rvalue refs), or nullptr. */
+inline TVMFFIObject* AnyObjectOrNull(const TVMFFIAny* src) {
+  if (src->type_index >= kTVMFFIStaticObjectBegin) return src->v_obj;
+  if (src->type_index == kTVMFFIObjectRValueRef) return *static_cast<TVMFFIObject**>(src->v_ptr);
+  return nullptr;
+}
+
+/*! \brief {"type":"<key>"} */
+inline std::string SchemaOf(std::string_view key) {
+  std::string s = "{\"type\":\"";
+  s += key;
+  s += "\"}";
+  return s;
+}
+
+/*! \brief A type key as a JSON schema with type arguments. */
+inline std::string SchemaWithArgs(std::string_view key, std::initializer_list<std::string> args) {
+  std::string s = "{\"type\":\"";
+  s += key;
+  s += "\",\"args\":[";
+  bool first = true;
+  for (const std::string& a : args) {
+    if (!first) s += ',';
+    s += a;
+    first = false;
+  }
+  s += "]}";
+  return s;
+}
+
+inline void SetNone(TVMFFIAny* r) {
+  r->type_index = kTVMFFINone;
+  r->zero_padding = 0;
+  r->v_int64 = 0;
+}
+
+/*! \brief Whether T provides its own TypeTraits instead of the ObjectRef default. */
+template <typename T, typename = void>
+struct HasCustomAnyTraits : std::false_type {};
+template <typename T>
+struct HasCustomAnyTraits<T, std::void_t<decltype(T::_type_custom_any_traits)>>
+    : std::bool_constant<T::_type_custom_any_traits> {};
+
+}  // namespace details
+
+/*! \brief Shared defaults of the traits below. */
+struct TypeTraitsBase {
+  static constexpr bool convert_enabled = true;
+  static std::string GetMismatchTypeInfo(const TVMFFIAny* src) { return details::AnyTypeStr(src); }
+};
+
+/*! \brief Integers other than bool, stored as Int; narrowing is range-checked. */
+template <typename Int>
+struct TypeTraits<Int, std::enable_if_t<std::is_integral_v<Int> && !std::is_same_v<Int, bool>>>
+    : TypeTraitsBase {
+  static void CopyToAnyView(const Int& src, TVMFFIAny* r) {
+    if constexpr (std::is_unsigned_v<Int> && sizeof(Int) >= sizeof(int64_t)) {
+      if (src > static_cast<Int>(std::numeric_limits<int64_t>::max())) {
+        TVM_FFI_THROW(OverflowError) << "Integer " << src << " does not fit in int64";
+      }
+    }
+    r->type_index = kTVMFFIInt;
+    r->zero_padding = 0;
+    r->v_int64 = static_cast<int64_t>(src);
+  }
+  static void MoveToAny(Int src, TVMFFIAny* r) { CopyToAnyView(src, r); }
+  static bool InRange(int64_t v) {
+    if constexpr (std::is_same_v<Int, int64_t>) {
+      return true;
+    } else if constexpr (std::is_unsigned_v<Int>) {
+      return v >= 0 && static_cast<uint64_t>(v) <= std::numeric_limits<Int>::max();
+    } else {
+      return v >= std::numeric_limits<Int>::min() && v <= std::numeric_limits<Int>::max();
+    }
+  }
+  static bool CheckAnyStrict(const TVMFFIAny* src) {
+    return src->type_index == kTVMFFIInt && InRange(src->v_int64);
+  }
+  static Int CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
+    return static_cast<Int>(src->v_int64);
+  }
+  static Int MoveFromAnyAfterCheck(TVMFFIAny* src) { return CopyFromAnyViewAfterCheck(src); }
+  static std::optional<Int> TryCastFromAnyView(const TVMFFIAny* src) {
+    if ((src->type_index == kTVMFFIInt || src->type_index == kTVMFFIBool) &&
+        InRange(src->v_int64)) {
+      return static_cast<Int>(src->v_int64);
+    }
+    return std::nullopt;
+  }
+  static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
+    if (src->type_index == kTVMFFIInt && !InRange(src->v_int64)) {
+      return "int (value " + std::to_string(src->v_int64) + " is out of range)";
+    }
+    return details::AnyTypeStr(src);
+  }
+  static std::string TypeStr() { return "int"; }
+  static std::string TypeSchema() { return details::SchemaOf("int"); }
+};
+
+/*! \brief bool, stored as Bool; try_cast accepts ints. */
+template <>
+struct TypeTraits<bool> : TypeTraitsBase {
+  static void CopyToAnyView(const bool& src, TVMFFIAny* r) {
+    r->type_index = kTVMFFIBool;
+    r->zero_padding = 0;
+    r->v_int64 = src ? 1 : 0;
+  }
+  static void MoveToAny(bool src, TVMFFIAny* r) { CopyToAnyView(src, r); }
+  static bool CheckAnyStrict(const TVMFFIAny* src) { return src->type_index == kTVMFFIBool; }
+  static bool CopyFromAnyViewAfterCheck(const TVMFFIAny* src) { return src->v_int64 != 0; }
+  static bool MoveFromAnyAfterCheck(TVMFFIAny* src) { return src->v_int64 != 0; }
+  static std::optional<bool> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (src->type_index == kTVMFFIBool || src->type_index == kTVMFFIInt) {
+      return src->v_int64 != 0;
+    }
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return "bool"; }
+  static std::string TypeSchema() { return details::SchemaOf("bool"); }
+};
+
+/*! \brief float and double, stored as Float; try_cast accepts ints and bools. */
+template <typename Float>
+struct TypeTraits<Float, std::enable_if_t<std::is_floating_point_v<Float>>> : TypeTraitsBase {
+  static void CopyToAnyView(const Float& src, TVMFFIAny* r) {
+    r->type_index = kTVMFFIFloat;
+    r->zero_padding = 0;
+    r->v_float64 = static_cast<double>(src);
+  }
+  static void MoveToAny(Float src, TVMFFIAny* r) { CopyToAnyView(src, r); }
+  static bool CheckAnyStrict(const TVMFFIAny* src) { return src->type_index == kTVMFFIFloat; }
+  static Float CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
+    return static_cast<Float>(src->v_float64);
+  }
+  static Float MoveFromAnyAfterCheck(TVMFFIAny* src) { return CopyFromAnyViewAfterCheck(src); }
+  static std::optional<Float> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (src->type_index == kTVMFFIFloat) return static_cast<Float>(src->v_float64);
+    if (src->type_index == kTVMFFIInt || src->type_index == kTVMFFIBool) {
+      return static_cast<Float>(src->v_int64);
+    }
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return "float"; }
+  static std::string TypeSchema() { return details::SchemaOf("float"); }
+};
+
+/*! \brief nullptr, stored as None. */
+template <>
+struct TypeTraits<std::nullptr_t> : TypeTraitsBase {
+  static void CopyToAnyView(const std::nullptr_t&, TVMFFIAny* r) { details::SetNone(r); }
+  static void MoveToAny(std::nullptr_t, TVMFFIAny* r) { details::SetNone(r); }
+  static bool CheckAnyStrict(const TVMFFIAny* src) { return src->type_index == kTVMFFINone; }
+  static std::nullptr_t CopyFromAnyViewAfterCheck(const TVMFFIAny*) { return nullptr; }
+  static std::nullptr_t MoveFromAnyAfterCheck(TVMFFIAny*) { return nullptr; }
+  static std::optional<std::nullptr_t> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (src->type_index == kTVMFFINone) return nullptr;
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return "None"; }
+  static std::string TypeSchema() { return details::SchemaOf("None"); }
+};
+
+/*! \brief void*, stored as OpaquePtr (None reads back as nullptr). */
+template <>
+struct TypeTraits<void*> : TypeTraitsBase {
+  static void CopyToAnyView(void* const& src, TVMFFIAny* r) {
+    r->type_index = kTVMFFIOpaquePtr;
+    r->zero_padding = 0;
+    r->v_int64 = 0;
+    r->v_ptr = src;
+  }
+  static void MoveToAny(void* src, TVMFFIAny* r) { CopyToAnyView(src, r); }
+  static bool CheckAnyStrict(const TVMFFIAny* src) { return src->type_index == kTVMFFIOpaquePtr; }
+  static void* CopyFromAnyViewAfterCheck(const TVMFFIAny* src) { return src->v_ptr; }
+  static void* MoveFromAnyAfterCheck(TVMFFIAny* src) { return src->v_ptr; }
+  static std::optional<void*> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (src->type_index == kTVMFFIOpaquePtr) return src->v_ptr;
+    if (src->type_index == kTVMFFINone) return static_cast<void*>(nullptr);
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return "void*"; }
+  static std::string TypeSchema() { return details::SchemaOf("void*"); }
+};
+
+/*! \brief DLDevice, stored as Device. */
+template <>
+struct TypeTraits<DLDevice> : TypeTraitsBase {
+  static void CopyToAnyView(const DLDevice& src, TVMFFIAny* r) {
+    r->type_index = kTVMFFIDevice;
+    r->zero_padding = 0;
+    r->v_int64 = 0;
+    r->v_device = src;
+  }
+  static void MoveToAny(DLDevice src, TVMFFIAny* r) { CopyToAnyView(src, r); }
+  static bool CheckAnyStrict(const TVMFFIAny* src) { return src->type_index == kTVMFFIDevice; }
+  static DLDevice CopyFromAnyViewAfterCheck(const TVMFFIAny* src) { return src->v_device; }
+  static DLDevice MoveFromAnyAfterCheck(TVMFFIAny* src) { return src->v_device; }
+  static std::optional<DLDevice> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (src->type_index == kTVMFFIDevice) return src->v_device;
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return "Device"; }
+  static std::string TypeSchema() { return details::SchemaOf("Device"); }
+};
+
+/*! \brief DLTensor*, a borrowed pointer; also reads the DLTensor inside a Tensor object. */
+template <>
+struct TypeTraits<DLTensor*> : TypeTraitsBase {
+  static void CopyToAnyView(DLTensor* const& src, TVMFFIAny* r) {
+    r->type_index = kTVMFFIDLTensorPtr;
+    r->zero_padding = 0;
+    r->v_int64 = 0;
+    r->v_ptr = src;
+  }
+  static void MoveToAny(DLTensor* src, TVMFFIAny* r) { CopyToAnyView(src, r); }
+  static bool CheckAnyStrict(const TVMFFIAny* src) {
+    return src->type_index == kTVMFFIDLTensorPtr;
+  }
+  static DLTensor* CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
+    return static_cast<DLTensor*>(src->v_ptr);
+  }
+  static DLTensor* MoveFromAnyAfterCheck(TVMFFIAny* src) { return CopyFromAnyViewAfterCheck(src); }
+  static std::optional<DLTensor*> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (src->type_index == kTVMFFIDLTensorPtr) return static_cast<DLTensor*>(src->v_ptr);
+    TVMFFIObject* obj = details::AnyObjectOrNull(src);
+    if (obj != nullptr && obj->type_index == kTVMFFITensor) {
+      // The DLTensor follows the object header (abi.md §2.4).
+      return reinterpret_cast<DLTensor*>(reinterpret_cast<char*>(obj) + sizeof(TVMFFIObject));
+    }
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return "DLTensor*"; }
+  static std::string TypeSchema() { return details::SchemaOf("DLTensor*"); }
+};
+
+/*!
+ * \brief Default rules of reference classes: None is accepted only when the
+ *  class is nullable, objects when they are instances of its ContainerType.
+ */
+template <typename TObjRef>
+struct ObjectRefTypeTraitsBase : TypeTraitsBase {
+  using ContainerType = typename TObjRef::ContainerType;
+
+  static void CopyToAnyView(const TObjRef& src, TVMFFIAny* r) {
+    const Object* obj = src.get();
+    if (obj == nullptr) {
+      details::SetNone(r);
+      return;
+    }
+    r->type_index = obj->type_index();
+    r->zero_padding = 0;
+    r->v_obj = details::ObjectUnsafe::GetHeader(obj);
+  }
+  static void MoveToAny(TObjRef src, TVMFFIAny* r) {
+    if (!src.defined()) {
+      details::SetNone(r);
+      return;
+    }
+    r->type_index = src.type_index();
+    r->zero_padding = 0;
+    r->v_obj = details::ObjectUnsafe::MoveObjectRefToHandle(std::move(src));
+  }
+  static bool CheckObject(const TVMFFIObject* obj) {
+    if (obj == nullptr) return TObjRef::_type_is_nullable;
+    return reinterpret_cast<const Object*>(obj)->IsInstance<ContainerType>();
+  }
+  static bool CheckAnyStrict(const TVMFFIAny* src) {
+    if (src->type_index == kTVMFFINone) return TObjRef::_type_is_nullable;
+    return src->type_index >= kTVMFFIStaticObjectBegin && CheckObject(src->v_obj);
+  }
+  static TObjRef CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
+    TVMFFIObject* obj = src->type_index == kTVMFFINone ? nullptr : src->v_obj;
+    return details::ObjectUnsafe::ObjectRefFromObjectPtr<TObjRef>(
+        details::ObjectUnsafe::ObjectPtrFromUnowned<Object>(obj));
+  }
+  static TObjRef MoveFromAnyAfterCheck(TVMFFIAny* src) {
+    TVMFFIObject* obj = src->type_index == kTVMFFINone ? nullptr : src->v_obj;
+    details::SetNone(src);
+    return details::ObjectUnsafe::ObjectRefFromObjectPtr<TObjRef>(
+        details::ObjectUnsafe::ObjectPtrFromOwned<Object>(obj));
+  }
+  static std::optional<TObjRef> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (src->type_index == kTVMFFIObjectRValueRef) {
+      TVMFFIObject* obj = *static_cast<TVMFFIObject**>(src->v_ptr);
+      if (obj == nullptr || !CheckObject(obj)) return std::nullopt;
+      return details::ObjectUnsafe::ObjectRefFromObjectPtr<TObjRef>(
+          details::ObjectUnsafe::ObjectPtrFromUnowned<Object>(obj));
+    }
+    if (CheckAnyStrict(src)) return CopyFromAnyViewAfterCheck(src);
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return details::TypeKeyToUserStr(ContainerType::_type_key); }
+  static std::string TypeSchema() { return details::SchemaOf(ContainerType::_type_key); }
+};
+
+template <typename TObjRef>
+struct TypeTraits<TObjRef, std::enable_if_t<std::is_base_of_v<ObjectRef, TObjRef> &&
+                                            !details::HasCustomAnyTraits<TObjRef>::value>>
+    : ObjectRefTypeTraitsBase<TObjRef> {};
+
+/*! \brief Rules of ObjectPtr<T> (null <-> None) and Arc<T> (None rejected). */
+template <typename Ptr, typename T, bool kNullable>
+struct ObjectPtrTypeTraitsBase : TypeTraitsBase {
+  static void CopyToAnyView(const Ptr& src, TVMFFIAny* r) {
+    if (src == nullptr) {
+      details::SetNone(r);
+      return;
+    }
+    r->type_index = src->type_index();
+    r->zero_padding = 0;
+    r->v_obj = details::ObjectUnsafe::GetHeader(src.get());
+  }
+  static void MoveToAny(Ptr src, TVMFFIAny* r) {
+    if (src == nullptr) {
+      details::SetNone(r);
+      return;
+    }
+    r->type_index = src->type_index();
+    r->zero_padding = 0;
+    r->v_obj = details::ObjectUnsafe::MoveObjectPtrToHandle(static_cast<ObjectPtr<T>&&>(src));
+  }
+  static bool CheckObject(const TVMFFIObject* obj) {
+    return reinterpret_cast<const Object*>(obj)->IsInstance<T>();
+  }
+  static bool CheckAnyStrict(const TVMFFIAny* src) {
+    if (src->type_index == kTVMFFINone) return kNullable;
+    return src->type_index >= kTVMFFIStaticObjectBegin && CheckObject(src->v_obj);
+  }
+  static Ptr FromRaw(TVMFFIObject* obj, bool owned) {
+    ObjectPtr<T> p = owned ? details::ObjectUnsafe::ObjectPtrFromOwned<T>(obj)
+                           : details::ObjectUnsafe::ObjectPtrFromUnowned<T>(obj);
+    if constexpr (kNullable) {
+      return p;
+    } else {
+      return Ptr::FromObjectPtrUnsafe(std::move(p));
+    }
+  }
+  static Ptr CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
+    return FromRaw(src->type_index == kTVMFFINone ? nullptr : src->v_obj, false);
+  }
+  static Ptr MoveFromAnyAfterCheck(TVMFFIAny* src) {
+    TVMFFIObject* obj = src->type_index == kTVMFFINone ? nullptr : src->v_obj;
+    details::SetNone(src);
+    return FromRaw(obj, true);
+  }
+  static std::optional<Ptr> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (src->type_index == kTVMFFIObjectRValueRef) {
+      TVMFFIObject* obj = *static_cast<TVMFFIObject**>(src->v_ptr);
+      if (obj == nullptr || !CheckObject(obj)) return std::nullopt;
+      return FromRaw(obj, false);
+    }
+    if (CheckAnyStrict(src)) return CopyFromAnyViewAfterCheck(src);
+    return std::nullopt;
+  }
+  static std::string TypeStr() {
+    std::string base = details::TypeKeyToUserStr(T::_type_key);
+    return kNullable ? "Optional<" + base + ">" : base;
+  }
+  static std::string TypeSchema() {
+    return kNullable ? details::SchemaWithArgs("Optional", {details::SchemaOf(T::_type_key)})
+                     : details::SchemaOf(T::_type_key);
+  }
+};
+
+template <typename T>
+struct TypeTraits<ObjectPtr<T>> : ObjectPtrTypeTraitsBase<ObjectPtr<T>, T, true> {};
+template <typename T>
+struct TypeTraits<Arc<T>> : ObjectPtrTypeTraitsBase<Arc<T>, T, false> {};
+
+TVM_FFI_NAMESPACE_END
+#endif  // TVM_FFI_TYPE_TRAITS_H_

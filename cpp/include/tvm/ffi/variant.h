@@ -1,0 +1,166 @@
+/*
+ * Variant<Ts...>: a value that is exactly one of the listed types.
+ *
+ * Stored as an Any restricted to the alternatives; converting from Any tries
+ * the alternatives in order (exact matches first, then the documented
+ * conversions), so Variant<int, String> accepts 1 and "x" but not 2.5.
+ *
+ *   Variant<int, String> v = 100;
+ *   v.get<int>() == 100;
+ *   v = String("hello");
+ *   v.as<String>().value() == "hello";  v.as<int>() == std::nullopt
+ *   v.index() == 1;
+ */
+#ifndef TVM_FFI_VARIANT_H_
+#define TVM_FFI_VARIANT_H_
+
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/type_traits.h>
+
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+TVM_FFI_NAMESPACE_BEGIN
+
+namespace details {
+template <typename T, typename... Ts>
+constexpr bool kIsOneOf = (std::is_same_v<T, Ts> || ...);
+
+template <typename T, typename... Ts>
+struct IndexOf;
+template <typename T, typename... Rest>
+struct IndexOf<T, T, Rest...> : std::integral_constant<int, 0> {};
+template <typename T, typename First, typename... Rest>
+struct IndexOf<T, First, Rest...>
+    : std::integral_constant<int, 1 + IndexOf<T, Rest...>::value> {};
+}  // namespace details
+
+/*! \brief A type-safe union over Ts... (each convertible to Any). */
+template <typename... Ts>
+class Variant {
+  static_assert(sizeof...(Ts) > 0, "Variant needs at least one alternative");
+
+ public:
+  /*! \brief Construct from a value of one of the alternatives (or convertible to the first that accepts it). */
+  template <typename T, typename = std::enable_if_t<details::kIsOneOf<std::decay_t<T>, Ts...> ||
+                                                    (std::is_constructible_v<Ts, T&&> || ...)>>
+  Variant(T&& value) : data_(Normalize(std::forward<T>(value))) {}  // NOLINT(runtime/explicit)
+  Variant(const Variant&) = default;
+  Variant(Variant&&) = default;
+  Variant& operator=(const Variant&) = default;
+  Variant& operator=(Variant&&) = default;
+  template <typename T, typename = std::enable_if_t<details::kIsOneOf<std::decay_t<T>, Ts...> ||
+                                                    (std::is_constructible_v<Ts, T&&> || ...)>>
+  Variant& operator=(T&& value) {
+    data_ = Normalize(std::forward<T>(value));
+    return *this;
+  }
+
+  /*! \return The value as T; TypeError when it holds another alternative. */
+  template <typename T>
+  T get() const {
+    static_assert(details::kIsOneOf<T, Ts...>, "Variant::get<T>: T is not an alternative");
+    std::optional<T> v = as<T>();
+    if (!v.has_value()) details::ThrowCastError(details::AnyTypeStr(Raw()), TypeTraits<T>::TypeStr());
+    return std::move(*v);
+  }
+  /*! \return The value as T if it holds T, else std::nullopt. */
+  template <typename T>
+  std::optional<T> as() const {
+    static_assert(details::kIsOneOf<T, Ts...>, "Variant::as<T>: T is not an alternative");
+    if (index() != details::IndexOf<T, Ts...>::value) return std::nullopt;
+    return TypeTraits<T>::CopyFromAnyViewAfterCheck(Raw());
+  }
+  /*! \return Whether the value holds alternative T. */
+  template <typename T>
+  bool holds() const {
+    return index() == details::IndexOf<T, Ts...>::value;
+  }
+  /*! \return The position of the held alternative in Ts... */
+  int index() const { return IndexOfCell(Raw()); }
+  /*! \return The user-facing name of the held alternative. */
+  std::string type_str() const { return details::AnyTypeStr(Raw()); }
+  /*! \return The value as Any. */
+  const Any& as_any() const { return data_; }
+
+  /*! \brief Index of the first alternative that holds the cell exactly, or -1. */
+  static int IndexOfCell(const TVMFFIAny* cell) {
+    int result = -1;
+    int i = 0;
+    ((result < 0 && TypeTraits<Ts>::CheckAnyStrict(cell) ? (result = i) : 0, ++i), ...);
+    return result;
+  }
+  /*! \brief The first alternative reachable from the cell, tried in order. */
+  static std::optional<Variant> TryFrom(const TVMFFIAny* cell) {
+    if (IndexOfCell(cell) >= 0) return Variant(Any(AnyView::CopyFromTVMFFIAny(*cell)), 0);
+    std::optional<Variant> result;
+    ((result.has_value() ? void() : [&] {
+       if (auto v = TypeTraits<Ts>::TryCastFromAnyView(cell)) result = Variant(Any(std::move(*v)), 0);
+     }()), ...);
+    return result;
+  }
+
+ private:
+  Variant(Any data, int) : data_(std::move(data)) {}
+  const TVMFFIAny* Raw() const { return details::AnyUnsafe::GetTVMFFIAny(data_); }
+  template <typename T>
+  static Any Normalize(T&& value) {
+    if constexpr (details::kIsOneOf<std::decay_t<T>, Ts...>) {
+      return Any(std::forward<T>(value));
+    } else {
+      // The first alternative constructible from the value takes it.
+      std::optional<Any> out;
+      ((!out.has_value() && std::is_constructible_v<Ts, T&&> ? (void)(out = MakeIf<Ts>(value)) : void()), ...);
+      return std::move(*out);
+    }
+  }
+  template <typename Alt, typename T>
+  static Any MakeIf(T& value) {
+    if constexpr (std::is_constructible_v<Alt, T&>) {
+      return Any(Alt(value));
+    } else {
+      return Any();
+    }
+  }
+
+  Any data_;
+  template <typename, typename>
+  friend struct TypeTraits;
+};
+
+template <typename... Ts>
+struct TypeTraits<Variant<Ts...>> : TypeTraitsBase {
+  static void CopyToAnyView(const Variant<Ts...>& src, TVMFFIAny* r) {
+    *r = *details::AnyUnsafe::GetTVMFFIAny(src.as_any());
+  }
+  static void MoveToAny(Variant<Ts...> src, TVMFFIAny* r) {
+    *r = details::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(src.data_));
+  }
+  static bool CheckAnyStrict(const TVMFFIAny* src) {
+    return Variant<Ts...>::IndexOfCell(src) >= 0;
+  }
+  static Variant<Ts...> CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
+    return *Variant<Ts...>::TryFrom(src);
+  }
+  static Variant<Ts...> MoveFromAnyAfterCheck(TVMFFIAny* src) {
+    return Variant<Ts...>(details::AnyUnsafe::MoveTVMFFIAnyToAny(src), 0);
+  }
+  static std::optional<Variant<Ts...>> TryCastFromAnyView(const TVMFFIAny* src) {
+    return Variant<Ts...>::TryFrom(src);
+  }
+  static std::string TypeStr() {
+    std::string s = "Variant<";
+    bool first = true;
+    ((s += (first ? "" : ", ") + TypeTraits<Ts>::TypeStr(), first = false), ...);
+    return s + ">";
+  }
+  static std::string TypeSchema() {
+    return details::SchemaWithArgs("Variant", {TypeTraits<Ts>::TypeSchema()...});
+  }
+};
+
+TVM_FFI_NAMESPACE_END
+#endif  // TVM_FFI_VARIANT_H_

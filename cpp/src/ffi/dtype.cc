@@ -1,0 +1,314 @@
+/*
+ * Conversion between DLDataType and its text form ("float32", "int8x4",
+ * "bfloat16", "float8_e4m3fn", "bool", "handle", "void", ...).
+ *
+ * Python converts dtypes through these functions on every call that passes
+ * one, so parsing is a hand-written scan over a small static table: no regex,
+ * no streams, no allocation on the success path.
+ *
+ * Grammar accepted by TVMFFIDataTypeFromString:
+ *   dtype  := base lanes?
+ *   base   := fixed-name              (bool, handle, float8_e4m3fn, float4_e2m1fn, ...)
+ *           | family bits             (int, uint, float, bfloat, complex, followed by 1..255)
+ *           | "custom[" code "]" bits (code and bits 0..255; how the printer spells codes
+ *                                    and widths that have no name of their own)
+ *   lanes  := "x" N                   (1 <= N <= 32767)
+ *           | "xvscalex" N            (scalable vector: lanes = (uint16_t)(-N), 1 <= N <= 32768)
+ * "void" takes no lanes suffix and means {kDLOpaqueHandle, 0 bits, 0 lanes}.
+ */
+#include <tvm/ffi/base.h>
+
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <string>
+
+TVM_FFI_NAMESPACE_BEGIN
+namespace {
+
+/*! \brief A spelling whose code and bit width are both fixed by the name. */
+struct FixedName {
+  const char* name;
+  uint8_t len;
+  uint8_t code;
+  uint8_t bits;
+};
+
+#define TVM_FFI_DTYPE_NAME(str, code, bits) \
+  { str, static_cast<uint8_t>(sizeof(str) - 1), static_cast<uint8_t>(code), bits }
+
+// Longer names come before their prefixes ("float8_e4m3fnuz" before
+// "float8_e4m3fn" before "float8_e4m3") so the first match is the longest.
+// The first entry of each code with these bits is also its printed name.
+const FixedName kFixedNames[] = {
+    TVM_FFI_DTYPE_NAME("bool", kDLBool, 8),
+    TVM_FFI_DTYPE_NAME("handle", kDLOpaqueHandle, 64),
+    TVM_FFI_DTYPE_NAME("float8_e3m4", kDLFloat8_e3m4, 8),
+    TVM_FFI_DTYPE_NAME("float8_e4m3b11fnuz", kDLFloat8_e4m3b11fnuz, 8),
+    TVM_FFI_DTYPE_NAME("float8_e4m3fnuz", kDLFloat8_e4m3fnuz, 8),
+    TVM_FFI_DTYPE_NAME("float8_e4m3fn", kDLFloat8_e4m3fn, 8),
+    TVM_FFI_DTYPE_NAME("float8_e4m3", kDLFloat8_e4m3, 8),
+    TVM_FFI_DTYPE_NAME("float8_e5m2fnuz", kDLFloat8_e5m2fnuz, 8),
+    TVM_FFI_DTYPE_NAME("float8_e5m2", kDLFloat8_e5m2, 8),
+    TVM_FFI_DTYPE_NAME("float8_e8m0fnu", kDLFloat8_e8m0fnu, 8),
+    TVM_FFI_DTYPE_NAME("float6_e2m3fn", kDLFloat6_e2m3fn, 6),
+    TVM_FFI_DTYPE_NAME("float6_e3m2fn", kDLFloat6_e3m2fn, 6),
+    TVM_FFI_DTYPE_NAME("float4_e2m1fn", kDLFloat4_e2m1fn, 4),
+};
+
+/*! \brief A spelling that is followed by the bit width in decimal. */
+struct FamilyName {
+  const char* name;
+  uint8_t len;
+  uint8_t code;
+};
+
+#define TVM_FFI_DTYPE_FAMILY(str, code) \
+  { str, static_cast<uint8_t>(sizeof(str) - 1), static_cast<uint8_t>(code) }
+
+const FamilyName kFamilies[] = {
+    TVM_FFI_DTYPE_FAMILY("int", kDLInt),       TVM_FFI_DTYPE_FAMILY("uint", kDLUInt),
+    TVM_FFI_DTYPE_FAMILY("float", kDLFloat),   TVM_FFI_DTYPE_FAMILY("bfloat", kDLBfloat),
+    TVM_FFI_DTYPE_FAMILY("complex", kDLComplex),
+};
+
+#undef TVM_FFI_DTYPE_NAME
+#undef TVM_FFI_DTYPE_FAMILY
+
+/*! \brief True when [p, end) starts with the len bytes of name. */
+inline bool StartsWith(const char* p, const char* end, const char* name, size_t len) {
+  return static_cast<size_t>(end - p) >= len && std::memcmp(p, name, len) == 0;
+}
+
+/*!
+ * \brief Read a decimal number of at least one digit at *p, advancing *p.
+ * \return false when there is no digit or the value exceeds max_value.
+ */
+inline bool ParseDecimal(const char** p, const char* end, uint32_t max_value, uint32_t* out) {
+  const char* s = *p;
+  if (s == end || *s < '0' || *s > '9') return false;
+  uint32_t value = 0;
+  for (; s != end && *s >= '0' && *s <= '9'; ++s) {
+    value = value * 10 + static_cast<uint32_t>(*s - '0');
+    if (value > max_value) return false;
+  }
+  *p = s;
+  *out = value;
+  return true;
+}
+
+/*! \brief Parse the base name (code and bits); advances *p past it. */
+bool ParseBase(const char** p, const char* end, DLDataType* out) {
+  const char* s = *p;
+  for (const FixedName& entry : kFixedNames) {
+    if (StartsWith(s, end, entry.name, entry.len)) {
+      out->code = entry.code;
+      out->bits = entry.bits;
+      *p = s + entry.len;
+      return true;
+    }
+  }
+  uint32_t bits = 0;
+  for (const FamilyName& family : kFamilies) {
+    if (StartsWith(s, end, family.name, family.len)) {
+      const char* q = s + family.len;
+      if (!ParseDecimal(&q, end, 255, &bits) || bits == 0) return false;
+      out->code = family.code;
+      out->bits = static_cast<uint8_t>(bits);
+      *p = q;
+      return true;
+    }
+  }
+  static const char kCustom[] = "custom[";
+  if (StartsWith(s, end, kCustom, sizeof(kCustom) - 1)) {
+    const char* q = s + sizeof(kCustom) - 1;
+    uint32_t code = 0;
+    if (!ParseDecimal(&q, end, 255, &code) || q == end || *q != ']') return false;
+    ++q;
+    // Zero bits is allowed here so that every DLDataType the printer spells
+    // as custom[...] parses back.
+    if (!ParseDecimal(&q, end, 255, &bits)) return false;
+    out->code = static_cast<uint8_t>(code);
+    out->bits = static_cast<uint8_t>(bits);
+    *p = q;
+    return true;
+  }
+  return false;
+}
+
+/*! \brief Parse the whole string; false when it does not follow the grammar. */
+bool ParseDataType(const char* s, size_t size, DLDataType* out) {
+  const char* end = s + size;
+  static const char kVoid[] = "void";
+  if (size == sizeof(kVoid) - 1 && std::memcmp(s, kVoid, size) == 0) {
+    out->code = kDLOpaqueHandle;
+    out->bits = 0;
+    out->lanes = 0;
+    return true;
+  }
+  DLDataType result;
+  if (!ParseBase(&s, end, &result)) return false;
+  result.lanes = 1;
+  if (s != end) {
+    if (*s != 'x') return false;
+    ++s;
+    static const char kVScale[] = "vscalex";
+    uint32_t lanes = 0;
+    if (StartsWith(s, end, kVScale, sizeof(kVScale) - 1)) {
+      s += sizeof(kVScale) - 1;
+      if (!ParseDecimal(&s, end, 32768, &lanes) || lanes == 0) return false;
+      // Scalable vectors store minus the vscale multiplier in the uint16 lanes.
+      result.lanes = static_cast<uint16_t>(0x10000u - lanes);
+    } else {
+      // Fixed lanes stay below 32768 so they never read as a scalable vector.
+      if (!ParseDecimal(&s, end, 32767, &lanes) || lanes == 0) return false;
+      result.lanes = static_cast<uint16_t>(lanes);
+    }
+    if (s != end) return false;
+  }
+  *out = result;
+  return true;
+}
+
+/*! \brief Append the decimal digits of value at p; returns the new end. */
+inline char* AppendDecimal(char* p, uint32_t value) {
+  char digits[10];
+  int n = 0;
+  do {
+    digits[n++] = static_cast<char>('0' + value % 10);
+    value /= 10;
+  } while (value != 0);
+  while (n > 0) *p++ = digits[--n];
+  return p;
+}
+
+inline char* AppendText(char* p, const char* text, size_t len) {
+  std::memcpy(p, text, len);
+  return p + len;
+}
+
+/*!
+ * \brief Room for the longest text FormatDataType writes plus its NUL
+ *  ("float8_e4m3b11fnuzxvscalex32768" is 31 bytes).
+ */
+constexpr size_t kMaxDataTypeText = 48;
+
+/*! \brief Write the text form of dtype into buf; returns its length. */
+size_t FormatDataType(const DLDataType& dtype, char* buf) {
+  char* p = buf;
+  if (dtype.code == kDLOpaqueHandle && dtype.bits == 0 && dtype.lanes == 0) {
+    return static_cast<size_t>(AppendText(p, "void", 4) - buf);
+  }
+  bool named = false;
+  for (const FixedName& entry : kFixedNames) {
+    if (entry.code == dtype.code && entry.bits == dtype.bits) {
+      p = AppendText(p, entry.name, entry.len);
+      named = true;
+      break;
+    }
+  }
+  if (!named) {
+    for (const FamilyName& family : kFamilies) {
+      if (family.code == dtype.code) {
+        p = AppendText(p, family.name, family.len);
+        p = AppendDecimal(p, dtype.bits);
+        named = true;
+        break;
+      }
+    }
+  }
+  if (!named) {
+    // Unknown codes, and fixed-width codes at another width, keep every bit
+    // of information in a spelling the parser reads back.
+    p = AppendText(p, "custom[", 7);
+    p = AppendDecimal(p, dtype.code);
+    *p++ = ']';
+    p = AppendDecimal(p, dtype.bits);
+  }
+  if (dtype.lanes > 32767) {
+    p = AppendText(p, "xvscalex", 8);
+    p = AppendDecimal(p, 0x10000u - dtype.lanes);
+  } else if (dtype.lanes != 1) {
+    *p++ = 'x';
+    p = AppendDecimal(p, dtype.lanes);
+  }
+  return static_cast<size_t>(p - buf);
+}
+
+/*!
+ * \brief Quote the input for an error message, escaping bytes that would
+ *  garble it (NUL would even cut it short).
+ */
+std::string QuoteForMessage(const char* data, size_t size) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string quoted;
+  quoted.reserve(size + 2);
+  quoted.push_back('"');
+  for (size_t i = 0; i < size; ++i) {
+    unsigned char c = static_cast<unsigned char>(data[i]);
+    if (c == '"' || c == '\\') {
+      quoted.push_back('\\');
+      quoted.push_back(static_cast<char>(c));
+    } else if (c < 0x20 || c >= 0x7f) {
+      quoted += "\\x";
+      quoted.push_back(kHex[c >> 4]);
+      quoted.push_back(kHex[c & 0xf]);
+    } else {
+      quoted.push_back(static_cast<char>(c));
+    }
+  }
+  quoted.push_back('"');
+  return quoted;
+}
+
+}  // namespace
+TVM_FFI_NAMESPACE_END
+
+extern "C" {
+
+int TVMFFIDataTypeFromString(const TVMFFIByteArray* str, DLDataType* out) {
+  try {
+    if (str == nullptr || out == nullptr || (str->data == nullptr && str->size != 0)) {
+      TVMFFIErrorSetRaisedFromCStr(
+          "ValueError", "TVMFFIDataTypeFromString: the string and the output must not be NULL");
+      return -1;
+    }
+    if (TVM_FFI_LIKELY(::tvm::ffi::ParseDataType(str->data, str->size, out))) return 0;
+    std::string message = "Cannot parse data type string: " +
+                          ::tvm::ffi::QuoteForMessage(str->data, str->size);
+    TVMFFIErrorSetRaisedFromCStr("ValueError", message.c_str());
+    return -1;
+  } catch (const std::exception& e) {
+    TVMFFIErrorSetRaisedFromCStr("RuntimeError", e.what());
+    return -1;
+  } catch (...) {
+    TVMFFIErrorSetRaisedFromCStr("RuntimeError",
+                                 "TVMFFIDataTypeFromString: unknown C++ exception");
+    return -1;
+  }
+}
+
+int TVMFFIDataTypeToString(const DLDataType* dtype, TVMFFIAny* out) {
+  try {
+    if (dtype == nullptr || out == nullptr) {
+      TVMFFIErrorSetRaisedFromCStr(
+          "ValueError", "TVMFFIDataTypeToString: the data type and the output must not be NULL");
+      return -1;
+    }
+    char buf[::tvm::ffi::kMaxDataTypeText];
+    TVMFFIByteArray bytes;
+    bytes.data = buf;
+    bytes.size = ::tvm::ffi::FormatDataType(*dtype, buf);
+    // NUL-terminate for receivers that read data as a C string.
+    buf[bytes.size] = '\0';
+    return TVMFFIStringFromByteArray(&bytes, out);
+  } catch (const std::exception& e) {
+    TVMFFIErrorSetRaisedFromCStr("RuntimeError", e.what());
+    return -1;
+  } catch (...) {
+    TVMFFIErrorSetRaisedFromCStr("RuntimeError", "TVMFFIDataTypeToString: unknown C++ exception");
+    return -1;
+  }
+}
+
+}  // extern "C"

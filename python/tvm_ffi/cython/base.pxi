@@ -1,0 +1,221 @@
+# Declarations of the C ABI (tvm/ffi/c_api.h) and of the few CPython entry
+# points Cython does not declare, plus the helpers every other part uses.
+
+from libc.stdint cimport int32_t, int64_t, uint64_t, uint32_t, uint8_t, uint16_t, uintptr_t
+from libc.string cimport memchr, memcpy, strlen
+from libc.stdlib cimport malloc, free
+from cpython.ref cimport PyObject, Py_INCREF, Py_XDECREF
+
+cdef extern from "Python.h":
+    const char* PyUnicode_AsUTF8AndSize(object s, Py_ssize_t* size) except NULL
+    object PyUnicode_DecodeUTF8(const char* s, Py_ssize_t size, const char* errors)
+    object PyBytes_FromStringAndSize(const char* s, Py_ssize_t size)
+    char* PyBytes_AS_STRING(object b)
+    Py_ssize_t PyBytes_GET_SIZE(object b)
+    char* PyByteArray_AS_STRING(object b)
+    Py_ssize_t PyByteArray_GET_SIZE(object b)
+    long long PyLong_AsLongLongAndOverflow(object x, int* overflow) except? -1
+    object PyTuple_New(Py_ssize_t n)
+    void PyTuple_SET_ITEM(object t, Py_ssize_t i, object v)
+    PyObject* PyTuple_GET_ITEM(object t, Py_ssize_t i)
+
+cdef extern from "dlpack/dlpack.h":
+    ctypedef enum DLDeviceType:
+        kDLCPU
+    ctypedef struct DLDataType:
+        uint8_t code
+        uint8_t bits
+        uint16_t lanes
+    ctypedef struct DLDevice:
+        DLDeviceType device_type
+        int32_t device_id
+
+cdef extern from "tvm/ffi/c_api.h" nogil:
+    enum:
+        kTVMFFIAny
+        kTVMFFINone
+        kTVMFFIInt
+        kTVMFFIBool
+        kTVMFFIFloat
+        kTVMFFIOpaquePtr
+        kTVMFFIDataType
+        kTVMFFIDevice
+        kTVMFFIDLTensorPtr
+        kTVMFFIRawStr
+        kTVMFFIByteArrayPtr
+        kTVMFFIObjectRValueRef
+        kTVMFFISmallStr
+        kTVMFFISmallBytes
+        kTVMFFIStaticObjectBegin
+        kTVMFFIObject
+        kTVMFFIStr
+        kTVMFFIBytes
+        kTVMFFIError
+        kTVMFFIFunction
+        kTVMFFIShape
+        kTVMFFITensor
+        kTVMFFIArray
+        kTVMFFIMap
+        kTVMFFIModule
+        kTVMFFIOpaquePyObject
+        kTVMFFIList
+        kTVMFFIDict
+        kTVMFFIDynObjectBegin
+
+    enum:
+        kTVMFFIFieldFlagBitMaskWritable
+        kTVMFFIFieldFlagBitMaskIsStaticMethod
+        kTVMFFIFieldFlagBitSetterIsFunctionObj
+        kTVMFFIBacktraceUpdateModeReplace
+        kTVMFFIBacktraceUpdateModeAppend
+
+    ctypedef void* TVMFFIObjectHandle
+
+    ctypedef struct TVMFFIObject:
+        uint64_t combined_ref_count
+        int32_t type_index
+
+    ctypedef struct TVMFFIAny:
+        int32_t type_index
+        uint32_t zero_padding
+        uint32_t small_str_len
+        int64_t v_int64
+        double v_float64
+        void* v_ptr
+        const char* v_c_str
+        TVMFFIObject* v_obj
+        DLDataType v_dtype
+        DLDevice v_device
+        char v_bytes[8]
+        uint64_t v_uint64
+
+    ctypedef struct TVMFFIByteArray:
+        const char* data
+        size_t size
+
+    ctypedef struct TVMFFIShapeCell:
+        const int64_t* data
+        size_t size
+
+    ctypedef struct TVMFFISeqCell:
+        void* data
+        int64_t size
+        int64_t capacity
+
+    ctypedef struct TVMFFIErrorCell:
+        TVMFFIByteArray kind
+        TVMFFIByteArray message
+        TVMFFIByteArray backtrace
+        void (*update_backtrace)(TVMFFIObjectHandle self, const TVMFFIByteArray* backtrace,
+                                 int32_t update_mode) noexcept
+        TVMFFIObjectHandle cause_chain
+        TVMFFIObjectHandle extra_context
+
+    ctypedef int (*TVMFFISafeCallType)(void* handle, const TVMFFIAny* args, int32_t num_args,
+                                       TVMFFIAny* result) noexcept
+
+    ctypedef struct TVMFFIFunctionCell:
+        TVMFFISafeCallType safe_call
+        void* cpp_call
+
+    ctypedef struct TVMFFIOpaqueObjectCell:
+        void* handle
+
+    ctypedef int (*TVMFFIFieldGetter)(void* field, TVMFFIAny* result) noexcept
+    ctypedef int (*TVMFFIFieldSetter)(void* field, const TVMFFIAny* value) noexcept
+
+    ctypedef struct TVMFFIFieldInfo:
+        TVMFFIByteArray name
+        TVMFFIByteArray doc
+        TVMFFIByteArray metadata
+        int64_t flags
+        int64_t size
+        int64_t alignment
+        int64_t offset
+        TVMFFIFieldGetter getter
+        void* setter
+        TVMFFIAny default_value_or_factory
+        int32_t field_static_type_index
+
+    ctypedef struct TVMFFIMethodInfo:
+        TVMFFIByteArray name
+        TVMFFIByteArray doc
+        TVMFFIByteArray metadata
+        int64_t flags
+        TVMFFIAny method
+
+    ctypedef struct TVMFFITypeMetadata:
+        TVMFFIByteArray doc
+
+    ctypedef struct TVMFFITypeInfo:
+        int32_t type_index
+        int32_t type_depth
+        TVMFFIByteArray type_key
+        const TVMFFITypeInfo** type_ancestors
+        uint64_t type_key_hash
+        int32_t num_fields
+        int32_t num_methods
+        const TVMFFIFieldInfo* fields
+        const TVMFFIMethodInfo* methods
+        const TVMFFITypeMetadata* metadata
+
+    int TVMFFIObjectIncRef(TVMFFIObjectHandle obj)
+    int TVMFFIObjectDecRef(TVMFFIObjectHandle obj)
+    int TVMFFIObjectCreateOpaque(void* handle, int32_t type_index, void (*deleter)(void*) noexcept,
+                                 TVMFFIObjectHandle* out)
+    int TVMFFITypeKeyToIndex(const TVMFFIByteArray* type_key, int32_t* out_tindex)
+    const TVMFFITypeInfo* TVMFFIGetTypeInfo(int32_t type_index)
+    int TVMFFIFunctionCreate(void* self, TVMFFISafeCallType safe_call,
+                             void (*deleter)(void*) noexcept, TVMFFIObjectHandle* out)
+    int TVMFFIFunctionCall(TVMFFIObjectHandle func, TVMFFIAny* args, int32_t num_args,
+                           TVMFFIAny* result)
+    int TVMFFIFunctionSetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle f,
+                                int allow_override)
+    int TVMFFIFunctionGetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle* out)
+    int TVMFFIAnyViewToOwnedAny(const TVMFFIAny* any_view, TVMFFIAny* out)
+    void TVMFFIErrorSetRaised(TVMFFIObjectHandle error)
+    void TVMFFIErrorSetRaisedFromCStr(const char* kind, const char* message)
+    void TVMFFIErrorMoveFromRaised(TVMFFIObjectHandle* result)
+    int TVMFFIErrorCreateWithCauseAndExtraContext(
+        const TVMFFIByteArray* kind, const TVMFFIByteArray* message,
+        const TVMFFIByteArray* backtrace, TVMFFIObjectHandle cause_chain,
+        TVMFFIObjectHandle extra_context, TVMFFIObjectHandle* out)
+    int TVMFFIStringFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out)
+    int TVMFFIBytesFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out)
+    int TVMFFIDataTypeFromString(const TVMFFIByteArray* str, DLDataType* out)
+    int TVMFFIDataTypeToString(const DLDataType* dtype, TVMFFIAny* out)
+    int TVMFFIEnvRegisterCAPI(const TVMFFIByteArray* name, void* symbol)
+
+cdef extern from "tvm_ffi_python_helpers.h" nogil:
+    # Deleter of objects that own a PyObject* reference; takes the GIL, and does
+    # nothing once the interpreter is finalizing.
+    void TVMFFIPyDecRefDeleter(void* handle) noexcept
+    # PyErr_CheckSignals behind a GIL acquire, so native code without the GIL may call it.
+    int TVMFFIPyCheckSignals() noexcept
+    # Address of the object header's cell (the struct that follows the 24-byte header).
+    void* TVMFFIPyObjectCell(void* obj) noexcept
+
+
+cdef inline object bytearray_to_str(const TVMFFIByteArray* arr):
+    return PyUnicode_DecodeUTF8(arr.data, <Py_ssize_t>arr.size, "replace")
+
+
+cdef inline object bytearray_to_bytes(const TVMFFIByteArray* arr):
+    return PyBytes_FromStringAndSize(arr.data, <Py_ssize_t>arr.size)
+
+
+cdef inline TVMFFIByteArray str_to_bytearray(str s) except *:
+    """A view of s as UTF-8 (the buffer is cached inside s and lives as long as s)."""
+    cdef TVMFFIByteArray out
+    cdef Py_ssize_t size
+    out.data = PyUnicode_AsUTF8AndSize(s, &size)
+    out.size = <size_t>size
+    return out
+
+
+cdef int check_call(int ret) except -1:
+    """Turn a -1 return of a C API function into the matching Python exception."""
+    if ret == 0:
+        return 0
+    raise_last_ffi_error()
+    return -1

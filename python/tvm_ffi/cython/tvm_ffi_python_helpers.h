@@ -1,0 +1,34 @@
+/*
+ * Small C helpers of the tvm_ffi.core extension that are easier to write in C
+ * than in Cython: code that must run without the GIL held on entry.
+ */
+#ifndef TVM_FFI_PYTHON_HELPERS_H_
+#define TVM_FFI_PYTHON_HELPERS_H_
+
+#include <Python.h>
+#include <tvm/ffi/c_api.h>
+
+/* Safe to call from any thread, with or without the GIL. During interpreter
+ * shutdown the reference is leaked on purpose: touching a finalized
+ * interpreter would crash, and the process is exiting anyway. */
+static void TVMFFIPyDecRefDeleter(void* handle) {
+  if (!Py_IsInitialized() || _Py_IsFinalizing()) return;
+  PyGILState_STATE state = PyGILState_Ensure();
+  Py_DECREF((PyObject*)handle);
+  PyGILState_Release(state);
+}
+
+/* Registered as "PyErr_CheckSignals": native loops call it without the GIL.
+ * On a pending signal the Python exception stays set in this thread's state,
+ * and the binding re-raises it when the native call returns. */
+static int TVMFFIPyCheckSignals(void) {
+  if (!Py_IsInitialized() || _Py_IsFinalizing()) return 0;
+  PyGILState_STATE state = PyGILState_Ensure();
+  int ret = PyErr_CheckSignals();
+  PyGILState_Release(state);
+  return ret;
+}
+
+static void* TVMFFIPyObjectCell(void* obj) { return (char*)obj + sizeof(TVMFFIObject); }
+
+#endif  // TVM_FFI_PYTHON_HELPERS_H_

@@ -1,0 +1,88 @@
+"""Locate the files of the installed (or in-tree) tvm-ffi: library, headers, CMake config.
+
+Two layouts are searched:
+  * installed wheel: tvm_ffi/lib/libtvm_ffi.so, tvm_ffi/include, tvm_ffi/share/cmake/tvm_ffi
+  * source tree:     <repo>/build/... for the library, <repo>/cpp/include for headers
+The environment variable TVM_FFI_LIBRARY_PATH (a file or a directory) overrides the library.
+"""
+
+import os
+import sys
+
+_PKG_DIR = os.path.dirname(os.path.abspath(__file__))
+# python/tvm_ffi -> repository root, only meaningful when running from a checkout.
+_REPO_ROOT = os.path.dirname(os.path.dirname(_PKG_DIR))
+
+if sys.platform.startswith("win32"):
+    _LIB_NAME = "tvm_ffi.dll"
+elif sys.platform.startswith("darwin"):
+    _LIB_NAME = "libtvm_ffi.dylib"
+else:
+    _LIB_NAME = "libtvm_ffi.so"
+
+
+def _library_candidates():
+    env = os.environ.get("TVM_FFI_LIBRARY_PATH")
+    if env:
+        yield env if os.path.isfile(env) else os.path.join(env, _LIB_NAME)
+    yield os.path.join(_PKG_DIR, "lib", _LIB_NAME)
+    for build in ("build", "build-release", "build-debug"):
+        yield os.path.join(_REPO_ROOT, build, "lib", _LIB_NAME)
+        yield os.path.join(_REPO_ROOT, build, _LIB_NAME)
+
+
+def find_libtvm_ffi():
+    """Return the path of libtvm_ffi; raise RuntimeError listing the places searched."""
+    searched = []
+    for path in _library_candidates():
+        if os.path.isfile(path):
+            return os.path.abspath(path)
+        searched.append(path)
+    raise RuntimeError(
+        "cannot find %s; searched: %s (set TVM_FFI_LIBRARY_PATH to override)"
+        % (_LIB_NAME, ", ".join(searched))
+    )
+
+
+def _first_dir(candidates, what):
+    for path in candidates:
+        if os.path.isdir(path):
+            return os.path.abspath(path)
+    raise RuntimeError("cannot find the tvm-ffi %s; searched: %s" % (what, ", ".join(candidates)))
+
+
+def find_include_path():
+    """Directory holding tvm/ffi/*.h."""
+    return _first_dir(
+        [os.path.join(_PKG_DIR, "include"), os.path.join(_REPO_ROOT, "cpp", "include")],
+        "include directory",
+    )
+
+
+def find_dlpack_include_path():
+    """Directory holding dlpack/dlpack.h (shipped next to the tvm-ffi headers)."""
+    inc = find_include_path()
+    if os.path.isfile(os.path.join(inc, "dlpack", "dlpack.h")):
+        return inc
+    raise RuntimeError("cannot find dlpack/dlpack.h under %s" % inc)
+
+
+def find_cmake_path():
+    """Directory holding tvm_ffiConfig.cmake, for -Dtvm_ffi_DIR=."""
+    return _first_dir(
+        [
+            os.path.join(_PKG_DIR, "share", "cmake", "tvm_ffi"),
+            os.path.join(_REPO_ROOT, "cmake"),
+        ],
+        "CMake config directory",
+    )
+
+
+def include_paths():
+    """Every include directory a C++ user of the headers needs (deduplicated)."""
+    paths = [find_include_path(), find_dlpack_include_path()]
+    out = []
+    for p in paths:
+        if p not in out:
+            out.append(p)
+    return out

@@ -1,0 +1,234 @@
+/*
+ * Tests of TVMFFIDataTypeFromString / TVMFFIDataTypeToString through the C
+ * API alone: every named dtype round-trips with the expected code, bits and
+ * lanes, and malformed strings raise a ValueError that quotes the input.
+ */
+#include <gtest/gtest.h>
+#include <tvm/ffi/c_api.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+// Layout of heap objects: the cell follows the 24-byte header.
+constexpr size_t kCellOffset = sizeof(TVMFFIObject);
+
+template <typename Cell>
+const Cell* CellOf(void* object) {
+  return reinterpret_cast<const Cell*>(static_cast<char*>(object) + kCellOffset);
+}
+
+std::string ViewOf(const TVMFFIByteArray& bytes) { return std::string(bytes.data, bytes.size); }
+
+/*! \brief Move the string held by an owned Any out, releasing the Any. */
+std::string TakeString(TVMFFIAny* any) {
+  if (any->type_index == kTVMFFISmallStr) {
+    EXPECT_LE(any->small_str_len, 7u);
+    EXPECT_EQ(any->v_bytes[any->small_str_len], '\0');
+    return std::string(any->v_bytes, any->small_str_len);
+  }
+  EXPECT_EQ(any->type_index, kTVMFFIStr);
+  if (any->type_index != kTVMFFIStr) return std::string();
+  const TVMFFIByteArray* cell = CellOf<TVMFFIByteArray>(any->v_obj);
+  EXPECT_EQ(cell->data[cell->size], '\0');
+  std::string result = ViewOf(*cell);
+  EXPECT_EQ(TVMFFIObjectDecRef(any->v_obj), 0);
+  any->type_index = kTVMFFINone;
+  return result;
+}
+
+int Parse(const std::string& text, DLDataType* out) {
+  TVMFFIByteArray bytes;
+  bytes.data = text.data();
+  bytes.size = text.size();
+  return TVMFFIDataTypeFromString(&bytes, out);
+}
+
+std::string Print(DLDataType dtype) {
+  TVMFFIAny any;
+  std::memset(&any, 0, sizeof(any));
+  any.type_index = kTVMFFINone;
+  EXPECT_EQ(TVMFFIDataTypeToString(&dtype, &any), 0);
+  return TakeString(&any);
+}
+
+/*! \brief Kind and message of the raised error, which is taken and released. */
+std::pair<std::string, std::string> TakeRaisedError() {
+  TVMFFIObjectHandle error = nullptr;
+  TVMFFIErrorMoveFromRaised(&error);
+  EXPECT_NE(error, nullptr);
+  if (error == nullptr) return {};
+  EXPECT_EQ(static_cast<TVMFFIObject*>(error)->type_index, kTVMFFIError);
+  const TVMFFIErrorCell* cell = CellOf<TVMFFIErrorCell>(error);
+  std::pair<std::string, std::string> result(ViewOf(cell->kind), ViewOf(cell->message));
+  EXPECT_EQ(TVMFFIObjectDecRef(error), 0);
+  return result;
+}
+
+struct Case {
+  const char* text;
+  int code;
+  int bits;
+  int lanes;
+};
+
+const std::vector<Case>& NamedCases() {
+  static const std::vector<Case> cases = {
+      {"int8", kDLInt, 8, 1},
+      {"int16", kDLInt, 16, 1},
+      {"int32", kDLInt, 32, 1},
+      {"int64", kDLInt, 64, 1},
+      {"uint1", kDLUInt, 1, 1},
+      {"uint8", kDLUInt, 8, 1},
+      {"uint16", kDLUInt, 16, 1},
+      {"uint32", kDLUInt, 32, 1},
+      {"uint64", kDLUInt, 64, 1},
+      {"float16", kDLFloat, 16, 1},
+      {"float32", kDLFloat, 32, 1},
+      {"float64", kDLFloat, 64, 1},
+      {"bfloat16", kDLBfloat, 16, 1},
+      {"bool", kDLBool, 8, 1},
+      {"handle", kDLOpaqueHandle, 64, 1},
+      {"void", kDLOpaqueHandle, 0, 0},
+      {"complex64", kDLComplex, 64, 1},
+      {"complex128", kDLComplex, 128, 1},
+      {"float8_e3m4", kDLFloat8_e3m4, 8, 1},
+      {"float8_e4m3", kDLFloat8_e4m3, 8, 1},
+      {"float8_e4m3b11fnuz", kDLFloat8_e4m3b11fnuz, 8, 1},
+      {"float8_e4m3fn", kDLFloat8_e4m3fn, 8, 1},
+      {"float8_e4m3fnuz", kDLFloat8_e4m3fnuz, 8, 1},
+      {"float8_e5m2", kDLFloat8_e5m2, 8, 1},
+      {"float8_e5m2fnuz", kDLFloat8_e5m2fnuz, 8, 1},
+      {"float8_e8m0fnu", kDLFloat8_e8m0fnu, 8, 1},
+      {"float6_e2m3fn", kDLFloat6_e2m3fn, 6, 1},
+      {"float6_e3m2fn", kDLFloat6_e3m2fn, 6, 1},
+      {"float4_e2m1fn", kDLFloat4_e2m1fn, 4, 1},
+  };
+  return cases;
+}
+
+void ExpectRoundTrip(const Case& c) {
+  SCOPED_TRACE(c.text);
+  DLDataType dtype;
+  std::memset(&dtype, 0xff, sizeof(dtype));
+  ASSERT_EQ(Parse(c.text, &dtype), 0);
+  EXPECT_EQ(dtype.code, c.code);
+  EXPECT_EQ(dtype.bits, c.bits);
+  EXPECT_EQ(dtype.lanes, static_cast<uint16_t>(c.lanes));
+  EXPECT_EQ(Print(dtype), c.text);
+}
+
+TEST(DataTypeCAPI, NamedTypesRoundTrip) {
+  for (const Case& c : NamedCases()) ExpectRoundTrip(c);
+}
+
+TEST(DataTypeCAPI, VectorLanesRoundTrip) {
+  const Case cases[] = {
+      {"float16x4", kDLFloat, 16, 4},
+      {"int8x16", kDLInt, 8, 16},
+      {"uint1x64", kDLUInt, 1, 64},
+      {"bfloat16x8", kDLBfloat, 16, 8},
+      {"boolx2", kDLBool, 8, 2},
+      {"complex64x2", kDLComplex, 64, 2},
+      {"float8_e4m3fnx4", kDLFloat8_e4m3fn, 8, 4},
+      {"float8_e4m3b11fnuzx32", kDLFloat8_e4m3b11fnuz, 8, 32},
+      {"float4_e2m1fnx2", kDLFloat4_e2m1fn, 4, 2},
+      {"float32x32767", kDLFloat, 32, 32767},
+      {"float32xvscalex4", kDLFloat, 32, -4},
+      {"int8xvscalex1", kDLInt, 8, -1},
+      {"float8_e4m3b11fnuzxvscalex32768", kDLFloat8_e4m3b11fnuz, 8, -32768},
+  };
+  for (const Case& c : cases) ExpectRoundTrip(c);
+}
+
+TEST(DataTypeCAPI, ResultIsSmallOrHeapString) {
+  // Up to 7 bytes fit in the Any itself; longer names become String objects.
+  DLDataType dtype{kDLFloat, 32, 1};
+  TVMFFIAny any;
+  std::memset(&any, 0, sizeof(any));
+  ASSERT_EQ(TVMFFIDataTypeToString(&dtype, &any), 0);
+  EXPECT_EQ(any.type_index, kTVMFFISmallStr);
+  EXPECT_EQ(TakeString(&any), "float32");
+
+  dtype = DLDataType{kDLFloat8_e4m3fnuz, 8, 1};
+  std::memset(&any, 0, sizeof(any));
+  ASSERT_EQ(TVMFFIDataTypeToString(&dtype, &any), 0);
+  EXPECT_EQ(any.type_index, kTVMFFIStr);
+  EXPECT_EQ(TakeString(&any), "float8_e4m3fnuz");
+}
+
+TEST(DataTypeCAPI, UnnamedCodesAndWidthsRoundTrip) {
+  // Widths without a name of their own, and unknown codes, print in a form
+  // that parses back to the same DLDataType.
+  const DLDataType dtypes[] = {
+      {kDLInt, 4, 1},   {kDLFloat, 8, 1},   {kDLBool, 1, 1},   {kDLOpaqueHandle, 32, 1},
+      {kDLUInt, 255, 1}, {200, 16, 1},     {kDLFloat8_e5m2, 16, 2}, {kDLOpaqueHandle, 0, 1},
+  };
+  for (const DLDataType& dtype : dtypes) {
+    std::string text = Print(dtype);
+    SCOPED_TRACE(text);
+    DLDataType back;
+    ASSERT_EQ(Parse(text, &back), 0);
+    EXPECT_EQ(back.code, dtype.code);
+    EXPECT_EQ(back.bits, dtype.bits);
+    EXPECT_EQ(back.lanes, dtype.lanes);
+  }
+  EXPECT_EQ(Print(DLDataType{200, 16, 4}), "custom[200]16x4");
+}
+
+TEST(DataTypeCAPI, MalformedStringsRaiseValueError) {
+  const std::string inputs[] = {
+      "",          "int",        "floaty",      "float33x",  "float32x",    "float32x0",
+      "float32x4y", "int0",      "int256",      "uint",      "bfloat",      "complex",
+      "Float32",   " float32",   "float32 ",    "voidx4",    "bool8",       "float8_e4m3fnuzz",
+      "handle64",  "float32xvscalex", "float32xvscalex0", "float32x32768", "custom[7",
+      "custom[256]8", std::string("int8\0x", 6),
+  };
+  for (const std::string& text : inputs) {
+    SCOPED_TRACE(text);
+    DLDataType dtype{kDLInt, 32, 1};
+    EXPECT_EQ(Parse(text, &dtype), -1);
+    // The output is left untouched on failure.
+    EXPECT_EQ(dtype.code, kDLInt);
+    EXPECT_EQ(dtype.bits, 32);
+    EXPECT_EQ(dtype.lanes, 1);
+    std::pair<std::string, std::string> error = TakeRaisedError();
+    EXPECT_EQ(error.first, "ValueError");
+    EXPECT_NE(error.second.find("Cannot parse data type string"), std::string::npos)
+        << error.second;
+  }
+}
+
+TEST(DataTypeCAPI, ErrorMessageQuotesTheInput) {
+  DLDataType dtype;
+  EXPECT_EQ(Parse("floaty", &dtype), -1);
+  std::pair<std::string, std::string> error = TakeRaisedError();
+  EXPECT_EQ(error.first, "ValueError");
+  EXPECT_EQ(error.second, "Cannot parse data type string: \"floaty\"");
+
+  // Bytes that would garble the message are escaped; the message is never cut short.
+  EXPECT_EQ(Parse(std::string("int8\0x", 6), &dtype), -1);
+  error = TakeRaisedError();
+  EXPECT_EQ(error.second, "Cannot parse data type string: \"int8\\x00x\"");
+}
+
+TEST(DataTypeCAPI, NullArgumentsRaiseValueError) {
+  DLDataType dtype{kDLFloat, 32, 1};
+  EXPECT_EQ(TVMFFIDataTypeFromString(nullptr, &dtype), -1);
+  EXPECT_EQ(TakeRaisedError().first, "ValueError");
+  TVMFFIByteArray bytes{"float32", 7};
+  EXPECT_EQ(TVMFFIDataTypeFromString(&bytes, nullptr), -1);
+  EXPECT_EQ(TakeRaisedError().first, "ValueError");
+  TVMFFIAny any;
+  std::memset(&any, 0, sizeof(any));
+  EXPECT_EQ(TVMFFIDataTypeToString(nullptr, &any), -1);
+  EXPECT_EQ(TakeRaisedError().first, "ValueError");
+  EXPECT_EQ(TVMFFIDataTypeToString(&dtype, nullptr), -1);
+  EXPECT_EQ(TakeRaisedError().first, "ValueError");
+}
+
+}  // namespace
