@@ -68,14 +68,16 @@ def find_dlpack_include_path():
 
 
 def find_cmake_path():
-    """Directory holding tvm_ffiConfig.cmake, for -Dtvm_ffi_DIR=."""
-    return _first_dir(
-        [
-            os.path.join(_PKG_DIR, "share", "cmake", "tvm_ffi"),
-            os.path.join(_REPO_ROOT, "cmake"),
-        ],
-        "CMake config directory",
-    )
+    """Directory holding tvm_ffiConfig.cmake, for -Dtvm_ffi_DIR=.
+
+    Only an installed package has one (the source tree holds just the template).
+    """
+    candidates = [os.path.join(_PKG_DIR, "share", "cmake", "tvm_ffi")]
+    for path in candidates:
+        if os.path.isfile(os.path.join(path, "tvm_ffiConfig.cmake")):
+            return os.path.abspath(path)
+    raise RuntimeError("cannot find tvm_ffiConfig.cmake; searched: %s (it is installed with "
+                       "the Python package: pip install .)" % ", ".join(candidates))
 
 
 def include_paths():

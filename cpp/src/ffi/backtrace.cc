@@ -23,7 +23,9 @@
  * dladdr gives the demangled exported symbol and the shared object path as
  * the file, with line 0, e.g.  File "/path/libfoo.so", line 0, in foo::bar(int)
  * Hidden or static functions have no dynamic symbol there and print as
- * <unknown>. A process-wide libdwfl session and a PC -> frame cache are
+ * <unknown> (so are functions of an executable not linked with -rdynamic,
+ * and glibc's hidden __libc_start_call_main, which then cannot end the
+ * trace by name). A process-wide libdwfl session and a PC -> frame cache are
  * shared by all threads under one mutex (symbolization only runs when an
  * error is created, and the cache makes repeated throws from the same places
  * cheap). The loader's dlopen/dlclose counters are checked on every call:

@@ -2,9 +2,10 @@
 # points Cython does not declare, plus the helpers every other part uses.
 
 from libc.stdint cimport int32_t, int64_t, uint64_t, uint32_t, uint8_t, uint16_t, uintptr_t
-from libc.string cimport memchr, memcpy, strlen
+from libc.string cimport memchr, strlen
 from libc.stdlib cimport malloc, free
 from cpython.ref cimport PyObject, Py_INCREF, Py_XDECREF
+from cpython.exc cimport PyErr_Occurred
 
 cdef extern from "Python.h":
     const char* PyUnicode_AsUTF8AndSize(object s, Py_ssize_t* size) except NULL
@@ -17,17 +18,16 @@ cdef extern from "Python.h":
     long long PyLong_AsLongLongAndOverflow(object x, int* overflow) except? -1
     object PyTuple_New(Py_ssize_t n)
     void PyTuple_SET_ITEM(object t, Py_ssize_t i, object v)
-    PyObject* PyTuple_GET_ITEM(object t, Py_ssize_t i)
 
 cdef extern from "dlpack/dlpack.h":
-    ctypedef enum DLDeviceType:
+    ctypedef enum CDLDeviceType "DLDeviceType":
         kDLCPU
     ctypedef struct DLDataType:
         uint8_t code
         uint8_t bits
         uint16_t lanes
     ctypedef struct DLDevice:
-        DLDeviceType device_type
+        CDLDeviceType device_type
         int32_t device_id
 
 cdef extern from "tvm/ffi/c_api.h" nogil:
@@ -66,8 +66,6 @@ cdef extern from "tvm/ffi/c_api.h" nogil:
         kTVMFFIFieldFlagBitMaskWritable
         kTVMFFIFieldFlagBitMaskIsStaticMethod
         kTVMFFIFieldFlagBitSetterIsFunctionObj
-        kTVMFFIBacktraceUpdateModeReplace
-        kTVMFFIBacktraceUpdateModeAppend
 
     ctypedef void* TVMFFIObjectHandle
 

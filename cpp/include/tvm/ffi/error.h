@@ -19,6 +19,7 @@
 #include <tvm/ffi/object.h>
 
 #include <exception>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -58,10 +59,8 @@ class Error : public ObjectRef, public std::exception {
  public:
   /*! \brief Create an error; backtrace is most-recent-call first. */
   Error(std::string_view kind, std::string_view message, std::string_view backtrace = {})
-      : ObjectRef(Create(kind, message, backtrace)) {
-    UpdateWhat();
-  }
-  explicit Error(ObjectPtr<Object> n) : ObjectRef(std::move(n)) { UpdateWhat(); }
+      : ObjectRef(Create(kind, message, backtrace)) {}
+  explicit Error(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
   explicit Error(UnsafeInit tag) : ObjectRef(tag) {}
   Error(const Error&) = default;
   Error(Error&&) = default;
@@ -102,7 +101,17 @@ class Error : public ObjectRef, public std::exception {
     obj->update_backtrace(obj, &bytes, kTVMFFIBacktraceUpdateModeAppend);
   }
 
-  const char* what() const noexcept override { return what_.c_str(); }
+  /*! \return "Kind: message" (computed on first use: an Error read back from Any has no copy yet). */
+  const char* what() const noexcept override {
+    if (what_.empty() && defined()) {
+      try {
+        what_ = kind() + ": " + std::string(details::ByteArrayView(get()->message));
+      } catch (...) {
+        return "Error (out of memory formatting the message)";
+      }
+    }
+    return what_.c_str();
+  }
 
   static constexpr bool _type_is_nullable = false;
   using ContainerType = ErrorObj;
@@ -117,12 +126,7 @@ class Error : public ObjectRef, public std::exception {
     if (TVMFFIErrorCreate(&k, &m, &b, &out) != 0) throw std::bad_alloc();
     return details::ObjectUnsafe::ObjectPtrFromOwned<Object>(static_cast<TVMFFIObject*>(out));
   }
-  void UpdateWhat() {
-    what_ = kind();
-    what_ += ": ";
-    what_ += details::ByteArrayView(get()->message);
-  }
-  std::string what_;
+  mutable std::string what_;
 };
 
 namespace details {
@@ -194,18 +198,40 @@ TVM_FFI_NAMESPACE_END
   } else                      \
     TVM_FFI_THROW(InternalError) << "Check failed: (" #cond ") is false: "
 
-#define TVM_FFI_ICHECK_BINARY_OP_(op, a, b)                                                \
-  if (TVM_FFI_LIKELY((a)op(b))) {                                                          \
-  } else                                                                                   \
-    TVM_FFI_THROW(InternalError) << "Check failed: " #a " " #op " " #b " (" << (a) << " vs. " \
-                                 << (b) << "): "
+TVM_FFI_NAMESPACE_BEGIN
+namespace details {
+// Each operand of a binary check is evaluated once; the message is built only on failure.
+#define TVM_FFI_DEFINE_BINARY_CHECK_(name, op)                                        \
+  template <typename A, typename B>                                                   \
+  inline std::optional<std::string> BinaryCheck##name(const A& a, const B& b) {       \
+    if (TVM_FFI_LIKELY(a op b)) return std::nullopt;                                  \
+    std::ostringstream os;                                                            \
+    os << "(" << a << " vs. " << b << ")";                                            \
+    return os.str();                                                                  \
+  }
+TVM_FFI_DEFINE_BINARY_CHECK_(EQ, ==)
+TVM_FFI_DEFINE_BINARY_CHECK_(NE, !=)
+TVM_FFI_DEFINE_BINARY_CHECK_(LT, <)
+TVM_FFI_DEFINE_BINARY_CHECK_(LE, <=)
+TVM_FFI_DEFINE_BINARY_CHECK_(GT, >)
+TVM_FFI_DEFINE_BINARY_CHECK_(GE, >=)
+#undef TVM_FFI_DEFINE_BINARY_CHECK_
+}  // namespace details
+TVM_FFI_NAMESPACE_END
 
-#define TVM_FFI_ICHECK_EQ(a, b) TVM_FFI_ICHECK_BINARY_OP_(==, a, b)
-#define TVM_FFI_ICHECK_NE(a, b) TVM_FFI_ICHECK_BINARY_OP_(!=, a, b)
-#define TVM_FFI_ICHECK_LT(a, b) TVM_FFI_ICHECK_BINARY_OP_(<, a, b)
-#define TVM_FFI_ICHECK_LE(a, b) TVM_FFI_ICHECK_BINARY_OP_(<=, a, b)
-#define TVM_FFI_ICHECK_GT(a, b) TVM_FFI_ICHECK_BINARY_OP_(>, a, b)
-#define TVM_FFI_ICHECK_GE(a, b) TVM_FFI_ICHECK_BINARY_OP_(>=, a, b)
+#define TVM_FFI_ICHECK_BINARY_OP_(name, op, a, b)                                        \
+  if (auto _tvm_ffi_check_msg = ::tvm::ffi::details::BinaryCheck##name((a), (b));        \
+      TVM_FFI_LIKELY(!_tvm_ffi_check_msg)) {                                             \
+  } else                                                                                 \
+    TVM_FFI_THROW(InternalError) << "Check failed: " #a " " #op " " #b " "               \
+                                 << *_tvm_ffi_check_msg << ": "
+
+#define TVM_FFI_ICHECK_EQ(a, b) TVM_FFI_ICHECK_BINARY_OP_(EQ, ==, a, b)
+#define TVM_FFI_ICHECK_NE(a, b) TVM_FFI_ICHECK_BINARY_OP_(NE, !=, a, b)
+#define TVM_FFI_ICHECK_LT(a, b) TVM_FFI_ICHECK_BINARY_OP_(LT, <, a, b)
+#define TVM_FFI_ICHECK_LE(a, b) TVM_FFI_ICHECK_BINARY_OP_(LE, <=, a, b)
+#define TVM_FFI_ICHECK_GT(a, b) TVM_FFI_ICHECK_BINARY_OP_(GT, >, a, b)
+#define TVM_FFI_ICHECK_GE(a, b) TVM_FFI_ICHECK_BINARY_OP_(GE, >=, a, b)
 #define TVM_FFI_ICHECK_NOTNULL(x) TVM_FFI_ICHECK((x) != nullptr)
 
 /*!

@@ -151,6 +151,12 @@ class String : public details::ByteStorage<StringObj, kTVMFFISmallStr> {
     return String(s);
   }
   friend String operator+(const String& a, const String& b) { return a + b.view(); }
+  friend String operator+(const String& a, const std::string& b) {
+    return a + std::string_view(b);
+  }
+  friend String operator+(const std::string& a, const String& b) {
+    return std::string_view(a) + b;
+  }
   friend String operator+(const String& a, const char* b) { return a + std::string_view(b); }
   friend String operator+(const char* a, const String& b) { return std::string_view(a) + b; }
 
@@ -168,6 +174,10 @@ class String : public details::ByteStorage<StringObj, kTVMFFISmallStr> {
   friend bool operator==(const std::string& a, const String& b) { return b.view() == a; }
   friend bool operator!=(const String& a, const std::string& b) { return a.view() != b; }
   friend bool operator!=(const std::string& a, const String& b) { return b.view() != a; }
+  friend bool operator==(const String& a, std::string_view b) { return a.view() == b; }
+  friend bool operator==(std::string_view a, const String& b) { return b.view() == a; }
+  friend bool operator!=(const String& a, std::string_view b) { return a.view() != b; }
+  friend bool operator!=(std::string_view a, const String& b) { return b.view() != a; }
   friend std::ostream& operator<<(std::ostream& os, const String& s) { return os << s.view(); }
 };
 
@@ -285,9 +295,11 @@ struct TypeTraits<const char*> : TypeTraitsBase {
     TypeTraits<String>::MoveToAny(String(src), r);
   }
   static bool CheckAnyStrict(const TVMFFIAny* src) {
-    return src->type_index == kTVMFFIRawStr || src->type_index == kTVMFFIStr;
+    return src->type_index == kTVMFFIRawStr || src->type_index == kTVMFFIStr ||
+           src->type_index == kTVMFFISmallStr;
   }
-  // The pointer borrows from the cell's storage; it lives as long as the value.
+  // The pointer borrows from the cell's storage (for a small string, the cell
+  // itself): it is valid as long as the Any or AnyView it was read from.
   static const char* CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
     std::string_view view;
     bool is_bytes;

@@ -1,0 +1,89 @@
+/*
+ * Dict<K, V>: a mutable hash map shared by reference that keeps insertion order.
+ *
+ * Unlike Map, there is no copy-on-write: every handle to the same DictObj
+ * sees every change at once (like a Python dict).
+ *
+ *   ffi::Dict<ffi::String, int> scores = {{"Alice", 100}, {"Bob", 95}};
+ *   ffi::Dict<ffi::String, int> alias = scores;
+ *   alias.Set("Dave", 92);        // scores.size() == 3
+ *   scores.erase("Bob");
+ *
+ * Converting an Any to Dict<K, V> reuses the object when every key and value
+ * already has the right type; otherwise the result is a converted copy that
+ * no longer shares mutations with the original.
+ */
+#ifndef TVM_FFI_CONTAINER_DICT_H_
+#define TVM_FFI_CONTAINER_DICT_H_
+
+#include <tvm/ffi/container/map_base.h>
+
+#include <initializer_list>
+#include <utility>
+
+TVM_FFI_NAMESPACE_BEGIN
+
+/*! \brief Mutable, shared map from K to V (both default to Any). */
+template <typename K = Any, typename V = Any>
+class Dict : public ObjectRef, public details::MapReadAPI<Dict<K, V>, K, V> {
+ public:
+  static constexpr const char* kContainerName = "Dict";
+  static constexpr bool _type_custom_any_traits = true;
+
+  /*! \brief A new, empty dict. */
+  Dict() : ObjectRef(make_object<DictObj>()) {}
+  Dict(std::initializer_list<std::pair<K, V>> init) : Dict(init.begin(), init.end()) {}
+  /*! \brief From a range of pairs (std::map, std::unordered_map, vector of pairs...). */
+  template <typename Iter,
+            typename = std::enable_if_t<!std::is_integral_v<Iter> &&
+                                        !std::is_same_v<typename std::iterator_traits<
+                                                            Iter>::value_type, void>>>
+  Dict(Iter first, Iter last) : Dict() {
+    details::MapInsertRange<K, V>(obj(), first, last);
+  }
+  /*!
+   * \brief View a Dict with more general types (Dict<String, int> as Dict<Any, Any>): shares the object,
+   *  no element is converted.
+   */
+  template <typename K2, typename V2,
+            typename = std::enable_if_t<details::kMapWidens<K, V, K2, V2>>>
+  Dict(const Dict<K2, V2>& other) : ObjectRef(other) {}  // NOLINT(runtime/explicit)
+  template <typename K2, typename V2,
+            typename = std::enable_if_t<details::kMapWidens<K, V, K2, V2>>>
+  Dict(Dict<K2, V2>&& other) : ObjectRef(std::move(other)) {}  // NOLINT(runtime/explicit)
+  explicit Dict(ObjectPtr<DictObj> n) : ObjectRef(std::move(n)) {}
+  explicit Dict(UnsafeInit tag) : ObjectRef(tag) {}
+  TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(Dict)
+
+  const DictObj* get() const { return static_cast<const DictObj*>(data_.get()); }
+  const DictObj* operator->() const { return get(); }
+
+  /*! \brief Insert or replace key; visible through every handle. */
+  void Set(const K& key, const V& value) { obj()->Insert(Any(key), Any(value)); }
+
+  /*! \brief Remove key if present; returns the number removed (0 or 1). */
+  template <typename Q>
+  size_t erase(const Q& key) {
+    return details::WithKeyCell<K>(
+        key, [this](const TVMFFIAny* cell) -> size_t { return obj()->Erase(cell) ? 1 : 0; });
+  }
+
+  /*! \brief Remove every entry. */
+  void clear() { obj()->Clear(); }
+
+  using ContainerType = DictObj;
+  static constexpr bool _type_is_nullable = false;
+
+ private:
+  // A moved-from handle gets a fresh storage instead of dereferencing null.
+  DictObj* obj() {
+    if (data_ == nullptr) data_ = make_object<DictObj>();
+    return static_cast<DictObj*>(data_.get());
+  }
+};
+
+template <typename K, typename V>
+struct TypeTraits<Dict<K, V>> : details::MapTypeTraitsBase<Dict<K, V>, DictObj, MapObj, K, V> {};
+
+TVM_FFI_NAMESPACE_END
+#endif  // TVM_FFI_CONTAINER_DICT_H_

@@ -1,0 +1,110 @@
+/*
+ * Map<K, V>: an immutable, copy-on-write hash map that keeps insertion order.
+ *
+ * Copies share one MapObj; Set, erase and clear copy it first only when it
+ * is shared, so a copy never sees later changes made through the original.
+ * Lookups are O(1) on average (see map_base.h for the layout).
+ *
+ *   ffi::Map<ffi::String, int> m = {{"Alice", 100}, {"Bob", 95}};
+ *   m.at("Alice") == 100;  m.count("Carol") == 0;  m.Get("Carol") == std::nullopt
+ *   ffi::Map<ffi::String, int> m2 = m;  m2.Set("Carol", 7);   // m unchanged
+ *   for (auto [name, score] : m) ...                          // insertion order
+ *
+ * Converting an Any to Map<K, V> checks every key and value (the type index
+ * only says "a map"); Map<Any, Any> skips the checks.
+ */
+#ifndef TVM_FFI_CONTAINER_MAP_H_
+#define TVM_FFI_CONTAINER_MAP_H_
+
+#include <tvm/ffi/container/map_base.h>
+
+#include <initializer_list>
+#include <utility>
+
+TVM_FFI_NAMESPACE_BEGIN
+
+/*! \brief Immutable copy-on-write map from K to V (both default to Any). */
+template <typename K = Any, typename V = Any>
+class Map : public ObjectRef, public details::MapReadAPI<Map<K, V>, K, V> {
+ public:
+  static constexpr const char* kContainerName = "Map";
+  static constexpr bool _type_custom_any_traits = true;
+
+  /*! \brief An empty map. */
+  Map() : ObjectRef(make_object<MapObj>()) {}
+  Map(std::initializer_list<std::pair<K, V>> init) : Map(init.begin(), init.end()) {}
+  /*! \brief From a range of pairs (std::map, std::unordered_map, vector of pairs...). */
+  template <typename Iter,
+            typename = std::enable_if_t<!std::is_integral_v<Iter> &&
+                                        !std::is_same_v<typename std::iterator_traits<
+                                                            Iter>::value_type, void>>>
+  Map(Iter first, Iter last) : Map() {
+    details::MapInsertRange<K, V>(mutable_obj(), first, last);
+  }
+  /*!
+   * \brief View a Map with more general types (Map<String, int> as Map<Any, Any>): shares the object,
+   *  no element is converted.
+   */
+  template <typename K2, typename V2,
+            typename = std::enable_if_t<details::kMapWidens<K, V, K2, V2>>>
+  Map(const Map<K2, V2>& other) : ObjectRef(other) {}  // NOLINT(runtime/explicit)
+  template <typename K2, typename V2,
+            typename = std::enable_if_t<details::kMapWidens<K, V, K2, V2>>>
+  Map(Map<K2, V2>&& other) : ObjectRef(std::move(other)) {}  // NOLINT(runtime/explicit)
+  explicit Map(ObjectPtr<MapObj> n) : ObjectRef(std::move(n)) {}
+  explicit Map(UnsafeInit tag) : ObjectRef(tag) {}
+  TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(Map)
+
+  const MapObj* get() const { return static_cast<const MapObj*>(data_.get()); }
+  const MapObj* operator->() const { return get(); }
+
+  /*! \brief Insert or replace key (copies the storage first if it is shared). */
+  void Set(const K& key, const V& value) { CopyOnWrite(1)->Insert(Any(key), Any(value)); }
+
+  /*! \brief Remove key if present; returns the number removed (0 or 1). */
+  template <typename Q>
+  size_t erase(const Q& key) {
+    return details::WithKeyCell<K>(key, [this](const TVMFFIAny* cell) -> size_t {
+      // Absent keys must not trigger a copy of a shared storage.
+      const MapObj* obj = get();
+      if (obj == nullptr || obj->Find(cell) < 0) return 0;
+      return CopyOnWrite(0)->Erase(cell) ? 1 : 0;
+    });
+  }
+
+  /*! \brief Remove every entry (a shared storage is left to the other handles). */
+  void clear() {
+    if (data_ != nullptr && data_.unique()) {
+      mutable_obj()->Clear();
+    } else {
+      data_ = make_object<MapObj>();
+    }
+  }
+
+  /*!
+   * \brief The storage, made unique first (copied when shared) with room for
+   *  extra more entries.
+   */
+  MapObj* CopyOnWrite(int64_t extra = 0) {
+    if (data_ == nullptr) {
+      data_ = make_object<MapObj>();
+    } else if (!data_.unique()) {
+      ObjectPtr<MapObj> fresh = make_object<MapObj>();
+      fresh->CopyFrom(*get(), extra);
+      data_ = std::move(fresh);
+    }
+    return mutable_obj();
+  }
+
+  using ContainerType = MapObj;
+  static constexpr bool _type_is_nullable = false;
+
+ private:
+  MapObj* mutable_obj() { return static_cast<MapObj*>(data_.get()); }
+};
+
+template <typename K, typename V>
+struct TypeTraits<Map<K, V>> : details::MapTypeTraitsBase<Map<K, V>, MapObj, DictObj, K, V> {};
+
+TVM_FFI_NAMESPACE_END
+#endif  // TVM_FFI_CONTAINER_MAP_H_

@@ -1,0 +1,509 @@
+/*
+ * Tensor: a reference-counted n-d array over DLPack's DLTensor, and
+ * TensorView, a non-owning view for function parameters.
+ *
+ * The FFI does not allocate device memory itself: Tensor::FromNDAlloc takes
+ * an allocator object (kept inside the tensor for as long as it lives):
+ *
+ *   struct CPUNDAlloc {
+ *     void AllocData(DLTensor* t) { t->data = malloc(tvm::ffi::GetDataSize(*t)); }
+ *     void FreeData(DLTensor* t) { free(t->data); }
+ *   };
+ *   ffi::Tensor t = ffi::Tensor::FromNDAlloc(CPUNDAlloc(), {2, 3}, dtype, device);
+ *
+ * DLPack exchange (zero copy, both directions):
+ *   DLManagedTensorVersioned* dl = t.ToDLPackVersioned();  // holds one reference
+ *   ffi::Tensor t2 = ffi::Tensor::FromDLPackVersioned(dl); // calls dl's deleter when done
+ *
+ * TensorView accepts a Tensor or a borrowed DLTensor* argument without any
+ * allocation, so `void Kernel(ffi::TensorView x)` takes both.
+ *
+ * Layout (abi.md §2.4): the object header, then a full DLTensor at offset 24;
+ * implementation-private fields follow. Code only relies on the header and
+ * the DLTensor of a tensor object, since it may have been made by another
+ * library.
+ */
+#ifndef TVM_FFI_CONTAINER_TENSOR_H_
+#define TVM_FFI_CONTAINER_TENSOR_H_
+
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/container/shape.h>
+#include <tvm/ffi/device.h>
+#include <tvm/ffi/dtype.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/memory.h>
+#include <tvm/ffi/object.h>
+#include <tvm/ffi/type_traits.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+TVM_FFI_NAMESPACE_BEGIN
+
+/*! \brief The object behind Tensor: header, then the DLTensor it describes. */
+class TensorObj : public Object, public DLTensor {
+ public:
+  TensorObj() {
+    data = nullptr;
+    device = DLDevice{kDLCPU, 0};
+    ndim = 0;
+    dtype = DLDataType{0, 0, 0};
+    shape = nullptr;
+    strides = nullptr;
+    byte_offset = 0;
+  }
+  static constexpr int32_t _type_index = kTVMFFITensor;
+  TVM_FFI_DECLARE_OBJECT_INFO_STATIC("ffi.Tensor", TensorObj, Object);
+};
+
+/*! \brief Bytes taken by numel elements of dtype; sub-byte types round up to whole bytes. */
+inline size_t GetDataSize(int64_t numel, DLDataType dtype) {
+  uint64_t bits = static_cast<uint64_t>(numel) * dtype.bits * dtype.lanes;
+  return static_cast<size_t>((bits + 7) / 8);
+}
+
+/*!
+ * \brief Bytes of storage a tensor's elements span (not counting byte_offset).
+ *  For a compact tensor this is numel elements; with strides it is the
+ *  distance from the first to the last element plus one.
+ */
+inline size_t GetDataSize(const DLTensor& tensor) {
+  int64_t span = 1;
+  for (int32_t i = 0; i < tensor.ndim; ++i) {
+    if (tensor.shape[i] == 0) return 0;
+  }
+  if (tensor.strides == nullptr) {
+    for (int32_t i = 0; i < tensor.ndim; ++i) span *= tensor.shape[i];
+  } else {
+    for (int32_t i = 0; i < tensor.ndim; ++i) {
+      int64_t stride = tensor.strides[i] < 0 ? -tensor.strides[i] : tensor.strides[i];
+      span += (tensor.shape[i] - 1) * stride;
+    }
+  }
+  return GetDataSize(span, tensor.dtype);
+}
+
+namespace details {
+/*! \brief Row-major strides of shape into out[0..n). */
+inline void FillCompactStrides(const int64_t* shape, int32_t n, int64_t* out) {
+  int64_t stride = 1;
+  for (int32_t i = n - 1; i >= 0; --i) {
+    out[i] = stride;
+    stride *= shape[i];
+  }
+}
+
+inline int64_t TensorNumel(const DLTensor& t) {
+  int64_t n = 1;
+  for (int32_t i = 0; i < t.ndim; ++i) n *= t.shape[i];
+  return n;
+}
+
+/*! \brief Row-major compact (extents of 1 may have any stride; empty tensors always are). */
+inline bool TensorIsContiguous(const DLTensor& t) {
+  if (t.strides == nullptr) return true;
+  int64_t expected = 1;
+  for (int32_t i = t.ndim - 1; i >= 0; --i) {
+    if (t.shape[i] == 0) return true;
+  }
+  for (int32_t i = t.ndim - 1; i >= 0; --i) {
+    if (t.shape[i] == 1) continue;
+    if (t.strides[i] != expected) return false;
+    expected *= t.shape[i];
+  }
+  return true;
+}
+
+/*! \brief Whether the first element (data + byte_offset) is a multiple of alignment. */
+inline bool TensorIsAligned(const DLTensor& t, size_t alignment) {
+  if (alignment == 0) return true;
+  uintptr_t addr = reinterpret_cast<uintptr_t>(t.data) + static_cast<uintptr_t>(t.byte_offset);
+  return addr % alignment == 0;
+}
+
+inline DLTensor* TensorObjAsDLTensor(const TVMFFIObject* obj) {
+  // The DLTensor follows the object header (abi.md §2.4).
+  return reinterpret_cast<DLTensor*>(const_cast<char*>(reinterpret_cast<const char*>(obj)) +
+                                     sizeof(TVMFFIObject));
+}
+
+/*! \brief Reject shapes a tensor cannot have (negative extents, too many dims). */
+inline void CheckTensorShape(ShapeView shape, const char* what) {
+  if (shape.size() > static_cast<size_t>(INT32_MAX)) {
+    TVM_FFI_THROW(ValueError) << what << ": too many dimensions (" << shape.size() << ")";
+  }
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape.data()[i] < 0) {
+      TVM_FFI_THROW(ValueError) << what << ": dimension #" << i << " has negative extent "
+                                << shape.data()[i] << " in shape " << shape;
+    }
+  }
+}
+
+/*!
+ * \brief A tensor whose memory comes from a user allocator object, kept
+ *  inside the tensor; shape and strides are stored right after the object.
+ */
+template <typename TNDAlloc>
+class TensorObjFromNDAlloc : public TensorObj {
+ public:
+  template <typename... ExtraArgs>
+  TensorObjFromNDAlloc(TNDAlloc alloc, ShapeView shape_in, const int64_t* strides_in,
+                       DLDataType dtype_in, DLDevice device_in, ExtraArgs&&... extra_args)
+      : alloc_(std::move(alloc)) {
+    int64_t* storage = InplaceArrayBase<TensorObjFromNDAlloc, int64_t>(this);
+    int32_t n = static_cast<int32_t>(shape_in.size());
+    for (int32_t i = 0; i < n; ++i) storage[i] = shape_in.data()[i];
+    if (strides_in != nullptr) {
+      for (int32_t i = 0; i < n; ++i) storage[n + i] = strides_in[i];
+    } else {
+      FillCompactStrides(storage, n, storage + n);
+    }
+    this->ndim = n;
+    this->shape = storage;
+    this->strides = storage + n;
+    this->dtype = dtype_in;
+    this->device = device_in;
+    this->byte_offset = 0;
+    // If this throws, the constructor fails and FreeData is (rightly) never called.
+    alloc_.AllocData(static_cast<DLTensor*>(this), std::forward<ExtraArgs>(extra_args)...);
+  }
+  ~TensorObjFromNDAlloc() { alloc_.FreeData(static_cast<DLTensor*>(this)); }
+
+ private:
+  TNDAlloc alloc_;
+};
+}  // namespace details
+
+/*!
+ * \brief A managed n-d array. Copies share the tensor. A default-constructed
+ *  Tensor is undefined (null); conversions from Any reject None (use
+ *  Optional<Tensor> for an optional tensor).
+ */
+class Tensor : public ObjectRef {
+ public:
+  Tensor() = default;
+  explicit Tensor(ObjectPtr<TensorObj> n) : ObjectRef(std::move(n)) {}
+  explicit Tensor(UnsafeInit tag) : ObjectRef(tag) {}
+  TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(Tensor)
+
+  const TensorObj* get() const { return static_cast<const TensorObj*>(data_.get()); }
+  const TensorObj* operator->() const { return get(); }
+
+  /*! \return The extents (a view into the tensor, valid while it lives). */
+  ShapeView shape() const {
+    const TensorObj* t = checked();
+    return ShapeView(t->shape, static_cast<size_t>(t->ndim));
+  }
+  /*! \return The strides in elements (a view into the tensor). */
+  ShapeView strides() const {
+    const TensorObj* t = checked();
+    if (TVM_FFI_UNLIKELY(t->strides == nullptr && t->ndim != 0)) {
+      TVM_FFI_THROW(RuntimeError) << "Tensor::strides: this tensor object (made by another "
+                                     "library) has no strides array; read GetDLTensorPtr()";
+    }
+    return ShapeView(t->strides, static_cast<size_t>(t->ndim));
+  }
+  DLDataType dtype() const { return checked()->dtype; }
+  DLDevice device() const { return checked()->device; }
+  int32_t ndim() const { return checked()->ndim; }
+  /*! \return The number of elements (1 for a 0-d tensor). */
+  int64_t numel() const { return details::TensorNumel(*checked()); }
+  /*! \return The data pointer; the first element is at data_ptr() + byte_offset(). */
+  void* data_ptr() const { return checked()->data; }
+  uint64_t byte_offset() const { return checked()->byte_offset; }
+  /*! \return Whether the layout is compact row-major. */
+  bool IsContiguous() const { return details::TensorIsContiguous(*checked()); }
+  /*! \return Whether the first element's address is a multiple of alignment bytes. */
+  bool IsAligned(size_t alignment) const {
+    return details::TensorIsAligned(*checked(), alignment);
+  }
+  /*! \return The DLTensor inside the object (for passing to kernels). */
+  DLTensor* GetDLTensorPtr() const { return const_cast<TensorObj*>(checked()); }
+
+  /*!
+   * \brief A new compact tensor whose memory comes from alloc.AllocData(DLTensor*,
+   *  extra_args...); alloc is stored in the tensor and alloc.FreeData(DLTensor*)
+   *  runs when the last reference goes away.
+   */
+  template <typename TNDAlloc, typename... ExtraArgs>
+  static Tensor FromNDAlloc(TNDAlloc alloc, ShapeView shape, DLDataType dtype, DLDevice device,
+                            ExtraArgs&&... extra_args) {
+    details::CheckTensorShape(shape, "Tensor::FromNDAlloc");
+    return Tensor(make_inplace_array_object<details::TensorObjFromNDAlloc<TNDAlloc>, int64_t>(
+        2 * shape.size(), std::move(alloc), shape, nullptr, dtype, device,
+        std::forward<ExtraArgs>(extra_args)...));
+  }
+
+  /*! \brief FromNDAlloc with the shape written in braces: FromNDAlloc(alloc, {2, 3}, ...). */
+  template <typename TNDAlloc, typename... ExtraArgs>
+  static Tensor FromNDAlloc(TNDAlloc alloc, std::initializer_list<int64_t> shape,
+                            DLDataType dtype, DLDevice device, ExtraArgs&&... extra_args) {
+    return FromNDAlloc(std::move(alloc), ShapeView(shape.begin(), shape.size()), dtype, device,
+                       std::forward<ExtraArgs>(extra_args)...);
+  }
+
+  /*!
+   * \brief Like FromNDAlloc with explicit (non-negative) strides in elements;
+   *  GetDataSize(*tensor) in AllocData then covers the strided span.
+   */
+  template <typename TNDAlloc, typename... ExtraArgs>
+  static Tensor FromNDAllocStrided(TNDAlloc alloc, ShapeView shape, ShapeView strides,
+                                   DLDataType dtype, DLDevice device, ExtraArgs&&... extra_args) {
+    details::CheckTensorShape(shape, "Tensor::FromNDAllocStrided");
+    if (strides.size() != shape.size()) {
+      TVM_FFI_THROW(ValueError) << "Tensor::FromNDAllocStrided: strides " << strides << " have "
+                                << strides.size() << " entries but shape " << shape << " has "
+                                << shape.size();
+    }
+    for (size_t i = 0; i < strides.size(); ++i) {
+      if (strides.data()[i] < 0) {
+        TVM_FFI_THROW(ValueError) << "Tensor::FromNDAllocStrided: stride #" << i << " is negative ("
+                                  << strides.data()[i] << ")";
+      }
+    }
+    return Tensor(make_inplace_array_object<details::TensorObjFromNDAlloc<TNDAlloc>, int64_t>(
+        2 * shape.size(), std::move(alloc), shape, strides.data(), dtype, device,
+        std::forward<ExtraArgs>(extra_args)...));
+  }
+
+  /*! \brief FromNDAllocStrided with shape and strides written in braces. */
+  template <typename TNDAlloc, typename... ExtraArgs>
+  static Tensor FromNDAllocStrided(TNDAlloc alloc, std::initializer_list<int64_t> shape,
+                                   std::initializer_list<int64_t> strides, DLDataType dtype,
+                                   DLDevice device, ExtraArgs&&... extra_args) {
+    return FromNDAllocStrided(std::move(alloc), ShapeView(shape.begin(), shape.size()),
+                              ShapeView(strides.begin(), strides.size()), dtype, device,
+                              std::forward<ExtraArgs>(extra_args)...);
+  }
+
+  /*!
+   * \brief A tensor sharing the memory of a legacy DLPack tensor, which it
+   *  owns from then on: from->deleter(from) runs once, when the last
+   *  reference goes away.
+   * \param require_alignment When > 0, data + byte_offset must be a multiple of it.
+   * \param require_contiguous Whether the layout must be compact row-major.
+   * \throws Error ValueError naming the unmet requirement; `from` then still
+   *  belongs to the caller (its deleter is not called).
+   */
+  static Tensor FromDLPack(DLManagedTensor* from, int32_t require_alignment = 0,
+                           bool require_contiguous = false) {
+    TVMFFIObjectHandle out = nullptr;
+    TVM_FFI_CHECK_SAFE_CALL(
+        TVMFFITensorFromDLPack(from, require_alignment, require_contiguous ? 1 : 0, &out));
+    return FromOwnedHandle(out);
+  }
+
+  /*!
+   * \brief FromDLPack for a DLPack 1.x tensor; its read-only and is-copied
+   *  flags are kept and come back from ToDLPackVersioned.
+   */
+  static Tensor FromDLPackVersioned(DLManagedTensorVersioned* from, int32_t require_alignment = 0,
+                                    bool require_contiguous = false) {
+    TVMFFIObjectHandle out = nullptr;
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFITensorFromDLPackVersioned(from, require_alignment,
+                                                            require_contiguous ? 1 : 0, &out));
+    return FromOwnedHandle(out);
+  }
+
+  /*!
+   * \brief Export as a legacy DLPack tensor sharing this memory. The result
+   *  holds one reference to the tensor; its deleter releases exactly that.
+   */
+  DLManagedTensor* ToDLPack() const {
+    DLManagedTensor* out = nullptr;
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFITensorToDLPack(details::ObjectUnsafe::GetHeader(checked()), &out));
+    return out;
+  }
+
+  /*! \brief Export as a DLPack 1.x tensor (see ToDLPack); carries the tensor's flags. */
+  DLManagedTensorVersioned* ToDLPackVersioned() const {
+    DLManagedTensorVersioned* out = nullptr;
+    TVM_FFI_CHECK_SAFE_CALL(
+        TVMFFITensorToDLPackVersioned(details::ObjectUnsafe::GetHeader(checked()), &out));
+    return out;
+  }
+
+  /*!
+   * \brief A new tensor from a DLPack allocator (such as the caller
+   *  framework's, see FromEnvAlloc).
+   */
+  static Tensor FromDLPackAlloc(DLPackManagedTensorAllocator allocator, ShapeView shape,
+                                DLDataType dtype, DLDevice device) {
+    details::CheckTensorShape(shape, "Tensor::FromDLPackAlloc");
+    if (allocator == nullptr) {
+      TVM_FFI_THROW(RuntimeError) << "Tensor::FromDLPackAlloc: the allocator is NULL";
+    }
+    DLTensor prototype;
+    prototype.data = nullptr;
+    prototype.device = device;
+    prototype.ndim = static_cast<int32_t>(shape.size());
+    prototype.dtype = dtype;
+    prototype.shape = const_cast<int64_t*>(shape.data());
+    prototype.strides = nullptr;
+    prototype.byte_offset = 0;
+    AllocErrorContext ctx;
+    DLManagedTensorVersioned* managed = nullptr;
+    int rc = allocator(&prototype, &managed, &ctx, &AllocErrorContext::Set);
+    if (rc != 0 || managed == nullptr) {
+      if (!ctx.set) {
+        ctx.kind = "RuntimeError";
+        ctx.message = "the DLPack tensor allocator failed without an error message";
+      }
+      const TVMFFIByteArray* bt = TVMFFIBacktrace(__FILE__, __LINE__, TVM_FFI_FUNC_SIG, 0);
+      throw Error(ctx.kind, ctx.message,
+                  bt != nullptr ? std::string_view(bt->data, bt->size) : std::string_view());
+    }
+    try {
+      return FromDLPackVersioned(managed);
+    } catch (...) {
+      // The allocator's tensor was not adopted; hand it back.
+      if (managed->deleter != nullptr) managed->deleter(managed);
+      throw;
+    }
+  }
+
+  /*!
+   * \brief A new tensor from the allocator the environment provides
+   *  (TVMFFIEnvSetDLPackManagedTensorAllocator; Python installs its framework's).
+   * \throws Error RuntimeError when no allocator is set.
+   */
+  static Tensor FromEnvAlloc(ShapeView shape, DLDataType dtype, DLDevice device) {
+    DLPackManagedTensorAllocator allocator = TVMFFIEnvGetDLPackManagedTensorAllocator();
+    if (allocator == nullptr) {
+      TVM_FFI_THROW(RuntimeError)
+          << "Tensor::FromEnvAlloc: no DLPack tensor allocator is set in the environment "
+             "(TVMFFIEnvSetDLPackManagedTensorAllocator)";
+    }
+    return FromDLPackAlloc(allocator, shape, dtype, device);
+  }
+
+  /*! \brief FromEnvAlloc with the shape written in braces. */
+  static Tensor FromEnvAlloc(std::initializer_list<int64_t> shape, DLDataType dtype,
+                             DLDevice device) {
+    return FromEnvAlloc(ShapeView(shape.begin(), shape.size()), dtype, device);
+  }
+
+  static constexpr bool _type_is_nullable = false;
+  using ContainerType = TensorObj;
+
+ private:
+  const TensorObj* checked() const {
+    const TensorObj* t = get();
+    if (TVM_FFI_UNLIKELY(t == nullptr)) {
+      TVM_FFI_THROW(ValueError) << "Cannot use an undefined (null) Tensor";
+    }
+    return t;
+  }
+  static Tensor FromOwnedHandle(TVMFFIObjectHandle handle) {
+    return Tensor(details::ObjectUnsafe::ObjectPtrFromOwned<TensorObj>(
+        static_cast<TVMFFIObject*>(handle)));
+  }
+  // Collects the error an allocator reports through its set_error callback.
+  struct AllocErrorContext {
+    bool set = false;
+    std::string kind;
+    std::string message;
+    static void Set(void* self, const char* kind, const char* message) {
+      AllocErrorContext* ctx = static_cast<AllocErrorContext*>(self);
+      ctx->set = true;
+      ctx->kind = kind != nullptr ? kind : "RuntimeError";
+      ctx->message = message != nullptr ? message : "";
+    }
+  };
+};
+
+/*!
+ * \brief A non-owning view of a tensor: a copy of its DLTensor (the data,
+ *  shape and strides stay borrowed). Made from a Tensor or a DLTensor*; as
+ *  a function parameter it accepts a Tensor object or a borrowed DLTensor*
+ *  argument, with no allocation. The viewed tensor must outlive the view.
+ */
+class TensorView {
+ public:
+  TensorView(const Tensor& tensor)  // NOLINT(runtime/explicit)
+      : tensor_(*tensor.GetDLTensorPtr()) {}
+  /*! \brief A view of a temporary would dangle at once. */
+  TensorView(Tensor&& tensor) = delete;
+  TensorView(const DLTensor* tensor) {  // NOLINT(runtime/explicit)
+    if (tensor == nullptr) TVM_FFI_THROW(ValueError) << "TensorView: the DLTensor* is NULL";
+    tensor_ = *tensor;
+  }
+  TensorView(const TensorView&) = default;
+  TensorView(TensorView&&) = default;
+  TensorView& operator=(const TensorView&) = default;
+  TensorView& operator=(TensorView&&) = default;
+
+  ShapeView shape() const { return ShapeView(tensor_.shape, static_cast<size_t>(tensor_.ndim)); }
+  /*!
+   * \return The strides in elements; computed (once per view) when the
+   *  DLTensor leaves them NULL for a compact tensor.
+   */
+  ShapeView strides() const {
+    if (tensor_.strides != nullptr || tensor_.ndim == 0) {
+      return ShapeView(tensor_.strides, static_cast<size_t>(tensor_.ndim));
+    }
+    if (compact_strides_.size() != static_cast<size_t>(tensor_.ndim)) {
+      compact_strides_.resize(static_cast<size_t>(tensor_.ndim));
+      details::FillCompactStrides(tensor_.shape, tensor_.ndim, compact_strides_.data());
+    }
+    return ShapeView(compact_strides_);
+  }
+  DLDataType dtype() const { return tensor_.dtype; }
+  DLDevice device() const { return tensor_.device; }
+  int32_t ndim() const { return tensor_.ndim; }
+  int64_t numel() const { return details::TensorNumel(tensor_); }
+  void* data_ptr() const { return tensor_.data; }
+  uint64_t byte_offset() const { return tensor_.byte_offset; }
+  bool IsContiguous() const { return details::TensorIsContiguous(tensor_); }
+  bool IsAligned(size_t alignment) const { return details::TensorIsAligned(tensor_, alignment); }
+  /*! \return The view's DLTensor (valid while the view lives). */
+  const DLTensor* GetDLTensorPtr() const { return &tensor_; }
+
+ private:
+  DLTensor tensor_;
+  mutable std::vector<int64_t> compact_strides_;
+};
+
+/*!
+ * \brief TensorView is passed as a borrowed DLTensor* and read from either a
+ *  DLTensor* or a Tensor object. It cannot be stored in an owning Any.
+ */
+template <>
+struct TypeTraits<TensorView> : TypeTraitsBase {
+  static void CopyToAnyView(const TensorView& src, TVMFFIAny* r) {
+    r->type_index = kTVMFFIDLTensorPtr;
+    r->zero_padding = 0;
+    r->v_int64 = 0;
+    r->v_ptr = const_cast<DLTensor*>(src.GetDLTensorPtr());
+  }
+  static bool CheckAnyStrict(const TVMFFIAny* src) {
+    return src->type_index == kTVMFFIDLTensorPtr || src->type_index == kTVMFFITensor;
+  }
+  static TensorView CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
+    if (src->type_index == kTVMFFIDLTensorPtr) {
+      return TensorView(static_cast<const DLTensor*>(src->v_ptr));
+    }
+    return TensorView(details::TensorObjAsDLTensor(src->v_obj));
+  }
+  // The view borrows from the cell's tensor, which the caller keeps alive.
+  static TensorView MoveFromAnyAfterCheck(TVMFFIAny* src) { return CopyFromAnyViewAfterCheck(src); }
+  static std::optional<TensorView> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (CheckAnyStrict(src)) return CopyFromAnyViewAfterCheck(src);
+    TVMFFIObject* obj = details::AnyObjectOrNull(src);
+    if (obj != nullptr && obj->type_index == kTVMFFITensor) {
+      return TensorView(details::TensorObjAsDLTensor(obj));
+    }
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return "Tensor"; }
+  static std::string TypeSchema() { return details::SchemaOf("ffi.Tensor"); }
+};
+
+TVM_FFI_NAMESPACE_END
+#endif  // TVM_FFI_CONTAINER_TENSOR_H_

@@ -1,0 +1,237 @@
+/*
+ * Tuple<Ts...>: a fixed-size heterogeneous sequence, stored as an ArrayObj
+ * (type index 71) so that Python tuples/lists and C++ tuples exchange without
+ * copying. Immutable with copy-on-write like Array.
+ *
+ *   Tuple<int, String, bool> tup(42, "hello", true);
+ *   int x = tup.get<0>();
+ *   auto [a, b, c] = tup;      // structured bindings
+ *   tup.Set<0>(7);             // copies first if the object is shared
+ *
+ * Converting an Any to Tuple<Ts...> checks the size and every element (the
+ * error names the first bad index); a conversion that changes nothing reuses
+ * the object.
+ */
+#ifndef TVM_FFI_CONTAINER_TUPLE_H_
+#define TVM_FFI_CONTAINER_TUPLE_H_
+
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/container/seq_base.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/object.h>
+#include <tvm/ffi/string.h>
+#include <tvm/ffi/type_traits.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+TVM_FFI_NAMESPACE_BEGIN
+
+/*!
+ * \brief Fixed-size heterogeneous sequence backed by an ArrayObj.
+ * \tparam Types The element types.
+ */
+template <typename... Types>
+class Tuple : public ObjectRef {
+  static constexpr size_t kSize = sizeof...(Types);
+  template <size_t I>
+  using ElemType = std::tuple_element_t<I, std::tuple<Types...>>;
+
+ public:
+  using ContainerType = ArrayObj;
+  static constexpr bool _type_is_nullable = false;
+  static constexpr bool _type_custom_any_traits = true;
+
+  /*! \brief A tuple of default-constructed elements. */
+  template <typename Dummy = void,
+            typename = std::enable_if_t<std::is_void_v<Dummy> &&
+                                        std::conjunction_v<std::is_default_constructible<Types>...>>>
+  Tuple() : ObjectRef(nullptr) {
+    ObjectPtr<ArrayObj> p = details::SeqAllocInplace<ArrayObj>(static_cast<int64_t>(kSize));
+    (p->AppendCellUnchecked(details::SeqToCell<Types>(Types())), ...);
+    data_ = std::move(p);
+  }
+  Tuple(const Tuple&) = default;
+  Tuple(Tuple&&) = default;
+  Tuple& operator=(const Tuple&) = default;
+  Tuple& operator=(Tuple&&) = default;
+  explicit Tuple(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
+  explicit Tuple(UnsafeInit tag) : ObjectRef(tag) {}
+
+  /*! \brief A tuple of the given elements, each converted to its type. */
+  template <typename... UTypes,
+            typename = std::enable_if_t<
+                sizeof...(UTypes) == kSize && kSize != 0 &&
+                !(kSize == 1 && std::conjunction_v<std::is_same<std::decay_t<UTypes>, Tuple>...>) &&
+                std::conjunction_v<std::is_constructible<Types, UTypes&&>...>>>
+  explicit Tuple(UTypes&&... args) : ObjectRef(nullptr) {
+    ObjectPtr<ArrayObj> p = details::SeqAllocInplace<ArrayObj>(static_cast<int64_t>(kSize));
+    (p->AppendCellUnchecked(details::SeqToCell<Types>(std::forward<UTypes>(args))), ...);
+    data_ = std::move(p);
+  }
+
+  /*! \return The number of elements. */
+  static constexpr size_t size() { return kSize; }
+
+  /*! \return The I-th element. */
+  template <size_t I>
+  ElemType<I> get() const {
+    static_assert(I < kSize, "Tuple index out of range");
+    return details::SeqFromCell<ElemType<I>>(obj()->slots() + I);
+  }
+
+  /*! \brief Replace the I-th element, copying the object first if it is shared. */
+  template <size_t I, typename U>
+  void Set(U&& value) {
+    static_assert(I < kSize, "Tuple index out of range");
+    details::CellBuffer cells;
+    cells.push_back(details::SeqToCell<ElemType<I>>(std::forward<U>(value)));
+    if (!data_.unique()) {
+      const TVMFFIAny* s = obj()->slots();
+      data_ = details::SeqCopyFrom<ArrayObj>(s, s + kSize, static_cast<int64_t>(kSize));
+    }
+    obj()->SetCell(I, *cells.data());
+    cells.release();
+  }
+
+  const ArrayObj* get() const { return obj(); }
+  const ArrayObj* operator->() const { return obj(); }
+
+ private:
+  ArrayObj* obj() const { return static_cast<ArrayObj*>(data_.get()); }
+};
+
+namespace details {
+template <typename... Types>
+struct TupleTraitsHelper {
+  template <size_t... I>
+  static int64_t FirstNonStrict(const TVMFFIAny* s, std::index_sequence<I...>) {
+    int64_t bad = -1;
+    // Left to right, stopping at the first failure.
+    (void)((TypeTraits<Types>::CheckAnyStrict(s + I) || (bad = static_cast<int64_t>(I), false)) &&
+           ...);
+    return bad;
+  }
+  template <size_t... I>
+  static ObjectPtr<ArrayObj> Convert(const TVMFFIAny* s, std::index_sequence<I...>) {
+    ObjectPtr<ArrayObj> out = SeqAllocInplace<ArrayObj>(static_cast<int64_t>(sizeof...(Types)));
+    bool ok = (AppendOne<Types>(out.get(), s + I) && ...);
+    if (!ok) return ObjectPtr<ArrayObj>();
+    return out;
+  }
+  template <typename T>
+  static bool AppendOne(ArrayObj* out, const TVMFFIAny* cell) {
+    if (TypeTraits<T>::CheckAnyStrict(cell)) {
+      out->AppendCellUnchecked(SeqCopyCell(*cell));
+      return true;
+    }
+    std::optional<T> v = TypeTraits<T>::TryCastFromAnyView(cell);
+    if (!v.has_value()) return false;
+    TVMFFIAny c;
+    TypeTraits<T>::MoveToAny(std::move(*v), &c);
+    out->AppendCellUnchecked(c);
+    return true;
+  }
+  template <size_t... I>
+  static std::string Mismatch(const SeqBaseObj* seq, std::index_sequence<I...>) {
+    std::string result;
+    (void)((MismatchOne<Types>(seq, I, &result)) && ...);
+    return result;
+  }
+  template <typename T>
+  static bool MismatchOne(const SeqBaseObj* seq, size_t i, std::string* result) {
+    const TVMFFIAny* cell = seq->slots() + i;
+    if (TypeTraits<T>::CheckAnyStrict(cell) || TypeTraits<T>::TryCastFromAnyView(cell).has_value()) {
+      return true;
+    }
+    *result = std::string(SeqKindName(seq)) + "[index " + std::to_string(i) + ": " +
+              TypeTraits<T>::GetMismatchTypeInfo(cell) + "]";
+    return false;
+  }
+  static std::string TypeStrs() {
+    std::string s;
+    bool first = true;
+    ((s += (first ? "" : ", "), s += TypeTraits<Types>::TypeStr(), first = false), ...);
+    return s;
+  }
+};
+}  // namespace details
+
+template <typename... Types>
+struct TypeTraits<Tuple<Types...>> : TypeTraitsBase {
+  using Helper = details::TupleTraitsHelper<Types...>;
+  using Indices = std::index_sequence_for<Types...>;
+  static constexpr int64_t kSize = static_cast<int64_t>(sizeof...(Types));
+
+  static void CopyToAnyView(const Tuple<Types...>& src, TVMFFIAny* r) {
+    ObjectRefTypeTraitsBase<ObjectRef>::CopyToAnyView(src, r);
+  }
+  static void MoveToAny(Tuple<Types...> src, TVMFFIAny* r) {
+    ObjectRefTypeTraitsBase<ObjectRef>::MoveToAny(std::move(src), r);
+  }
+  static bool CheckAnyStrict(const TVMFFIAny* src) {
+    if (src->type_index != kTVMFFIArray) return false;
+    const details::SeqBaseObj* seq = AsSeq(src->v_obj);
+    return seq->size == kSize && Helper::FirstNonStrict(seq->slots(), Indices{}) < 0;
+  }
+  static Tuple<Types...> CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
+    return details::ObjectUnsafe::ObjectRefFromObjectPtr<Tuple<Types...>>(
+        details::ObjectUnsafe::ObjectPtrFromUnowned<Object>(src->v_obj));
+  }
+  static Tuple<Types...> MoveFromAnyAfterCheck(TVMFFIAny* src) {
+    TVMFFIObject* obj = src->v_obj;
+    details::SetNone(src);
+    return details::ObjectUnsafe::ObjectRefFromObjectPtr<Tuple<Types...>>(
+        details::ObjectUnsafe::ObjectPtrFromOwned<Object>(obj));
+  }
+  static std::optional<Tuple<Types...>> TryCastFromAnyView(const TVMFFIAny* src) {
+    const details::SeqBaseObj* seq = details::SeqObjectOf(src, true);
+    if (seq == nullptr || seq->size != kSize) return std::nullopt;
+    if (seq->type_index() == kTVMFFIArray && Helper::FirstNonStrict(seq->slots(), Indices{}) < 0) {
+      return details::ObjectUnsafe::ObjectRefFromObjectPtr<Tuple<Types...>>(
+          details::ObjectUnsafe::ObjectPtrFromUnowned<Object>(
+              const_cast<details::SeqBaseObj*>(seq)));
+    }
+    ObjectPtr<ArrayObj> p = Helper::Convert(seq->slots(), Indices{});
+    if (p == nullptr) return std::nullopt;
+    return details::ObjectUnsafe::ObjectRefFromObjectPtr<Tuple<Types...>>(std::move(p));
+  }
+  static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
+    const details::SeqBaseObj* seq = details::SeqObjectOf(src, true);
+    if (seq == nullptr) return details::AnyTypeStr(src);
+    if (seq->size != kSize) {
+      return std::string(details::SeqKindName(seq)) + "[size " + std::to_string(seq->size) + "]";
+    }
+    std::string r = Helper::Mismatch(seq, Indices{});
+    return r.empty() ? details::AnyTypeStr(src) : r;
+  }
+  static std::string TypeStr() { return "Tuple<" + Helper::TypeStrs() + ">"; }
+  static std::string TypeSchema() {
+    return details::SchemaWithArgs("ffi.Array", {TypeTraits<Types>::TypeSchema()...});
+  }
+
+ private:
+  static const details::SeqBaseObj* AsSeq(TVMFFIObject* obj) {
+    return static_cast<const details::SeqBaseObj*>(reinterpret_cast<const Object*>(obj));
+  }
+};
+
+TVM_FFI_NAMESPACE_END
+
+namespace std {
+template <typename... Types>
+struct tuple_size<::tvm::ffi::Tuple<Types...>>
+    : std::integral_constant<size_t, sizeof...(Types)> {};
+template <size_t I, typename... Types>
+struct tuple_element<I, ::tvm::ffi::Tuple<Types...>> {
+  using type = std::tuple_element_t<I, std::tuple<Types...>>;
+};
+}  // namespace std
+
+#endif  // TVM_FFI_CONTAINER_TUPLE_H_

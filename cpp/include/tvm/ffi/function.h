@@ -1,0 +1,443 @@
+/*
+ * ffi::Function: the type-erased callable of tvm-ffi, and the global registry.
+ *
+ * A Function is an object over the ABI's function cell (abi.md §2.4). Every
+ * call goes through the cell's safe_call, so C++ exceptions never cross a
+ * library boundary: the callee turns them into a raised error and the caller
+ * rethrows that as ffi::Error, appending its frame to the backtrace.
+ *
+ *   Function add = Function::FromTyped([](int a, int b) { return a + b; }, "add");
+ *   int c = add(1, 2).cast<int>();
+ *   Function p = Function::FromPacked([](const AnyView* args, int32_t n, Any* rv) {
+ *     *rv = args[0].cast<int>() + 1;
+ *   });
+ *   TypedFunction<int(int)> t = [](int x) { return x * 2; };
+ *   Function::SetGlobal("my.add", add);
+ *   Optional<Function> g = Function::GetGlobal("my.add");
+ *
+ * Exporting functions of a shared library (abi.md §4):
+ *   TVM_FFI_DLL_EXPORT_TYPED_FUNC(add_one, AddOne);   // symbol __tvm_ffi_add_one
+ *   TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(add_one, "Add one to x.");
+ * With TVM_FFI_DLL_EXPORT_INCLUDE_METADATA defined to 1 the first macro also
+ * exports __tvm_ffi__metadata_add_one (JSON {"type_schema": "..."}).
+ */
+#ifndef TVM_FFI_FUNCTION_H_
+#define TVM_FFI_FUNCTION_H_
+
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/base.h>
+#include <tvm/ffi/c_api.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/function_details.h>
+#include <tvm/ffi/memory.h>
+#include <tvm/ffi/object.h>
+#include <tvm/ffi/optional.h>
+#include <tvm/ffi/string.h>
+#include <tvm/ffi/type_traits.h>
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+TVM_FFI_NAMESPACE_BEGIN
+
+/*!
+ * \brief The function object: header, then {safe_call, cpp_call}.
+ *  cpp_call is always NULL for functions made here (abi.md §2.4).
+ */
+class FunctionObj : public Object, public TVMFFIFunctionCell {
+ public:
+  FunctionObj() {
+    safe_call = nullptr;
+    cpp_call = nullptr;
+  }
+  FunctionObj(const FunctionObj&) = delete;
+  FunctionObj& operator=(const FunctionObj&) = delete;
+
+  /*! \brief Call through safe_call; a raised error is rethrown as ffi::Error. */
+  TVM_FFI_INLINE void CallPacked(const AnyView* args, int32_t num_args, Any* result) const {
+    // The callee writes an owned value into a None cell (abi.md §2.5).
+    result->reset();
+    int ret = safe_call(details::ObjectUnsafe::GetHeader(this),
+                        reinterpret_cast<const TVMFFIAny*>(args), num_args,
+                        details::AnyUnsafe::GetTVMFFIAny(result));
+    if (TVM_FFI_UNLIKELY(ret != 0)) {
+      throw details::MoveFromRaised(__FILE__, __LINE__, TVM_FFI_FUNC_SIG);
+    }
+  }
+
+  static constexpr int32_t _type_index = kTVMFFIFunction;
+  TVM_FFI_DECLARE_OBJECT_INFO_STATIC("ffi.Function", FunctionObj, Object);
+};
+
+static_assert(sizeof(AnyView) == sizeof(TVMFFIAny) && sizeof(Any) == sizeof(TVMFFIAny),
+              "Any and AnyView must be bare TVMFFIAny cells to be passed as packed arguments");
+
+namespace details {
+
+/*! \brief A function over a C++ callable of the packed form (args, num_args, rv). */
+template <typename TCallable>
+class PackedFunctionObj : public FunctionObj {
+ public:
+  explicit PackedFunctionObj(TCallable callable) : callable_(std::move(callable)) {
+    safe_call = SafeCall;
+  }
+
+ private:
+  static int SafeCall(void* handle, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+    TVM_FFI_SAFE_CALL_BEGIN();
+    const auto* self = static_cast<const PackedFunctionObj*>(static_cast<Object*>(handle));
+    self->callable_(reinterpret_cast<const AnyView*>(args), num_args,
+                    reinterpret_cast<Any*>(result));
+    TVM_FFI_SAFE_CALL_END();
+  }
+  mutable TCallable callable_;
+};
+
+/*! \brief A function over a typed C++ callable; converts arguments and result. */
+template <typename FType, typename TCallable>
+class TypedFunctionObj : public FunctionObj {
+ public:
+  TypedFunctionObj(TCallable callable, std::string name)
+      : callable_(std::move(callable)), name_(std::move(name)) {
+    safe_call = SafeCall;
+  }
+
+ private:
+  static int SafeCall(void* handle, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+    TVM_FFI_SAFE_CALL_BEGIN();
+    const auto* self = static_cast<const TypedFunctionObj*>(static_cast<Object*>(handle));
+    UnpackCaller<FType, TCallable>::Run(self->callable_,
+                                        self->name_.empty() ? nullptr : self->name_.c_str(), args,
+                                        num_args, result);
+    TVM_FFI_SAFE_CALL_END();
+  }
+  // Mutable so that mutable lambdas (stateful callables) can be called.
+  mutable TCallable callable_;
+  std::string name_;
+};
+
+/*! \brief Pack C++ values as argument views (no reference is taken, nothing allocated). */
+template <typename T>
+TVM_FFI_INLINE void PackOneArg(TVMFFIAny* slot, const T& value) {
+  using Traits = TypeTraitsNoCR<T>;
+  static_assert(Traits::convert_enabled, "Function call: an argument type has no conversion to Any");
+  Traits::CopyToAnyView(value, slot);
+}
+
+template <typename... Args>
+TVM_FFI_INLINE void PackArgs(TVMFFIAny* slots, const Args&... args) {
+  size_t i = 0;
+  (PackOneArg(slots + i++, args), ...);
+  (void)slots;
+  (void)i;
+}
+
+/*! \brief Whether F can be called as a packed function (args, num_args, rv). */
+template <typename F>
+constexpr bool kIsPackedCallable =
+    std::is_invocable_v<F&, const AnyView*, int32_t, Any*>;
+}  // namespace details
+
+template <typename FType>
+class TypedFunction;
+
+/*! \brief A reference to a FunctionObj (nullable). */
+class Function : public ObjectRef {
+ public:
+  Function() = default;
+  Function(std::nullptr_t) {}  // NOLINT(runtime/explicit)
+  explicit Function(ObjectPtr<FunctionObj> n) : ObjectRef(std::move(n)) {}
+  explicit Function(UnsafeInit tag) : ObjectRef(tag) {}
+  TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(Function)
+
+  const FunctionObj* operator->() const { return static_cast<const FunctionObj*>(data_.get()); }
+  const FunctionObj* get() const { return operator->(); }
+
+  /*!
+   * \brief A function from a callable of the packed form
+   *  void(const AnyView* args, int32_t num_args, Any* rv).
+   */
+  template <typename TCallable>
+  static Function FromPacked(TCallable callable) {
+    using F = std::decay_t<TCallable>;
+    static_assert(details::kIsPackedCallable<F>,
+                  "Function::FromPacked expects void(const AnyView*, int32_t, Any*)");
+    return Function(make_object<details::PackedFunctionObj<F>>(F(std::move(callable))));
+  }
+
+  /*!
+   * \brief A function from a typed callable (lambda, function pointer, functor);
+   *  arguments are converted with TypeTraits, mismatches raise TypeError.
+   */
+  template <typename TCallable>
+  static Function FromTyped(TCallable callable) {
+    return FromTypedImpl<details::FuncTypeOf<TCallable>>(std::move(callable), std::string());
+  }
+  /*! \brief As FromTyped(callable); name appears in error messages. */
+  template <typename TCallable>
+  static Function FromTyped(TCallable callable, std::string name) {
+    return FromTypedImpl<details::FuncTypeOf<TCallable>>(std::move(callable), std::move(name));
+  }
+
+  /*!
+   * \brief A function from a C callback: safe_call receives self as its
+   *  handle; deleter(self) runs when the function is destroyed (may be NULL).
+   */
+  static Function FromExternC(void* self, TVMFFISafeCallType safe_call,
+                              void (*deleter)(void* self)) {
+    TVMFFIObjectHandle out = nullptr;
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFIFunctionCreate(self, safe_call, deleter, &out));
+    return Function(
+        details::ObjectUnsafe::ObjectPtrFromOwned<FunctionObj>(static_cast<TVMFFIObject*>(out)));
+  }
+
+  /*! \brief Call with C++ values; returns the result as Any. */
+  template <typename... Args>
+  TVM_FFI_INLINE Any operator()(Args&&... args) const {
+    constexpr size_t kNumArgs = sizeof...(Args);
+    // Arguments are views in a stack array: calling allocates nothing.
+    std::array<TVMFFIAny, kNumArgs == 0 ? 1 : kNumArgs> packed;
+    details::PackArgs(packed.data(), args...);
+    Any result;
+    CallRaw(packed.data(), static_cast<int32_t>(kNumArgs), &result);
+    return result;
+  }
+
+  /*! \brief Call with packed argument views. */
+  void CallPacked(const AnyView* args, int32_t num_args, Any* result) const {
+    CallRaw(reinterpret_cast<const TVMFFIAny*>(args), num_args, result);
+  }
+
+  /*! \return The global function name, or std::nullopt when not registered. */
+  static Optional<Function> GetGlobal(std::string_view name) {
+    TVMFFIByteArray n{name.data(), name.size()};
+    TVMFFIObjectHandle out = nullptr;
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFIFunctionGetGlobal(&n, &out));
+    if (out == nullptr) return std::nullopt;
+    return Function(
+        details::ObjectUnsafe::ObjectPtrFromOwned<FunctionObj>(static_cast<TVMFFIObject*>(out)));
+  }
+  /*! \return The global function name; ValueError naming it when missing. */
+  static Function GetGlobalRequired(std::string_view name) {
+    Optional<Function> f = GetGlobal(name);
+    if (!f.has_value()) {
+      TVM_FFI_THROW(ValueError) << "Function \"" << name << "\" is not registered";
+    }
+    return std::move(f).value();
+  }
+  /*!
+   * \brief Register f as the global function name; registering an existing
+   *  name without can_override raises an error naming it.
+   */
+  static void SetGlobal(std::string_view name, Function f, bool can_override = false) {
+    TVMFFIByteArray n{name.data(), name.size()};
+    TVMFFIObjectHandle handle = f.defined() ? details::ObjectUnsafe::GetHeader(f.get()) : nullptr;
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFIFunctionSetGlobal(&n, handle, can_override ? 1 : 0));
+  }
+  /*! \return The names of all global functions. */
+  static std::vector<String> ListGlobalNames();
+  /*! \brief Remove a global function; returns whether it existed. */
+  static bool RemoveGlobal(std::string_view name) {
+    Function remove = GetGlobalRequired("ffi.FunctionRemoveGlobal");
+    return remove(String(name)).cast<bool>();
+  }
+
+  static constexpr bool _type_is_nullable = true;
+  using ContainerType = FunctionObj;
+
+ private:
+  template <typename FType, typename TCallable>
+  static Function FromTypedImpl(TCallable callable, std::string name) {
+    using F = std::decay_t<TCallable>;
+    return Function(make_object<details::TypedFunctionObj<FType, F>>(F(std::move(callable)),
+                                                                     std::move(name)));
+  }
+
+  TVM_FFI_INLINE void CallRaw(const TVMFFIAny* args, int32_t num_args, Any* result) const {
+    const FunctionObj* f = get();
+    if (TVM_FFI_UNLIKELY(f == nullptr)) {
+      TVM_FFI_THROW(ValueError) << "Cannot call a null Function";
+    }
+    f->CallPacked(reinterpret_cast<const AnyView*>(args), num_args, result);
+  }
+
+  template <typename FType>
+  friend class TypedFunction;
+};
+
+inline std::vector<String> Function::ListGlobalNames() {
+  Function list = GetGlobalRequired("ffi.FunctionListGlobalNames");
+  Any names = list();
+  // The result is an Array of str; read its cell directly (abi.md §2.4) so
+  // this header does not depend on the container headers.
+  const TVMFFIAny* cell = details::AnyUnsafe::GetTVMFFIAny(names);
+  if (cell->type_index != kTVMFFIArray) {
+    TVM_FFI_THROW(TypeError) << "ffi.FunctionListGlobalNames returned `"
+                             << details::AnyTypeStr(cell) << "`, expected `Array`";
+  }
+  const TVMFFISeqCell* seq = reinterpret_cast<const TVMFFISeqCell*>(
+      reinterpret_cast<const char*>(cell->v_obj) + sizeof(TVMFFIObject));
+  const TVMFFIAny* items = static_cast<const TVMFFIAny*>(seq->data);
+  std::vector<String> result;
+  result.reserve(static_cast<size_t>(seq->size));
+  for (int64_t i = 0; i < seq->size; ++i) {
+    result.push_back(AnyView::CopyFromTVMFFIAny(items[i]).cast<String>());
+  }
+  return result;
+}
+
+/*!
+ * \brief A typed handle over a Function: f(args...) converts the result to R.
+ *  Constructible from a callable (wrapped with FromTyped) or a Function.
+ */
+template <typename R, typename... Args>
+class TypedFunction<R(Args...)> {
+ public:
+  using TSelf = TypedFunction<R(Args...)>;
+
+  TypedFunction() = default;
+  TypedFunction(std::nullptr_t) {}  // NOLINT(runtime/explicit)
+  TypedFunction(Function packed) : packed_(std::move(packed)) {}  // NOLINT(runtime/explicit)
+  template <typename TCallable,
+            typename = std::enable_if_t<
+                !std::is_base_of_v<ObjectRef, std::decay_t<TCallable>> &&
+                !std::is_same_v<std::decay_t<TCallable>, TSelf> &&
+                !std::is_same_v<std::decay_t<TCallable>, std::nullptr_t> &&
+                std::is_invocable_v<const std::decay_t<TCallable>&, Args...>>>
+  TypedFunction(TCallable callable)  // NOLINT(runtime/explicit)
+      : packed_(Function::FromTypedImpl<R(Args...)>(std::move(callable), std::string())) {}
+  template <typename TCallable>
+  TypedFunction(TCallable callable, std::string name)
+      : packed_(Function::FromTypedImpl<R(Args...)>(std::move(callable), std::move(name))) {}
+
+  /*! \brief Call; the result is converted to R (TypeError when it cannot be). */
+  TVM_FFI_INLINE R operator()(Args... args) const {
+    if constexpr (std::is_void_v<R>) {
+      packed_(std::forward<Args>(args)...);
+    } else {
+      Any result = packed_(std::forward<Args>(args)...);
+      if constexpr (std::is_same_v<std::remove_cv_t<R>, Any>) {
+        return result;
+      } else {
+        return std::move(result).cast<R>();
+      }
+    }
+  }
+
+  /*! \return The underlying Function. */
+  const Function& packed() const& { return packed_; }
+  Function packed() && { return std::move(packed_); }
+  operator Function() const { return packed_; }  // NOLINT(runtime/explicit)
+  bool defined() const { return packed_.defined(); }
+  bool operator==(std::nullptr_t) const { return !packed_.defined(); }
+  bool operator!=(std::nullptr_t) const { return packed_.defined(); }
+
+  /*! \brief The signature text, e.g. "(0: int) -> int". */
+  static std::string Sig() { return details::FuncSignatureImpl<R, Args...>::Sig(); }
+  /*! \brief The type schema, {"type":"ffi.Function","args":[...]}. */
+  static std::string Schema() { return details::FuncSignatureImpl<R, Args...>::Schema(); }
+
+ private:
+  Function packed_;
+};
+
+/*! \brief TypedFunction<F> is stored as its Function; schema carries its signature. */
+template <typename FType>
+struct TypeTraits<TypedFunction<FType>> : TypeTraitsBase {
+  using FuncTraits = TypeTraits<Function>;
+  static void CopyToAnyView(const TypedFunction<FType>& src, TVMFFIAny* r) {
+    FuncTraits::CopyToAnyView(src.packed(), r);
+  }
+  static void MoveToAny(TypedFunction<FType> src, TVMFFIAny* r) {
+    FuncTraits::MoveToAny(std::move(src).packed(), r);
+  }
+  static bool CheckAnyStrict(const TVMFFIAny* src) { return FuncTraits::CheckAnyStrict(src); }
+  static TypedFunction<FType> CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
+    return TypedFunction<FType>(FuncTraits::CopyFromAnyViewAfterCheck(src));
+  }
+  static TypedFunction<FType> MoveFromAnyAfterCheck(TVMFFIAny* src) {
+    return TypedFunction<FType>(FuncTraits::MoveFromAnyAfterCheck(src));
+  }
+  static std::optional<TypedFunction<FType>> TryCastFromAnyView(const TVMFFIAny* src) {
+    std::optional<Function> f = FuncTraits::TryCastFromAnyView(src);
+    if (!f.has_value()) return std::nullopt;
+    return TypedFunction<FType>(std::move(*f));
+  }
+  static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
+    return FuncTraits::GetMismatchTypeInfo(src);
+  }
+  static std::string TypeStr() { return FuncTraits::TypeStr(); }
+  static std::string TypeSchema() { return TypedFunction<FType>::Schema(); }
+};
+
+TVM_FFI_NAMESPACE_END
+
+/*!
+ * \brief Run a block of code when the library is loaded (static initialisation):
+ *   TVM_FFI_STATIC_INIT_BLOCK() { refl::GlobalDef().def("my.f", F); }
+ */
+#define TVM_FFI_STATIC_INIT_BLOCK() \
+  TVM_FFI_STATIC_INIT_BLOCK_IMPL_(TVM_FFI_STR_CONCAT(_tvm_ffi_static_init_, __COUNTER__))
+#define TVM_FFI_STATIC_INIT_BLOCK_IMPL_(FnName)                                         \
+  static void FnName();                                                                 \
+  [[maybe_unused]] static const int TVM_FFI_STR_CONCAT(FnName, _done) = (FnName(), 0); \
+  static void FnName()
+
+/*!
+ * \brief Export Function as the safe-call symbol __tvm_ffi_<ExportName> of a
+ *  shared library (abi.md §4). With TVM_FFI_DLL_EXPORT_INCLUDE_METADATA (or
+ *  TVM_FFI_DLL_EXPORT_TYPED_FUNC_METADATA) defined to 1 — before or after
+ *  including this header — __tvm_ffi__metadata_<ExportName> is exported too.
+ */
+#define TVM_FFI_DLL_EXPORT_TYPED_FUNC(ExportName, Function)                                  \
+  extern "C" TVM_FFI_DLL_EXPORT int __tvm_ffi_##ExportName(                                  \
+      void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {              \
+    (void)self;                                                                              \
+    TVM_FFI_SAFE_CALL_BEGIN();                                                               \
+    ::tvm::ffi::details::CallTypedPacked(Function, #ExportName, args, num_args, result);     \
+    TVM_FFI_SAFE_CALL_END();                                                                 \
+  }                                                                                          \
+  TVM_FFI_STR_CONCAT(TVM_FFI_DLL_EXPORT_METADATA_SEL_, TVM_FFI_DLL_EXPORT_INCLUDE_METADATA)  \
+  (ExportName, Function)
+
+// Selection on the value of TVM_FFI_DLL_EXPORT_INCLUDE_METADATA at the point
+// of use: 1 (or empty) exports, 0 does not, undefined defers to the synonym.
+#define TVM_FFI_DLL_EXPORT_METADATA_SEL_1(ExportName, Function) \
+  TVM_FFI_DLL_EXPORT_METADATA_(ExportName, Function)
+#define TVM_FFI_DLL_EXPORT_METADATA_SEL_(ExportName, Function) \
+  TVM_FFI_DLL_EXPORT_METADATA_(ExportName, Function)
+#define TVM_FFI_DLL_EXPORT_METADATA_SEL_0(ExportName, Function)
+#define TVM_FFI_DLL_EXPORT_METADATA_SEL_TVM_FFI_DLL_EXPORT_INCLUDE_METADATA(ExportName, Function) \
+  TVM_FFI_STR_CONCAT(TVM_FFI_DLL_EXPORT_METADATA_ALT_, TVM_FFI_DLL_EXPORT_TYPED_FUNC_METADATA)    \
+  (ExportName, Function)
+#define TVM_FFI_DLL_EXPORT_METADATA_ALT_1(ExportName, Function) \
+  TVM_FFI_DLL_EXPORT_METADATA_(ExportName, Function)
+#define TVM_FFI_DLL_EXPORT_METADATA_ALT_(ExportName, Function) \
+  TVM_FFI_DLL_EXPORT_METADATA_(ExportName, Function)
+#define TVM_FFI_DLL_EXPORT_METADATA_ALT_0(ExportName, Function)
+#define TVM_FFI_DLL_EXPORT_METADATA_ALT_TVM_FFI_DLL_EXPORT_TYPED_FUNC_METADATA(ExportName, Function)
+
+#define TVM_FFI_DLL_EXPORT_METADATA_(ExportName, Function)                                     \
+  extern "C" TVM_FFI_DLL_EXPORT int __tvm_ffi__metadata_##ExportName(                          \
+      void*, const TVMFFIAny*, int32_t, TVMFFIAny* result) {                                   \
+    TVM_FFI_SAFE_CALL_BEGIN();                                                                 \
+    ::tvm::ffi::TypeTraits<::tvm::ffi::String>::MoveToAny(                                     \
+        ::tvm::ffi::String(::tvm::ffi::details::FuncMetadataOf<decltype(Function)>()), result); \
+    TVM_FFI_SAFE_CALL_END();                                                                   \
+  }
+
+/*! \brief Export the doc string of ExportName as __tvm_ffi__doc_<ExportName>. */
+#define TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(ExportName, DocString)                          \
+  extern "C" TVM_FFI_DLL_EXPORT int __tvm_ffi__doc_##ExportName(                          \
+      void*, const TVMFFIAny*, int32_t, TVMFFIAny* result) {                              \
+    TVM_FFI_SAFE_CALL_BEGIN();                                                            \
+    ::tvm::ffi::TypeTraits<::tvm::ffi::String>::MoveToAny(::tvm::ffi::String(DocString), \
+                                                          result);                        \
+    TVM_FFI_SAFE_CALL_END();                                                              \
+  }
+
+#endif  // TVM_FFI_FUNCTION_H_

@@ -1,0 +1,280 @@
+/*
+ * Global functions "testing.*" and object types "testing.*" that the Python
+ * test suite (tests/python) calls to exercise the binding from the C++ side:
+ * round trips, callbacks, errors with native frames, containers mutated in
+ * C++, reflection, signals and GIL release across threads.
+ *
+ * They live in libtvm_ffi itself so every Python install can run the suite
+ * without building an extra library.
+ */
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/container/dict.h>
+#include <tvm/ffi/container/list.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/memory.h>
+#include <tvm/ffi/object.h>
+#include <tvm/ffi/reflection/registry.h>
+#include <tvm/ffi/string.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <thread>
+
+TVM_FFI_NAMESPACE_BEGIN
+namespace testing {
+namespace {
+
+// Throws an Error of a run-time chosen kind with this site's native backtrace.
+[[noreturn]] TVM_FFI_NOINLINE void ThrowKind(const std::string& kind, const std::string& msg) {
+  const TVMFFIByteArray* bt = TVMFFIBacktrace(__FILE__, __LINE__, TVM_FFI_FUNC_SIG, 0);
+  throw Error(kind, msg, bt != nullptr ? std::string_view(bt->data, bt->size) : std::string_view());
+}
+
+TVM_FFI_NOINLINE void ThrowValueErrorInner(int64_t depth) {
+  if (depth > 0) {
+    ThrowValueErrorInner(depth - 1);
+    return;
+  }
+  TVM_FFI_THROW(ValueError) << "raised from C++ at depth 0";
+}
+
+// A two-party barrier: the first caller waits until a second caller arrives
+// (or the timeout passes). Returns whether both met.
+struct Barrier {
+  std::mutex mutex;
+  std::condition_variable cv;
+  int64_t waiting = 0;
+  int64_t generation = 0;
+
+  bool Wait(int64_t timeout_ms) {
+    std::unique_lock<std::mutex> lock(mutex);
+    int64_t gen = generation;
+    if (++waiting == 2) {
+      waiting = 0;
+      ++generation;
+      cv.notify_all();
+      return true;
+    }
+    bool met = cv.wait_for(lock, std::chrono::milliseconds(timeout_ms),
+                           [&] { return generation != gen; });
+    if (!met) --waiting;
+    return met;
+  }
+};
+
+Barrier& GlobalBarrier() {
+  static Barrier* barrier = new Barrier();
+  return *barrier;
+}
+
+// Raises SIGINT in this thread, then asks the environment to check signals:
+// with Python's checker installed this returns -1 and Python's
+// KeyboardInterrupt is already set (kind EnvErrorAlreadySet).
+int RaiseSigintAndCheck(void*, const TVMFFIAny*, int32_t, TVMFFIAny* result) {
+  std::raise(SIGINT);
+  if (TVMFFIEnvCheckSignals() != 0) return -1;
+  result->type_index = kTVMFFIBool;
+  result->zero_padding = 0;
+  result->v_int64 = 0;
+  return 0;
+}
+
+// ---------------------------------------------------------------------------
+// Reflected object types: testing.Base (a: int, read-only) and its subtype
+// testing.Derived (b: int, writable). Fields and methods are registered with
+// the C ABI reflection tables.
+// ---------------------------------------------------------------------------
+class BaseObj : public Object {
+ public:
+  int64_t a = 0;
+  explicit BaseObj(int64_t a) : a(a) {}
+  TVM_FFI_DECLARE_OBJECT_INFO("testing.Base", BaseObj, Object);
+};
+
+class DerivedObj : public BaseObj {
+ public:
+  int64_t b = 0;
+  DerivedObj(int64_t a, int64_t b) : BaseObj(a), b(b) {}
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("testing.Derived", DerivedObj, BaseObj);
+};
+
+int GetInt64Field(void* field, TVMFFIAny* result) {
+  result->type_index = kTVMFFIInt;
+  result->zero_padding = 0;
+  result->v_int64 = *static_cast<int64_t*>(field);
+  return 0;
+}
+
+int SetInt64Field(void* field, const TVMFFIAny* value) {
+  if (value->type_index != kTVMFFIInt && value->type_index != kTVMFFIBool) {
+    TVMFFIErrorSetRaisedFromCStr("TypeError", "field expects an int");
+    return -1;
+  }
+  *static_cast<int64_t*>(field) = value->v_int64;
+  return 0;
+}
+
+TVMFFIByteArray Bytes(const char* s) { return TVMFFIByteArray{s, std::strlen(s)}; }
+
+void RegisterInt64Field(int32_t type_index, const char* name, int64_t offset, bool writable) {
+  TVMFFIFieldInfo info;
+  std::memset(&info, 0, sizeof(info));
+  info.name = Bytes(name);
+  info.doc = Bytes("");
+  info.metadata = Bytes("{}");
+  info.flags = writable ? kTVMFFIFieldFlagBitMaskWritable : 0;
+  info.size = sizeof(int64_t);
+  info.alignment = alignof(int64_t);
+  info.offset = offset;
+  info.getter = GetInt64Field;
+  info.setter = writable ? reinterpret_cast<void*>(&SetInt64Field) : nullptr;
+  info.default_value_or_factory.type_index = kTVMFFINone;
+  info.field_static_type_index = kTVMFFIInt;
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterField(type_index, &info));
+}
+
+void RegisterMethod(int32_t type_index, const char* name, const Function& f, bool is_static) {
+  TVMFFIMethodInfo info;
+  std::memset(&info, 0, sizeof(info));
+  info.name = Bytes(name);
+  info.doc = Bytes("");
+  info.metadata = Bytes("{}");
+  info.flags = is_static ? kTVMFFIFieldFlagBitMaskIsStaticMethod : 0;
+  // The registry keeps its own reference to the function.
+  info.method.type_index = kTVMFFIFunction;
+  info.method.v_obj = details::ObjectUnsafe::GetHeader(f.get());
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterMethod(type_index, &info));
+}
+
+int64_t FieldOffset(const Object* obj, const int64_t* field) {
+  return reinterpret_cast<const char*>(field) - reinterpret_cast<const char*>(obj);
+}
+
+void RegisterReflection() {
+  // Offsets of the fields from the object header (the start of Object).
+  DerivedObj probe(0, 0);
+  int32_t base_index = BaseObj::RuntimeTypeIndex();
+  int32_t derived_index = DerivedObj::RuntimeTypeIndex();
+  RegisterInt64Field(base_index, "a", FieldOffset(&probe, &probe.a), false);
+  RegisterInt64Field(derived_index, "b", FieldOffset(&probe, &probe.b), true);
+  RegisterMethod(base_index, "__ffi_init__", Function::FromTyped([](int64_t a) -> ObjectRef {
+                   return ObjectRef(make_object<BaseObj>(a));
+                 }),
+                 true);
+  RegisterMethod(base_index, "twice_a",
+                 Function::FromTyped([](ObjectRef self) -> int64_t {
+                   const BaseObj* obj = self.as<BaseObj>();
+                   if (obj == nullptr) TVM_FFI_THROW(TypeError) << "twice_a expects testing.Base";
+                   return obj->a * 2;
+                 }),
+                 false);
+  RegisterMethod(derived_index, "__ffi_init__",
+                 Function::FromTyped([](int64_t a, int64_t b) -> ObjectRef {
+                   return ObjectRef(make_object<DerivedObj>(a, b));
+                 }),
+                 true);
+  RegisterMethod(derived_index, "sum",
+                 Function::FromTyped([](ObjectRef self) -> int64_t {
+                   const DerivedObj* obj = self.as<DerivedObj>();
+                   if (obj == nullptr) TVM_FFI_THROW(TypeError) << "sum expects testing.Derived";
+                   return obj->a + obj->b;
+                 }),
+                 false);
+  RegisterMethod(derived_index, "make_default",
+                 Function::FromTyped([]() -> ObjectRef {
+                   return ObjectRef(make_object<DerivedObj>(1, 2));
+                 }),
+                 true);
+}
+
+}  // namespace
+}  // namespace testing
+TVM_FFI_NAMESPACE_END
+
+TVM_FFI_STATIC_INIT_BLOCK() {
+  namespace ffi = tvm::ffi;
+  namespace refl = tvm::ffi::reflection;
+  using ffi::Any;
+  using ffi::AnyView;
+  refl::GlobalDef()
+      .def("testing.echo", [](Any x) { return x; }, "Return the argument unchanged.")
+      .def("testing.add_one", [](int64_t x) { return x + 1; })
+      .def("testing.type_index", [](AnyView x) -> int64_t { return x.type_index(); },
+           "Type index of the argument as C++ sees it.")
+      .def("testing.throw_error",
+           [](ffi::String kind, ffi::String msg) { ffi::testing::ThrowKind(kind, msg); })
+      .def("testing.throw_value_error_nested",
+           [](int64_t depth) { ffi::testing::ThrowValueErrorInner(depth); })
+      .def("testing.call_and_catch",
+           [](ffi::Function f) -> ffi::String {
+             // What C++ sees of an error raised by f: "kind: message".
+             try {
+               f();
+             } catch (const ffi::Error& err) {
+               return ffi::String(err.kind() + ": " + err.message());
+             }
+             return ffi::String("no error");
+           })
+      .def("testing.call_in_native_thread",
+           [](ffi::Function f, Any arg) -> Any {
+             // Calls f from a fresh std::thread, which has no Python thread state.
+             Any result;
+             std::string error;
+             std::thread worker([&]() {
+               try {
+                 result = f(arg);
+               } catch (const ffi::Error& err) {
+                 error = err.kind() + ": " + err.message();
+               }
+             });
+             worker.join();
+             if (!error.empty()) TVM_FFI_THROW(RuntimeError) << "in native thread: " << error;
+             return result;
+           })
+      .def("testing.return_error",
+           [](ffi::String kind, ffi::String msg) { return ffi::Error(kind, msg); })
+      .def_packed("testing.apply",
+                  [](const AnyView* args, int32_t num_args, Any* rv) {
+                    // apply(f, *rest) -> f(*rest), through the packed calling convention.
+                    ffi::Function f = args[0].cast<ffi::Function>();
+                    f.CallPacked(args + 1, num_args - 1, rv);
+                  })
+      .def_packed("testing.call_global",
+                  [](const AnyView* args, int32_t num_args, Any* rv) {
+                    ffi::String name = args[0].cast<ffi::String>();
+                    ffi::Function f = ffi::Function::GetGlobalRequired(std::string(name));
+                    f.CallPacked(args + 1, num_args - 1, rv);
+                  })
+      .def("testing.barrier_wait",
+           [](int64_t timeout_ms) { return ffi::testing::GlobalBarrier().Wait(timeout_ms); },
+           "Block until a second thread calls it too; false after timeout_ms.")
+      .def("testing.list_append",
+           [](ffi::List<Any> list, Any value) { list.push_back(value); })
+      .def("testing.list_size", [](ffi::List<Any> list) -> int64_t { return list.size(); })
+      .def("testing.dict_set",
+           [](ffi::Dict<Any, Any> dict, Any key, Any value) { dict.Set(key, value); })
+      .def("testing.make_list",
+           [](int64_t n) {
+             ffi::List<Any> list;
+             for (int64_t i = 0; i < n; ++i) list.push_back(i);
+             return list;
+           })
+      .def("testing.make_derived",
+           [](int64_t a, int64_t b) {
+             return ffi::ObjectRef(ffi::make_object<ffi::testing::DerivedObj>(a, b));
+           })
+      .def("testing.make_base",
+           [](int64_t a) {
+             return ffi::ObjectRef(ffi::make_object<ffi::testing::BaseObj>(a));
+           })
+      .def_function("testing.raise_sigint_and_check_signals",
+                    ffi::Function::FromExternC(nullptr, ffi::testing::RaiseSigintAndCheck,
+                                               nullptr));
+  ffi::testing::RegisterReflection();
+}

@@ -1,0 +1,413 @@
+"""Compile C++ sources into a library loadable by tvm_ffi.load_module, with a build cache.
+
+A build is identified by a sha256 over everything that can change its output: the sources (the
+generated text, or path and contents of each file), the flags, the include paths, the compiler
+(path and `--version` output) and the installed tvm-ffi (version, library file). Builds live in
+``<cache>/<name>_<hash16>/`` unless the caller picks a build directory. After a successful build
+a manifest records the key and every file the compiler read (from its -MMD depfiles), so headers
+included by the user's sources also invalidate the build when they change.
+
+Concurrent builders (threads or processes) serialise on an fcntl lock in the build directory and
+link to a temporary file that is renamed over the final library, so a reader never sees a
+half-written library and a second builder finds the first one's result.
+"""
+
+import datetime
+import fcntl
+import hashlib
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+
+from .. import libinfo
+from . import _toolchain
+
+# Bumped when the layout or the command lines change, so old cache entries are not reused.
+_CACHE_FORMAT = 1
+_NAME_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]*$")
+_BASE_CFLAGS = ["-std=c++17", "-O2", "-fPIC"]
+_MANIFEST = "manifest.json"
+_LOG = "build.log"
+
+
+class BuildError(RuntimeError):
+    """A compile or link step failed; the message holds the commands and the compiler's output."""
+
+    def __init__(self, message, commands=(), output="", build_directory=None):
+        super().__init__(message)
+        self.commands = list(commands)
+        self.output = output
+        self.build_directory = build_directory
+
+
+def cache_root():
+    """The cache directory: $TVM_FFI_CACHE_DIR, else $XDG_CACHE_HOME/tvm-ffi, else ~/.cache/tvm-ffi."""
+    env = os.environ.get("TVM_FFI_CACHE_DIR")
+    if env:
+        return os.path.abspath(os.path.expanduser(env))
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(os.path.abspath(base), "tvm-ffi")
+
+
+def check_name(name):
+    """The module name becomes file names; reject anything that is not a plain file stem."""
+    if not isinstance(name, str) or not _NAME_RE.match(name):
+        raise ValueError(
+            "invalid module name %r: use letters, digits, '_', '.' or '-' (it names the "
+            "build directory and the library file)" % (name,)
+        )
+
+
+def as_str_list(value, argname):
+    """None -> [], a str -> shell-split words, a list/tuple of str -> list; else TypeError."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return shlex.split(value)
+    if isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            if not isinstance(item, (str, os.PathLike)):
+                raise TypeError(
+                    "%s[%d] must be a str, got %s" % (argname, i, type(item).__name__)
+                )
+        return [os.fspath(item) for item in value]
+    raise TypeError("%s must be a str or a list of str, got %s" % (argname, type(value).__name__))
+
+
+def _package_version():
+    pkg = sys.modules.get("tvm_ffi")
+    version = getattr(pkg, "__version__", None)
+    if version is None:
+        from importlib import metadata
+
+        try:
+            version = metadata.version("tvm-ffi")
+        except metadata.PackageNotFoundError:  # a source tree without installed metadata
+            version = "unknown"
+    return str(version)
+
+
+def _library_flags(lib_path):
+    lib_dir = os.path.dirname(lib_path)
+    if os.path.basename(lib_path) == "libtvm_ffi.so":
+        return ["-L" + lib_dir, "-ltvm_ffi", "-Wl,-rpath," + lib_dir]
+    # TVM_FFI_LIBRARY_PATH may name a file that -l cannot spell; link it by path.
+    return [lib_path, "-Wl,-rpath," + lib_dir]
+
+
+class _FileLock:
+    """Exclusive fcntl lock on a file, held for the duration of a with-block."""
+
+    def __init__(self, path):
+        self._path = path
+        self._fd = None
+
+    def __enter__(self):
+        self._fd = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX)
+        except BaseException:
+            os.close(self._fd)
+            raise
+        return self
+
+    def __exit__(self, *exc):
+        fcntl.flock(self._fd, fcntl.LOCK_UN)
+        os.close(self._fd)
+        return False
+
+
+def _write_atomic(path, data):
+    tmp = "%s.tmp.%d" % (path, os.getpid())
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
+def _sha256_file(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _parse_depfile(path):
+    """The prerequisites listed in a Makefile-style depfile written by -MMD."""
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        text = f.read().replace("\\\n", " ")
+    tokens, cur, i = [], [], 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and i + 1 < len(text) and text[i + 1] in " #\\":
+            cur.append(text[i + 1])
+            i += 2
+            continue
+        if ch == "$" and text[i : i + 2] == "$$":
+            cur.append("$")
+            i += 2
+            continue
+        if ch.isspace():
+            if cur:
+                tokens.append("".join(cur))
+                cur = []
+        else:
+            cur.append(ch)
+        i += 1
+    if cur:
+        tokens.append("".join(cur))
+    deps, seen_target = [], False
+    for tok in tokens:
+        if not seen_target:
+            seen_target = tok.endswith(":")
+            continue
+        deps.append(tok)
+    return deps
+
+
+def _stat_entry(path):
+    st = os.stat(path)
+    return [path, st.st_mtime_ns, st.st_size]
+
+
+def _up_to_date(build_dir, lib_path, key):
+    try:
+        with open(os.path.join(build_dir, _MANIFEST), encoding="utf-8") as f:
+            manifest = json.load(f)
+        if manifest.get("key") != key or not os.path.isfile(lib_path):
+            return False
+        for path, mtime_ns, size in manifest["deps"]:
+            st = os.stat(path)
+            if st.st_mtime_ns != mtime_ns or st.st_size != size:
+                return False
+        return True
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+
+
+def _ninja_escape_path(path):
+    if "\n" in path:
+        raise ValueError("path %r contains a newline" % path)
+    return path.replace("$", "$$").replace(" ", "$ ").replace(":", "$:")
+
+
+def _ninja_command(args):
+    text = shlex.join(args)
+    if "\n" in text:
+        raise ValueError("build command contains a newline: %r" % text)
+    return text.replace("$", "$$")
+
+
+class _Plan:
+    """The commands of one build, runnable directly or through ninja."""
+
+    def __init__(self, name, build_dir, sources, compile_prefix, link_prefix, link_suffix):
+        self.name = name
+        self.build_dir = build_dir
+        self.lib_path = os.path.join(build_dir, name + ".so")
+        self.tmp_lib = self.lib_path + ".tmp"
+        self.compiles = []  # (source, object, command)
+        used = set()
+        for src in sources:
+            stem = os.path.splitext(os.path.basename(src))[0] or "src"
+            obj_name, n = stem + ".o", 1
+            while obj_name in used:  # same file name in two directories
+                obj_name, n = "%s_%d.o" % (stem, n), n + 1
+            used.add(obj_name)
+            obj = os.path.join(build_dir, obj_name)
+            cmd = compile_prefix + ["-MMD", "-MF", obj + ".d", "-c", src, "-o", obj]
+            self.compiles.append((src, obj, cmd))
+        objs = [obj for _, obj, _ in self.compiles]
+        self.link = link_prefix + objs + ["-o", self.tmp_lib] + link_suffix
+
+    def commands(self):
+        return [cmd for _, _, cmd in self.compiles] + [self.link]
+
+    def depfiles(self):
+        return [obj + ".d" for _, obj, _ in self.compiles]
+
+    def ninja_file(self):
+        lines = [
+            "# Generated by tvm_ffi.cpp for module %s; it runs ninja, then renames the .tmp output." % self.name,
+            "ninja_required_version = 1.3",
+            "rule cxx",
+            "  command = $cmd",
+            "  description = CXX $out",
+            "  depfile = $out.d",
+            "rule link",
+            "  command = $cmd",
+            "  description = LINK $out",
+        ]
+        for src, obj, cmd in self.compiles:
+            lines.append("build %s: cxx %s" % (_ninja_escape_path(obj), _ninja_escape_path(src)))
+            lines.append("  cmd = " + _ninja_command(cmd))
+        objs = " ".join(_ninja_escape_path(obj) for _, obj, _ in self.compiles)
+        lines.append("build %s: link %s" % (_ninja_escape_path(self.tmp_lib), objs))
+        lines.append("  cmd = " + _ninja_command(self.link))
+        lines.append("default " + _ninja_escape_path(self.tmp_lib))
+        return "\n".join(lines) + "\n"
+
+
+def _run(cmd, log, cwd):
+    log.write("$ %s\n" % shlex.join(cmd))
+    try:
+        proc = subprocess.run(
+            cmd,
+            cwd=cwd,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            universal_newlines=True,
+            check=False,
+        )
+    except OSError as err:
+        log.write("cannot run: %s\n" % err)
+        return 127, "cannot run %s: %s" % (cmd[0], err)
+    log.write(proc.stdout)
+    log.write("[exit code %d]\n" % proc.returncode)
+    log.flush()
+    return proc.returncode, proc.stdout
+
+
+def _fail(plan, code, output, failed_cmds):
+    cmds = "\n".join("  " + shlex.join(c) for c in failed_cmds)
+    message = (
+        "tvm_ffi.cpp: building module %r failed (exit code %d)\n"
+        "command:\n%s\n"
+        "compiler output:\n%s\n"
+        "build directory: %s (full log in %s)"
+        % (plan.name, code, cmds, output.rstrip(), plan.build_dir, _LOG)
+    )
+    return BuildError(message, failed_cmds, output, plan.build_dir)
+
+
+def _failed_ninja_commands(plan, output):
+    """The commands of the edges ninja reports as FAILED (all of them if none is recognised)."""
+    failed_lines = [line for line in output.splitlines() if line.startswith("FAILED:")]
+    edges = [(obj, cmd) for _, obj, cmd in plan.compiles] + [(plan.tmp_lib, plan.link)]
+    failed = [cmd for out, cmd in edges if any(line.rstrip().endswith(" " + out) for line in failed_lines)]
+    return failed or plan.commands()
+
+
+def _execute(plan, ninja, log):
+    if os.path.exists(plan.tmp_lib):
+        os.remove(plan.tmp_lib)
+    if ninja is not None:
+        _write_atomic(os.path.join(plan.build_dir, "build.ninja"), plan.ninja_file())
+        code, output = _run([ninja, "-C", plan.build_dir], log, plan.build_dir)
+        if code != 0:
+            raise _fail(plan, code, output, _failed_ninja_commands(plan, output))
+    else:
+        for cmd in plan.commands():
+            # Same working directory as under ninja, so relative flags mean the same in both modes.
+            code, output = _run(cmd, log, plan.build_dir)
+            if code != 0:
+                raise _fail(plan, code, output, [cmd])
+    os.replace(plan.tmp_lib, plan.lib_path)
+
+
+def build_library(name, generated_source, source_files, extra_cflags, extra_ldflags,
+                  extra_include_paths, build_directory):
+    """Build (or find in the cache) the library for the given inputs; return its path.
+
+    ``generated_source`` is the text of an inline build (written to ``<name>.cc`` in the build
+    directory) or None; ``source_files`` are existing files, compiled where they are.
+    """
+    check_name(name)
+    cflags = as_str_list(extra_cflags, "extra_cflags")
+    ldflags = as_str_list(extra_ldflags, "extra_ldflags")
+    user_includes = [os.path.abspath(p) for p in as_str_list(extra_include_paths, "extra_include_paths")]
+    files = [os.path.abspath(p) for p in source_files]
+    file_digests = []
+    for path in files:
+        if not os.path.isfile(path):
+            raise FileNotFoundError("tvm_ffi.cpp: source file %r of module %r does not exist" % (path, name))
+        file_digests.append([path, _sha256_file(path)])
+
+    cxx = _toolchain.find_compiler()
+    cxx_version = _toolchain.compiler_version(cxx)
+    pkg_includes = libinfo.include_paths()
+    lib = libinfo.find_libtvm_ffi()
+    lib_stat = os.stat(lib)
+
+    compile_prefix = cxx + _BASE_CFLAGS + ["-I" + p for p in pkg_includes + user_includes] + cflags
+    # The user's cflags go to the link too, so -fopenmp, -pthread or -fsanitize=... work given once.
+    link_prefix = cxx + ["-shared", "-fPIC"] + cflags
+    link_suffix = _library_flags(lib) + ldflags
+
+    payload = {
+        "format": _CACHE_FORMAT,
+        "name": name,
+        "generated": generated_source,
+        "files": file_digests,
+        "compile": compile_prefix,
+        "link": link_prefix + link_suffix,
+        "compiler_version": cxx_version,
+        "tvm_ffi": [_package_version(), lib, lib_stat.st_mtime_ns, lib_stat.st_size],
+    }
+    key = hashlib.sha256(json.dumps(payload, sort_keys=True).encode("utf-8")).hexdigest()
+
+    if build_directory is None:
+        build_dir = os.path.join(cache_root(), "%s_%s" % (name, key[:16]))
+    else:
+        build_dir = os.path.abspath(os.fspath(build_directory))
+    os.makedirs(build_dir, exist_ok=True)
+
+    sources = list(files)
+    if generated_source is not None:
+        sources.insert(0, os.path.join(build_dir, name + ".cc"))
+    plan = _Plan(name, build_dir, sources, compile_prefix, link_prefix, link_suffix)
+
+    if _up_to_date(build_dir, plan.lib_path, key):
+        return plan.lib_path
+    with _FileLock(os.path.join(build_dir, ".lock")):
+        # Another process may have finished the same build while this one waited.
+        if not _up_to_date(build_dir, plan.lib_path, key):
+            _build_locked(plan, key, generated_source)
+    return plan.lib_path
+
+
+def _build_locked(plan, key, generated_source):
+    """Run the build of plan (the caller holds the lock) and write the manifest."""
+    manifest_path = os.path.join(plan.build_dir, _MANIFEST)
+    if os.path.exists(manifest_path):
+        os.remove(manifest_path)
+    sources = [src for src, _, _ in plan.compiles]
+    if generated_source is not None:
+        try:
+            with open(sources[0], encoding="utf-8") as f:
+                unchanged = f.read() == generated_source
+        except OSError:
+            unchanged = False
+        # Rewriting identical text would only make ninja recompile for nothing.
+        if not unchanged:
+            _write_atomic(sources[0], generated_source)
+    ninja = _toolchain.find_ninja()
+    start = time.monotonic()
+    with open(os.path.join(plan.build_dir, _LOG), "a", encoding="utf-8") as log:
+        log.write(
+            "==== %s pid %d: building %s (key %s) %s\n"
+            % (datetime.datetime.now().isoformat(timespec="seconds"), os.getpid(), plan.name, key,
+               "with " + ninja if ninja else "with the compiler directly")
+        )
+        log.flush()
+        try:
+            _execute(plan, ninja, log)
+        except BuildError:
+            log.write("==== failed\n")
+            raise
+        log.write("==== built %s in %.2f s\n" % (plan.lib_path, time.monotonic() - start))
+    deps = set(sources)
+    for depfile in plan.depfiles():
+        if os.path.exists(depfile):
+            deps.update(os.path.join(plan.build_dir, d) for d in _parse_depfile(depfile))
+    manifest = {
+        "format": _CACHE_FORMAT,
+        "key": key,
+        "library": plan.lib_path,
+        "deps": sorted(_stat_entry(os.path.abspath(p)) for p in deps if os.path.exists(p)),
+    }
+    _write_atomic(manifest_path, json.dumps(manifest, indent=1))

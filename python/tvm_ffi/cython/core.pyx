@@ -1,0 +1,28 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+# distutils: language = c++
+"""tvm_ffi.core: the compiled core of the Python binding of the tvm-ffi C ABI.
+
+Loaded by tvm_ffi/__init__.py after libtvm_ffi (RTLD_GLOBAL). The parts:
+  base.pxi     C ABI declarations and small helpers
+  error.pxi    native errors <-> Python exceptions (with native frames in tracebacks)
+  object.pxi   tvm_ffi.Object, class registry, reflection access
+  device.pxi   Device, DLDeviceType, dtype
+  function.pxi value conversion, tvm_ffi.Function, global registry
+"""
+
+include "base.pxi"
+include "error.pxi"
+include "object.pxi"
+include "device.pxi"
+include "function.pxi"
+
+
+cdef int _register_env_hooks() except -1:
+    cdef TVMFFIByteArray name = str_to_bytearray("PyErr_CheckSignals")
+    check_call(TVMFFIEnvRegisterCAPI(&name, <void*>TVMFFIPyCheckSignals))
+    return 0
+
+
+_register_env_hooks()
+_register_object_class(kTVMFFIObject, Object)
+_register_object_class(kTVMFFIFunction, Function)

@@ -1,0 +1,268 @@
+# Errors crossing the boundary in both directions.
+#
+# Native -> Python: the Error object's kind picks the exception class
+# (ERROR_KIND_TO_CLS, extended by register_error); its backtrace (most recent
+# call first, lines `  File "f", line N, in func`) becomes real traceback
+# entries appended after the Python frames, so traceback.format_exc() shows
+# them in most-recent-call-last order.
+#
+# Python -> native: an exception raised in a Python callback becomes an Error
+# with kind = the exception's class name (or its registered kind) and the
+# Python frames as backtrace text. The exception object itself rides along in
+# the Error's extra_context (an OpaquePyObject), so when the error comes back
+# to Python the very same exception object is raised again.
+
+import os as _os
+import types as _types
+
+ERROR_KIND_TO_CLS = {
+    "RuntimeError": RuntimeError,
+    "ValueError": ValueError,
+    "TypeError": TypeError,
+    "AttributeError": AttributeError,
+    "KeyError": KeyError,
+    "IndexError": IndexError,
+    "AssertionError": AssertionError,
+    "MemoryError": MemoryError,
+    "NotImplementedError": NotImplementedError,
+    "OverflowError": OverflowError,
+    "ZeroDivisionError": ZeroDivisionError,
+    "FileNotFoundError": FileNotFoundError,
+    "OSError": OSError,
+}
+ERROR_CLS_TO_KIND = {cls: kind for kind, cls in ERROR_KIND_TO_CLS.items()}
+
+# Compiled on first use: `re` and `traceback` are imported lazily to keep import fast.
+_FRAME_RE = None
+_FRAME_PATTERN = r'^\s*File "(?P<file>[^"]*)", line (?P<line>\d+), in (?P<func>.*)$'
+# Attributes stored on Python exceptions that crossed the boundary.
+_ATTR_NUM_PY_FRAMES = "__tvm_ffi_num_py_frames__"
+_ATTR_KIND = "__tvm_ffi_error_kind__"
+_ATTR_MESSAGE = "__tvm_ffi_error_message__"
+
+
+def register_error(name_or_cls=None, cls=None):
+    """Map the native error kind `name` to the Python exception class `cls`.
+
+    Usable as a call, ``register_error("MyError", MyError)``, or a class
+    decorator, ``@register_error("MyError")`` / ``@register_error`` (kind = class name).
+    """
+    if isinstance(name_or_cls, type) and cls is None:
+        cls = name_or_cls
+        name_or_cls = cls.__name__
+
+    def register(klass):
+        if not (isinstance(klass, type) and issubclass(klass, BaseException)):
+            raise TypeError("register_error expects an exception class, got %r" % (klass,))
+        kind = name_or_cls if name_or_cls is not None else klass.__name__
+        if not isinstance(kind, str):
+            raise TypeError("error kind must be a str, got %r" % (kind,))
+        ERROR_KIND_TO_CLS[kind] = klass
+        ERROR_CLS_TO_KIND[klass] = kind
+        return klass
+
+    if cls is not None:
+        return register(cls)
+    return register
+
+
+class _NativeFrameMarker(Exception):
+    """Raised inside a synthesized code object to obtain a frame for a native location."""
+
+
+_NATIVE_FRAME_CACHE = {}
+_NATIVE_FRAME_CACHE_LIMIT = 4096
+
+
+def _native_frame_code(filename, lineno):
+    """Code raising _E whose raise covers exactly the source line filename:lineno.
+
+    Traceback printers underline the part of a line an instruction covers
+    (and parse it for operators to point at) unless it covers the whole
+    stripped line; a raise that starts at the line's indent and continues on
+    the next line covers it, so native source lines print plainly.
+    Returns (code, co_firstlineno).
+    """
+    import linecache
+    line = linecache.getline(filename, lineno)
+    if lineno >= 2 and line.strip():
+        indent = len(line) - len(line.lstrip())
+        src = "if 1:\n" + " " * indent + "raise (\n_E)"
+        return compile(src, filename, "exec"), lineno - 1
+    return compile("raise (\n_E)", filename, "exec"), max(lineno, 1)
+
+
+def _native_frame(filename, lineno, func):
+    """A finished Python frame whose code claims to be `func` at `filename:lineno`."""
+    key = (filename, lineno, func)
+    frame = _NATIVE_FRAME_CACHE.get(key)
+    if frame is not None:
+        return frame
+    code, first_line = _native_frame_code(filename, lineno)
+    try:
+        code = code.replace(co_firstlineno=first_line, co_name=func, co_qualname=func)
+    except TypeError:
+        code = code.replace(co_firstlineno=first_line, co_name=func)
+    try:
+        exec(code, {"_E": _NativeFrameMarker, "__name__": "<native>"})
+    except _NativeFrameMarker as err:
+        tb = err.__traceback__
+        while tb.tb_next is not None:
+            tb = tb.tb_next
+        frame = tb.tb_frame
+    if len(_NATIVE_FRAME_CACHE) >= _NATIVE_FRAME_CACHE_LIMIT:
+        _NATIVE_FRAME_CACHE.clear()
+    _NATIVE_FRAME_CACHE[key] = frame
+    return frame
+
+
+def _parse_backtrace(text):
+    """Frames (file, line, func) of a backtrace text, in the text's order."""
+    global _FRAME_RE
+    if _FRAME_RE is None:
+        import re
+        _FRAME_RE = re.compile(_FRAME_PATTERN)
+    frames = []
+    for line in text.splitlines():
+        m = _FRAME_RE.match(line)
+        if m is not None:
+            frames.append((m.group("file"), int(m.group("line")), m.group("func")))
+    return frames
+
+
+def _drop_caller_frames(frames_recent_first):
+    """Keep the native frames above the binding's own call into native code.
+
+    The runtime's backtrace runs down to main(); everything from the first
+    frame of this extension (the Cython call wrapper) on is the Python side,
+    which the traceback already shows as Python frames.
+    """
+    own = _os.path.basename(__file__)
+    for i, (filename, _lineno, func) in enumerate(frames_recent_first):
+        if func.startswith("__pyx_") or _os.path.basename(filename) == own:
+            return frames_recent_first[:i]
+    return frames_recent_first
+
+
+def _traceback_with_native_frames(frames_recent_first, tail):
+    """Chain frames (given most recent first) in front of the traceback `tail`."""
+    tb = tail
+    for filename, lineno, func in frames_recent_first:
+        frame = _native_frame(filename, lineno, func)
+        tb = _types.TracebackType(tb, frame, frame.f_lasti, lineno)
+    return tb
+
+
+def _format_py_frames(tb):
+    """Backtrace text (most recent call first) of a Python traceback, and its frame count."""
+    import traceback
+    summary = traceback.extract_tb(tb)
+    lines = ['  File "%s", line %d, in %s\n' % (f.filename, f.lineno or 0, f.name)
+             for f in reversed(summary)]
+    return "".join(lines), len(summary)
+
+
+cdef object error_to_py_exception(TVMFFIObjectHandle err):
+    """The Python exception of an Error object; steals the reference to err."""
+    cdef TVMFFIErrorCell* cell = <TVMFFIErrorCell*>TVMFFIPyObjectCell(err)
+    cdef TVMFFIObject* extra
+    cdef object exc = None
+    try:
+        kind = bytearray_to_str(&cell.kind)
+        message = bytearray_to_str(&cell.message)
+        frames = _parse_backtrace(bytearray_to_str(&cell.backtrace))
+        extra = <TVMFFIObject*>cell.extra_context
+        if extra != NULL and extra.type_index == kTVMFFIOpaquePyObject:
+            candidate = <object>(<TVMFFIOpaqueObjectCell*>TVMFFIPyObjectCell(extra)).handle
+            if isinstance(candidate, BaseException):
+                exc = candidate
+        if exc is not None:
+            # The leading frames are the Python ones recorded when exc left
+            # Python; exc.__traceback__ already holds them as real frames.
+            skip = getattr(exc, _ATTR_NUM_PY_FRAMES, 0)
+            exc.__traceback__ = _traceback_with_native_frames(
+                _drop_caller_frames(frames[skip:]), exc.__traceback__)
+            return exc
+        cls = ERROR_KIND_TO_CLS.get(kind)
+        if cls is not None:
+            try:
+                exc = cls(message)
+            except Exception:
+                # A registered class whose constructor wants more than a message.
+                exc = None
+        if exc is None:
+            exc = RuntimeError("%s: %s" % (kind, message))
+        try:
+            setattr(exc, _ATTR_KIND, kind)
+            setattr(exc, _ATTR_MESSAGE, message)
+        except (AttributeError, TypeError):
+            pass
+        exc.__traceback__ = _traceback_with_native_frames(_drop_caller_frames(frames), None)
+        return exc
+    finally:
+        TVMFFIObjectDecRef(err)
+
+
+cdef int raise_last_ffi_error() except -1:
+    """Raise the error a failed native call left in thread-local storage."""
+    cdef TVMFFIObjectHandle err = NULL
+    cdef TVMFFIErrorCell* cell
+    TVMFFIErrorMoveFromRaised(&err)
+    if err == NULL:
+        raise RuntimeError("native call failed without raising an error")
+    cell = <TVMFFIErrorCell*>TVMFFIPyObjectCell(err)
+    if (cell.kind.size == 18 and
+            bytearray_to_str(&cell.kind) == "EnvErrorAlreadySet"):
+        # The environment (a signal handler run by PyErr_CheckSignals) already
+        # set the Python error; raise that one.
+        TVMFFIObjectDecRef(err)
+        if PyErr_Occurred() != NULL:
+            return -1
+        raise RuntimeError("native code reported an already-set Python error, but none is set")
+    exc = error_to_py_exception(err)
+    raise exc
+
+
+cdef TVMFFIObjectHandle py_exception_to_error(object exc) except NULL:
+    """A new Error object (owned) carrying exc: kind, message, Python backtrace, exc itself."""
+    cdef TVMFFIObjectHandle opaque = NULL
+    cdef TVMFFIObjectHandle out = NULL
+    cdef TVMFFIByteArray c_kind, c_msg, c_bt
+    kind = getattr(exc, _ATTR_KIND, None)
+    message = getattr(exc, _ATTR_MESSAGE, None)
+    if not isinstance(kind, str):
+        kind = ERROR_CLS_TO_KIND.get(type(exc), type(exc).__name__)
+    if not isinstance(message, str):
+        if len(exc.args) == 1 and isinstance(exc.args[0], str):
+            message = exc.args[0]
+        else:
+            message = str(exc)
+    backtrace, num_frames = _format_py_frames(exc.__traceback__)
+    try:
+        setattr(exc, _ATTR_NUM_PY_FRAMES, num_frames)
+    except (AttributeError, TypeError):
+        pass
+    c_kind = str_to_bytearray(kind)
+    c_msg = str_to_bytearray(message)
+    c_bt = str_to_bytearray(backtrace)
+    Py_INCREF(exc)
+    if TVMFFIObjectCreateOpaque(<void*>exc, kTVMFFIOpaquePyObject, TVMFFIPyDecRefDeleter,
+                                &opaque) != 0:
+        Py_XDECREF(<PyObject*>exc)
+        raise_last_ffi_error()
+    ret = TVMFFIErrorCreateWithCauseAndExtraContext(&c_kind, &c_msg, &c_bt, NULL, opaque, &out)
+    TVMFFIObjectDecRef(opaque)
+    check_call(ret)
+    return out
+
+
+cdef void set_raised_from_py_exception(object exc) noexcept:
+    """Store exc as the raised error of this thread (for a safe_call returning -1)."""
+    cdef TVMFFIObjectHandle err
+    try:
+        err = py_exception_to_error(exc)
+        TVMFFIErrorSetRaised(err)
+        TVMFFIObjectDecRef(err)
+    except BaseException:
+        TVMFFIErrorSetRaisedFromCStr(
+            "RuntimeError", "a Python exception could not be converted to an FFI error")

@@ -1,0 +1,555 @@
+# Value conversion in both directions, tvm_ffi.Function, and the global registry.
+#
+# Python -> TVMFFIAny (arguments): views, no copies. The ArgStore of a call
+# keeps what the views point at alive until the call returns: objects made for
+# the call (Array for a list, Function for a callable, ...) and the
+# TVMFFIByteArray structs of bytes arguments. Each argument needs at most one of
+# each, so a store sized for n arguments never overflows; up to 8 arguments use
+# arrays inside the store itself (on the C stack), no heap allocation.
+#
+# Tensors slot in here later: a `Tensor` Object subclass is already handled by
+# the Object branch, and objects with __dlpack__ get a DLTensorPtr branch in
+# convert_arg_slow (before the callable/opaque fallbacks), keeping the capsule
+# alive through an owned Tensor object in the store.
+
+import ctypes as _ctypes
+
+cdef enum:
+    kStackArgs = 8
+
+cdef struct ArgStore:
+    int num_owned
+    int num_bytes
+    TVMFFIObjectHandle* owned
+    TVMFFIByteArray* byte_arrays
+    bint on_heap
+    TVMFFIObjectHandle owned_stack[kStackArgs]
+    TVMFFIByteArray bytes_stack[kStackArgs]
+
+
+cdef inline int args_store_init(ArgStore* store, Py_ssize_t n) except -1:
+    store.num_owned = 0
+    store.num_bytes = 0
+    if n <= kStackArgs:
+        store.on_heap = False
+        store.owned = store.owned_stack
+        store.byte_arrays = store.bytes_stack
+        return 0
+    store.on_heap = True
+    store.owned = <TVMFFIObjectHandle*>malloc(n * sizeof(TVMFFIObjectHandle))
+    store.byte_arrays = <TVMFFIByteArray*>malloc(n * sizeof(TVMFFIByteArray))
+    if store.owned == NULL or store.byte_arrays == NULL:
+        free(store.owned)
+        free(store.byte_arrays)
+        store.on_heap = False
+        store.owned = store.owned_stack
+        store.byte_arrays = store.bytes_stack
+        raise MemoryError("cannot allocate argument storage for %d arguments" % n)
+    return 0
+
+
+cdef inline void args_store_release(ArgStore* store) noexcept:
+    cdef int i
+    for i in range(store.num_owned):
+        TVMFFIObjectDecRef(store.owned[i])
+    store.num_owned = 0
+    if store.on_heap:
+        free(store.owned)
+        free(store.byte_arrays)
+        store.on_heap = False
+
+
+cdef inline void release_any(TVMFFIAny* value) noexcept:
+    if value.type_index >= kTVMFFIStaticObjectBegin and value.v_obj != NULL:
+        TVMFFIObjectDecRef(value.v_obj)
+    value.type_index = kTVMFFINone
+    value.v_int64 = 0
+
+
+cdef inline void set_owned_object(TVMFFIAny* out, TVMFFIObjectHandle handle, ArgStore* store) noexcept:
+    out.type_index = (<TVMFFIObject*>handle).type_index
+    out.zero_padding = 0
+    out.v_obj = <TVMFFIObject*>handle
+    store.owned[store.num_owned] = handle
+    store.num_owned += 1
+
+
+cdef inline int convert_int(object x, TVMFFIAny* out) except -1:
+    cdef int overflow = 0
+    cdef long long value = PyLong_AsLongLongAndOverflow(x, &overflow)
+    if overflow != 0:
+        raise OverflowError("Python int %d does not fit the FFI's int64 range [%d, %d]"
+                            % (x, -(1 << 63), (1 << 63) - 1))
+    out.type_index = kTVMFFIInt
+    out.v_int64 = value
+    return 0
+
+
+cdef inline int convert_str(object x, TVMFFIAny* out, ArgStore* store) except -1:
+    cdef Py_ssize_t size
+    cdef const char* data = PyUnicode_AsUTF8AndSize(x, &size)
+    cdef TVMFFIByteArray arr
+    if memchr(data, 0, size) == NULL:
+        out.type_index = kTVMFFIRawStr
+        out.v_c_str = data
+        return 0
+    # RawStr ends at the first NUL; a string holding NULs needs a real String.
+    arr.data = data
+    arr.size = <size_t>size
+    check_call(TVMFFIStringFromByteArray(&arr, out))
+    if out.type_index >= kTVMFFIStaticObjectBegin:
+        store.owned[store.num_owned] = out.v_obj
+        store.num_owned += 1
+    return 0
+
+
+cdef inline int convert_bytes(const char* data, Py_ssize_t size, TVMFFIAny* out,
+                              ArgStore* store) except -1:
+    cdef TVMFFIByteArray* arr = &store.byte_arrays[store.num_bytes]
+    store.num_bytes += 1
+    arr.data = data
+    arr.size = <size_t>size
+    out.type_index = kTVMFFIByteArrayPtr
+    out.v_ptr = arr
+    return 0
+
+
+cdef int convert_arg(object x, TVMFFIAny* out, ArgStore* store) except -1:
+    """Write the FFI view of x into out (exact-type fast paths first)."""
+    cdef type t = type(x)
+    out.zero_padding = 0
+    if t is int:
+        return convert_int(x, out)
+    if t is float:
+        out.type_index = kTVMFFIFloat
+        out.v_float64 = x
+        return 0
+    if t is bool:
+        out.type_index = kTVMFFIBool
+        out.v_int64 = 1 if x is True else 0
+        return 0
+    if x is None:
+        out.type_index = kTVMFFINone
+        out.v_int64 = 0
+        return 0
+    if t is str:
+        return convert_str(x, out, store)
+    if isinstance(x, Object):
+        if (<Object>x).chandle == NULL:
+            out.type_index = kTVMFFINone
+            out.v_int64 = 0
+        else:
+            out.type_index = (<TVMFFIObject*>(<Object>x).chandle).type_index
+            out.v_obj = <TVMFFIObject*>(<Object>x).chandle
+        return 0
+    if t is bytes:
+        return convert_bytes(PyBytes_AS_STRING(x), PyBytes_GET_SIZE(x), out, store)
+    return convert_arg_slow(x, out, store)
+
+
+cdef int convert_arg_slow(object x, TVMFFIAny* out, ArgStore* store) except -1:
+    cdef TVMFFIAny tmp
+    cdef TVMFFIObjectHandle handle = NULL
+    if isinstance(x, dtype):
+        out.type_index = kTVMFFIDataType
+        out.v_uint64 = 0
+        out.v_dtype = dtype_to_dl(x)
+        return 0
+    if isinstance(x, Device):
+        out.type_index = kTVMFFIDevice
+        out.v_device = (<Device>x).cdevice
+        return 0
+    if isinstance(x, _ctypes.c_void_p):
+        out.type_index = kTVMFFIOpaquePtr
+        out.v_ptr = <void*><uintptr_t>(x.value or 0)
+        return 0
+    if isinstance(x, bool):
+        out.type_index = kTVMFFIBool
+        out.v_int64 = 1 if x else 0
+        return 0
+    if isinstance(x, int):
+        return convert_int(x, out)
+    if isinstance(x, float):
+        out.type_index = kTVMFFIFloat
+        out.v_float64 = x
+        return 0
+    if isinstance(x, str):
+        return convert_str(x, out, store)
+    if isinstance(x, bytes):
+        return convert_bytes(PyBytes_AS_STRING(x), PyBytes_GET_SIZE(x), out, store)
+    if isinstance(x, bytearray):
+        return convert_bytes(PyByteArray_AS_STRING(x), PyByteArray_GET_SIZE(x), out, store)
+    if isinstance(x, (list, tuple)):
+        # Native-backed Python values (tvm_ffi.Shape is a tuple) carry their object.
+        backing = getattr(x, "__tvm_ffi_object__", None)
+        if isinstance(backing, Object) and (<Object>backing).chandle != NULL:
+            return convert_arg(backing, out, store)
+        function_call_raw(rt_func("ffi.Array"), tuple(x), &tmp)
+        set_owned_object(out, tmp.v_obj, store)
+        return 0
+    if isinstance(x, dict):
+        flat = []
+        for key, value in x.items():
+            flat.append(key)
+            flat.append(value)
+        function_call_raw(rt_func("ffi.Map"), tuple(flat), &tmp)
+        set_owned_object(out, tmp.v_obj, store)
+        return 0
+    if isinstance(x, BaseException):
+        handle = py_exception_to_error(x)
+        set_owned_object(out, handle, store)
+        return 0
+    index = getattr(type(x), "__index__", None)
+    if index is not None and not isinstance(x, type):
+        # numpy integer scalars and the like; array types whose __index__
+        # refuses (non-scalar arrays) fall through to the generic paths.
+        try:
+            value = index(x)
+        except TypeError:
+            value = None
+        if value is not None:
+            return convert_int(value, out)
+    if callable(x):
+        handle = py_callable_to_handle(x)
+        set_owned_object(out, handle, store)
+        return 0
+    Py_INCREF(x)
+    if TVMFFIObjectCreateOpaque(<void*>x, kTVMFFIOpaquePyObject, TVMFFIPyDecRefDeleter,
+                                &handle) != 0:
+        Py_XDECREF(<PyObject*>x)
+        raise_last_ffi_error()
+    set_owned_object(out, handle, store)
+    return 0
+
+
+cdef int py_to_owned_any(object x, TVMFFIAny* out) except -1:
+    """An owned FFI value of x (RawStr/bytes views become String/Bytes)."""
+    cdef ArgStore store
+    cdef TVMFFIAny view
+    args_store_init(&store, 1)
+    try:
+        convert_arg(x, &view, &store)
+        check_call(TVMFFIAnyViewToOwnedAny(&view, out))
+    finally:
+        args_store_release(&store)
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# TVMFFIAny -> Python
+# ---------------------------------------------------------------------------
+
+# container.py installs the factory of tvm_ffi.Shape (a tuple subclass).
+cdef object _SHAPE_FACTORY = None
+
+
+def _set_shape_factory(factory):
+    global _SHAPE_FACTORY
+    _SHAPE_FACTORY = factory
+
+
+cdef object owned_object_to_py(TVMFFIObjectHandle handle):
+    """The Python value of an object; steals the reference to handle."""
+    cdef int32_t tindex = (<TVMFFIObject*>handle).type_index
+    cdef TVMFFIByteArray* arr
+    cdef Function func
+    if tindex == kTVMFFIStr:
+        arr = <TVMFFIByteArray*>TVMFFIPyObjectCell(handle)
+        try:
+            return bytearray_to_str(arr)
+        finally:
+            TVMFFIObjectDecRef(handle)
+    if tindex == kTVMFFIBytes:
+        arr = <TVMFFIByteArray*>TVMFFIPyObjectCell(handle)
+        try:
+            return bytearray_to_bytes(arr)
+        finally:
+            TVMFFIObjectDecRef(handle)
+    if tindex == kTVMFFIFunction:
+        func = <Function>Function.__new__(Function)
+        func.chandle = handle
+        # Functions wrapping Python callables take the GIL themselves; releasing
+        # it first would only add a round trip.
+        func.c_release_gil = (
+            (<TVMFFIFunctionCell*>TVMFFIPyObjectCell(handle)).safe_call != py_safe_call)
+        return func
+    if tindex == kTVMFFIError:
+        return error_to_py_exception(handle)
+    if tindex == kTVMFFIOpaquePyObject:
+        value = <object>(<TVMFFIOpaqueObjectCell*>TVMFFIPyObjectCell(handle)).handle
+        TVMFFIObjectDecRef(handle)
+        return value
+    if tindex == kTVMFFIShape and _SHAPE_FACTORY is not None:
+        return _SHAPE_FACTORY(wrap_object(handle))
+    return wrap_object(handle)
+
+
+cdef object any_view_to_py(const TVMFFIAny* value):
+    """The Python value of a borrowed view (objects gain a reference)."""
+    cdef int32_t tindex = value.type_index
+    cdef TVMFFIObject* obj
+    if tindex == kTVMFFINone:
+        return None
+    if tindex == kTVMFFIInt:
+        return value.v_int64
+    if tindex == kTVMFFIBool:
+        return value.v_int64 != 0
+    if tindex == kTVMFFIFloat:
+        return value.v_float64
+    if tindex >= kTVMFFIStaticObjectBegin:
+        TVMFFIObjectIncRef(value.v_obj)
+        return owned_object_to_py(value.v_obj)
+    if tindex == kTVMFFISmallStr:
+        return PyUnicode_DecodeUTF8(value.v_bytes, value.small_str_len, "replace")
+    if tindex == kTVMFFIRawStr:
+        return PyUnicode_DecodeUTF8(value.v_c_str, strlen(value.v_c_str), "replace")
+    if tindex == kTVMFFISmallBytes:
+        return PyBytes_FromStringAndSize(value.v_bytes, value.small_str_len)
+    if tindex == kTVMFFIByteArrayPtr:
+        return bytearray_to_bytes(<TVMFFIByteArray*>value.v_ptr)
+    if tindex == kTVMFFIOpaquePtr:
+        return _ctypes.c_void_p(<uintptr_t>value.v_ptr)
+    if tindex == kTVMFFIDataType:
+        return dl_to_dtype(value.v_dtype)
+    if tindex == kTVMFFIDevice:
+        return make_device(value.v_device)
+    if tindex == kTVMFFIObjectRValueRef:
+        obj = (<TVMFFIObject**>value.v_ptr)[0]
+        if obj == NULL:
+            return None
+        TVMFFIObjectIncRef(obj)
+        return owned_object_to_py(obj)
+    if tindex == kTVMFFIDLTensorPtr:
+        raise TypeError("a DLTensor* argument cannot be converted to a Python value "
+                        "without tensor support")
+    raise TypeError("cannot convert an FFI value of type index %d to Python" % tindex)
+
+
+cdef inline object any_to_py_owned(TVMFFIAny* value):
+    """The Python value of an owned result (takes over its object reference)."""
+    if value.type_index >= kTVMFFIStaticObjectBegin:
+        value.type_index = kTVMFFINone
+        return owned_object_to_py(value.v_obj)
+    return any_view_to_py(value)
+
+
+def convert(value):
+    """The FFI form of a Python value: list -> Array, dict -> Map, callable -> Function ..."""
+    cdef TVMFFIAny owned
+    owned.type_index = kTVMFFINone
+    owned.zero_padding = 0
+    owned.v_int64 = 0
+    py_to_owned_any(value, &owned)
+    return any_to_py_owned(&owned)
+
+
+# ---------------------------------------------------------------------------
+# Functions
+# ---------------------------------------------------------------------------
+
+cdef int py_safe_call(void* handle, const TVMFFIAny* args, int32_t num_args,
+                      TVMFFIAny* result) noexcept with gil:
+    """safe_call of Functions that wrap a Python callable (handle is the callable)."""
+    cdef int32_t i
+    try:
+        pyargs = PyTuple_New(num_args)
+        for i in range(num_args):
+            arg = any_view_to_py(&args[i])
+            Py_INCREF(arg)
+            PyTuple_SET_ITEM(pyargs, i, arg)
+        rv = (<object>handle)(*pyargs)
+        py_to_owned_any(rv, result)
+        return 0
+    except BaseException as exc:
+        set_raised_from_py_exception(exc)
+        return -1
+
+
+cdef TVMFFIObjectHandle py_callable_to_handle(object f) except NULL:
+    """A new Function object (owned) calling the Python callable f."""
+    cdef TVMFFIObjectHandle out = NULL
+    Py_INCREF(f)
+    if TVMFFIFunctionCreate(<void*>f, py_safe_call, TVMFFIPyDecRefDeleter, &out) != 0:
+        Py_XDECREF(<PyObject*>f)
+        raise_last_ffi_error()
+    return out
+
+
+cdef int function_call_raw(Function f, tuple args, TVMFFIAny* result) except -1:
+    """Call f with args; leaves the owned result in result."""
+    cdef Py_ssize_t n = len(args)
+    cdef Py_ssize_t i
+    cdef int ret = 0
+    cdef TVMFFIAny stack_args[kStackArgs]
+    cdef TVMFFIAny* packed = stack_args
+    cdef ArgStore store
+    cdef TVMFFIObjectHandle handle = f.chandle
+    if handle == NULL:
+        raise ValueError("cannot call an empty tvm_ffi.Function (handle is NULL)")
+    if n > kStackArgs:
+        packed = <TVMFFIAny*>malloc(n * sizeof(TVMFFIAny))
+        if packed == NULL:
+            raise MemoryError("cannot allocate %d call arguments" % n)
+    args_store_init(&store, n)
+    try:
+        for i in range(n):
+            convert_arg(args[i], &packed[i], &store)
+        result.type_index = kTVMFFINone
+        result.zero_padding = 0
+        result.v_int64 = 0
+        if f.c_release_gil:
+            with nogil:
+                ret = TVMFFIFunctionCall(handle, packed, <int32_t>n, result)
+        else:
+            ret = TVMFFIFunctionCall(handle, packed, <int32_t>n, result)
+    finally:
+        args_store_release(&store)
+        if packed != stack_args:
+            free(packed)
+    if ret != 0:
+        raise_last_ffi_error()
+    return 0
+
+
+cdef class Function(Object):
+    """A callable FFI Function (made in C++, in Python, or in any other binding).
+
+    ``Function(pyfunc)`` wraps a Python callable so C++ can call it.
+    """
+    cdef bint c_release_gil
+
+    def __cinit__(self):
+        self.c_release_gil = True
+
+    def __init__(self, func):
+        cdef TVMFFIObjectHandle handle
+        if isinstance(func, Function):
+            handle = (<Function>func).chandle
+            TVMFFIObjectIncRef(handle)
+            self.c_release_gil = (<Function>func).c_release_gil
+        elif callable(func):
+            handle = py_callable_to_handle(func)
+            self.c_release_gil = False
+        else:
+            raise TypeError("Function expects a callable, got %s" % type(func).__name__)
+        if self.chandle != NULL:
+            TVMFFIObjectDecRef(self.chandle)
+        self.chandle = handle
+
+    @property
+    def release_gil(self):
+        """Whether calls release the GIL while native code runs."""
+        return self.c_release_gil
+
+    @release_gil.setter
+    def release_gil(self, value):
+        self.c_release_gil = bool(value)
+
+    def __call__(self, *args):
+        cdef TVMFFIAny result
+        function_call_raw(self, args, &result)
+        return any_to_py_owned(&result)
+
+    def __repr__(self):
+        return "<tvm_ffi.Function at 0x%x>" % <uintptr_t>self.chandle
+
+
+cdef Function make_function_from_callable(object f):
+    cdef Function func = <Function>Function.__new__(Function)
+    func.chandle = py_callable_to_handle(f)
+    func.c_release_gil = False
+    return func
+
+
+# ---------------------------------------------------------------------------
+# Global registry
+# ---------------------------------------------------------------------------
+
+cdef dict _RT_FUNCS = {}
+
+
+cdef Function rt_func(str name):
+    """A runtime global (see docs/runtime_globals.md), looked up once."""
+    f = _RT_FUNCS.get(name)
+    if f is None:
+        f = _get_global_func(name, False)
+        _RT_FUNCS[name] = f
+    return <Function>f
+
+
+def _get_global_func(str name, bint allow_missing=False):
+    cdef TVMFFIByteArray c_name = str_to_bytearray(name)
+    cdef TVMFFIObjectHandle handle = NULL
+    check_call(TVMFFIFunctionGetGlobal(&c_name, &handle))
+    if handle == NULL:
+        if allow_missing:
+            return None
+        raise ValueError("Cannot find global function %r" % name)
+    return owned_object_to_py(handle)
+
+
+def _register_global_func(str name, func, bint override=False):
+    cdef TVMFFIByteArray c_name = str_to_bytearray(name)
+    cdef Function f
+    if isinstance(func, Function):
+        f = <Function>func
+    elif callable(func):
+        f = make_function_from_callable(func)
+    else:
+        raise TypeError("register_global_func(%r): expected a callable, got %s"
+                        % (name, type(func).__name__))
+    check_call(TVMFFIFunctionSetGlobal(&c_name, f.chandle, 1 if override else 0))
+    _RT_FUNCS.pop(name, None)
+    return f
+
+
+def _seq_check(Object obj):
+    obj._check_handle()
+    tindex = (<TVMFFIObject*>obj.chandle).type_index
+    if tindex != kTVMFFIArray and tindex != kTVMFFIList:
+        raise TypeError("expected an ffi.Array or ffi.List, got %s" % obj.type_key)
+
+
+def _seq_size(Object obj):
+    """Number of elements of an Array or List (read from its cell)."""
+    _seq_check(obj)
+    return (<TVMFFISeqCell*>TVMFFIPyObjectCell(obj.chandle)).size
+
+
+def _seq_getitem(Object obj, int64_t index):
+    """Element `index` (negative counts from the end) of an Array or List."""
+    cdef TVMFFISeqCell* cell
+    cdef int64_t size
+    _seq_check(obj)
+    cell = <TVMFFISeqCell*>TVMFFIPyObjectCell(obj.chandle)
+    size = cell.size
+    cdef int64_t given = index
+    if index < 0:
+        index += size
+    if index < 0 or index >= size:
+        raise IndexError("index %d out of range for %s of size %d"
+                         % (given, obj.type_key, size))
+    return any_view_to_py(&(<TVMFFIAny*>cell.data)[index])
+
+
+def _seq_to_list(Object obj):
+    """All elements of an Array or List as a Python list."""
+    cdef TVMFFISeqCell* cell
+    cdef int64_t i
+    _seq_check(obj)
+    cell = <TVMFFISeqCell*>TVMFFIPyObjectCell(obj.chandle)
+    out = []
+    for i in range(cell.size):
+        out.append(any_view_to_py(&(<TVMFFIAny*>cell.data)[i]))
+    return out
+
+
+def _shape_values(Object obj):
+    """The ints of a Shape object (read from its cell)."""
+    cdef TVMFFIShapeCell* cell
+    cdef size_t i
+    obj._check_handle()
+    if (<TVMFFIObject*>obj.chandle).type_index != kTVMFFIShape:
+        raise TypeError("expected an ffi.Shape, got %s" % obj.type_key)
+    cell = <TVMFFIShapeCell*>TVMFFIPyObjectCell(obj.chandle)
+    return tuple([cell.data[i] for i in range(cell.size)])

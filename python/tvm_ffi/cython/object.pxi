@@ -1,0 +1,245 @@
+# tvm_ffi.Object, the type-index -> Python class registry, and reflection.
+
+# Python class registered for each type index (None when unregistered).
+cdef list _REGISTERED_CLS = []
+# Resolved class for each type index: the registered class of the nearest
+# registered ancestor. Cleared whenever a registration changes.
+cdef list _RESOLVED_CLS = []
+
+
+cdef class Object:
+    """Base of every FFI object seen from Python: holds one strong reference."""
+    cdef TVMFFIObjectHandle chandle
+    cdef object __weakref__
+
+    def __dealloc__(self):
+        if self.chandle != NULL:
+            TVMFFIObjectDecRef(self.chandle)
+            self.chandle = NULL
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("%s has no constructor registered from C++ (no __ffi_init__)"
+                        % type(self).__name__)
+
+    def __init_handle_by_constructor__(self, fconstructor, *args):
+        """Call a constructor Function and take the object it returns as self's handle."""
+        cdef TVMFFIAny result
+        if not isinstance(fconstructor, Function):
+            raise TypeError("constructor must be a tvm_ffi.Function")
+        function_call_raw(<Function>fconstructor, args, &result)
+        if result.type_index < kTVMFFIStaticObjectBegin:
+            release_any(&result)
+            raise TypeError("constructor of %s did not return an object" % type(self).__name__)
+        if self.chandle != NULL:
+            TVMFFIObjectDecRef(self.chandle)
+        self.chandle = result.v_obj
+
+    @property
+    def type_index(self):
+        """Runtime type index of the object."""
+        self._check_handle()
+        return (<TVMFFIObject*>self.chandle).type_index
+
+    @property
+    def type_key(self):
+        """Registered type key of the object's runtime type, e.g. "ffi.Array"."""
+        self._check_handle()
+        return type_key_of_index((<TVMFFIObject*>self.chandle).type_index)
+
+    cdef int _check_handle(self) except -1:
+        if self.chandle == NULL:
+            raise ValueError("%s object has no underlying FFI object (handle is NULL)"
+                             % type(self).__name__)
+        return 0
+
+    def __chandle__(self):
+        """Address of the underlying object header, as an int (0 when empty)."""
+        return <uintptr_t>self.chandle
+
+    def same_as(self, other):
+        """Whether other refers to the same underlying object."""
+        return isinstance(other, Object) and (<Object>other).chandle == self.chandle
+
+    def __eq__(self, other):
+        if not isinstance(other, Object):
+            return NotImplemented
+        return (<Object>other).chandle == self.chandle
+
+    def __ne__(self, other):
+        if not isinstance(other, Object):
+            return NotImplemented
+        return (<Object>other).chandle != self.chandle
+
+    def __hash__(self):
+        return hash(<uintptr_t>self.chandle)
+
+    def __repr__(self):
+        if self.chandle == NULL:
+            return "<%s: NULL>" % type(self).__name__
+        return "<%s object at 0x%x>" % (self.type_key, <uintptr_t>self.chandle)
+
+    def __reduce__(self):
+        raise TypeError("%s objects cannot be pickled" % type(self).__name__)
+
+    def __reduce_ex__(self, protocol):
+        raise TypeError("%s objects cannot be pickled" % type(self).__name__)
+
+    def __copy__(self):
+        raise TypeError("%s objects cannot be copied; they are shared by reference"
+                        % type(self).__name__)
+
+    def __deepcopy__(self, memo):
+        raise TypeError("%s objects cannot be deep-copied" % type(self).__name__)
+
+
+cdef object type_key_of_index(int32_t type_index):
+    cdef const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index)
+    if info == NULL:
+        return "<unknown type %d>" % type_index
+    return bytearray_to_str(&info.type_key)
+
+
+cdef object lookup_class(int32_t type_index):
+    """Python class for objects of type_index (nearest registered ancestor, else Object)."""
+    cdef const TVMFFITypeInfo* info
+    cdef int32_t depth
+    if type_index < len(_RESOLVED_CLS):
+        cls = _RESOLVED_CLS[type_index]
+        if cls is not None:
+            return cls
+    cls = None
+    if type_index < len(_REGISTERED_CLS):
+        cls = _REGISTERED_CLS[type_index]
+    if cls is None:
+        info = TVMFFIGetTypeInfo(type_index)
+        if info != NULL:
+            depth = info.type_depth - 1
+            while depth >= 0 and cls is None:
+                anc = info.type_ancestors[depth].type_index
+                if anc < len(_REGISTERED_CLS):
+                    cls = _REGISTERED_CLS[anc]
+                depth -= 1
+    if cls is None:
+        cls = Object
+    if type_index >= len(_RESOLVED_CLS):
+        _RESOLVED_CLS.extend([None] * (type_index + 1 - len(_RESOLVED_CLS)))
+    _RESOLVED_CLS[type_index] = cls
+    return cls
+
+
+cdef object wrap_object(TVMFFIObjectHandle handle):
+    """The Python object of an FFI object; steals the reference to handle."""
+    cdef int32_t tindex = (<TVMFFIObject*>handle).type_index
+    cls = lookup_class(tindex)
+    cdef Object obj = <Object>Object.__new__(cls)
+    obj.chandle = handle
+    return obj
+
+
+def _type_key_to_index(str type_key):
+    cdef TVMFFIByteArray key = str_to_bytearray(type_key)
+    cdef int32_t tindex = -1
+    if TVMFFITypeKeyToIndex(&key, &tindex) != 0:
+        # The lookup raises for unknown keys; the caller wants a clear ValueError.
+        clear_raised_error()
+        return None
+    return tindex
+
+
+cdef void clear_raised_error() noexcept:
+    cdef TVMFFIObjectHandle err = NULL
+    TVMFFIErrorMoveFromRaised(&err)
+    if err != NULL:
+        TVMFFIObjectDecRef(err)
+
+
+def _register_object_class(int32_t type_index, cls):
+    """Bind cls to type_index so values of that type come back as cls."""
+    if not (isinstance(cls, type) and issubclass(cls, Object)):
+        raise TypeError("register_object expects a subclass of tvm_ffi.Object, got %r" % (cls,))
+    if type_index >= len(_REGISTERED_CLS):
+        _REGISTERED_CLS.extend([None] * (type_index + 1 - len(_REGISTERED_CLS)))
+    _REGISTERED_CLS[type_index] = cls
+    del _RESOLVED_CLS[:]
+
+
+def _type_info_reflection(int32_t type_index):
+    """(fields, methods) of a type: fields are (name, doc, flags, index), methods
+    (name, doc, flags, Function)."""
+    cdef const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index)
+    cdef int i
+    cdef TVMFFIAny method
+    fields = []
+    methods = []
+    if info == NULL:
+        return fields, methods
+    for i in range(info.num_fields):
+        fields.append((bytearray_to_str(&info.fields[i].name),
+                       bytearray_to_str(&info.fields[i].doc),
+                       info.fields[i].flags, i))
+    for i in range(info.num_methods):
+        method = info.methods[i].method
+        methods.append((bytearray_to_str(&info.methods[i].name),
+                        bytearray_to_str(&info.methods[i].doc),
+                        info.methods[i].flags, any_view_to_py(&method)))
+    return fields, methods
+
+
+def _field_get(Object obj, int32_t type_index, int field_index):
+    """Read field #field_index (of type type_index's own fields) of obj."""
+    cdef const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index)
+    cdef const TVMFFIFieldInfo* field
+    cdef TVMFFIAny result
+    obj._check_handle()
+    field = &info.fields[field_index]
+    result.type_index = kTVMFFINone
+    result.zero_padding = 0
+    result.v_int64 = 0
+    check_call(field.getter(<char*>obj.chandle + field.offset, &result))
+    return any_to_py_owned(&result)
+
+
+def _field_set(Object obj, int32_t type_index, int field_index, value):
+    """Write field #field_index of obj through its registered setter."""
+    cdef const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index)
+    cdef const TVMFFIFieldInfo* field
+    cdef TVMFFIAny view
+    cdef TVMFFIAny addr
+    cdef ArgStore store
+    obj._check_handle()
+    field = &info.fields[field_index]
+    name = bytearray_to_str(&field.name)
+    if not (field.flags & kTVMFFIFieldFlagBitMaskWritable) or field.setter == NULL:
+        raise AttributeError("field %r of %s is read-only"
+                             % (name, bytearray_to_str(&info.type_key)))
+    if field.flags & kTVMFFIFieldFlagBitSetterIsFunctionObj:
+        # A Function setter receives the field address and the new value.
+        addr.type_index = kTVMFFIOpaquePtr
+        addr.zero_padding = 0
+        addr.v_ptr = <char*>obj.chandle + field.offset
+        args_store_init(&store, 1)
+        try:
+            convert_arg(value, &view, &store)
+            call_setter_function(<TVMFFIObjectHandle>field.setter, &addr, &view)
+        finally:
+            args_store_release(&store)
+        return
+    args_store_init(&store, 1)
+    try:
+        convert_arg(value, &view, &store)
+        check_call((<TVMFFIFieldSetter>field.setter)(<char*>obj.chandle + field.offset, &view))
+    finally:
+        args_store_release(&store)
+
+
+cdef int call_setter_function(TVMFFIObjectHandle f, TVMFFIAny* addr, TVMFFIAny* value) except -1:
+    cdef TVMFFIAny args[2]
+    cdef TVMFFIAny result
+    args[0] = addr[0]
+    args[1] = value[0]
+    result.type_index = kTVMFFINone
+    result.zero_padding = 0
+    result.v_int64 = 0
+    check_call(TVMFFIFunctionCall(f, args, 2, &result))
+    release_any(&result)
+    return 0

@@ -1,0 +1,191 @@
+"""Errors across the boundary: kind mapping, native frames, Python exceptions round trips."""
+
+import traceback
+
+import pytest
+
+import tvm_ffi
+
+throw_error = tvm_ffi.get_global_func("testing.throw_error")
+apply = tvm_ffi.get_global_func("testing.apply")
+
+MAPPED_KINDS = [
+    ("RuntimeError", RuntimeError),
+    ("ValueError", ValueError),
+    ("TypeError", TypeError),
+    ("AttributeError", AttributeError),
+    ("KeyError", KeyError),
+    ("IndexError", IndexError),
+    ("AssertionError", AssertionError),
+    ("MemoryError", MemoryError),
+    ("NotImplementedError", NotImplementedError),
+]
+
+
+@pytest.mark.parametrize("kind,cls", MAPPED_KINDS)
+def test_cpp_error_kind_maps_to_python_exception(kind, cls):
+    with pytest.raises(cls) as info:
+        throw_error(kind, "message of " + kind)
+    assert type(info.value) is cls
+    assert "message of " + kind in str(info.value)
+
+
+def test_unknown_kind_becomes_runtime_error_carrying_kind():
+    with pytest.raises(RuntimeError, match="WeirdKind: odd message"):
+        throw_error("WeirdKind", "odd message")
+
+
+def test_register_error_call_adds_mapping():
+    class CustomError(Exception):
+        pass
+
+    tvm_ffi.register_error("CustomKindForCall", CustomError)
+    with pytest.raises(CustomError, match="custom"):
+        throw_error("CustomKindForCall", "custom")
+
+
+def test_register_error_as_decorator_uses_kind():
+    @tvm_ffi.register_error("DecoratedKind")
+    class DecoratedError(Exception):
+        pass
+
+    with pytest.raises(DecoratedError, match="deco"):
+        throw_error("DecoratedKind", "deco")
+
+
+def test_register_error_bare_decorator_uses_class_name():
+    @tvm_ffi.register_error
+    class BareNamedError(Exception):
+        pass
+
+    with pytest.raises(BareNamedError):
+        throw_error("BareNamedError", "bare")
+
+
+def test_native_frames_appear_in_traceback_after_python_frames():
+    f = tvm_ffi.get_global_func("testing.throw_value_error_nested")
+    try:
+        f(2)
+    except ValueError:
+        text = traceback.format_exc()
+    lines = text.splitlines()
+    native = [i for i, line in enumerate(lines) if 'testing.cc", line' in line]
+    this_test = [i for i, line in enumerate(lines) if "test_native_frames_appear" in line]
+    assert native, text
+    assert this_test and this_test[0] < native[0]
+    assert "ThrowValueErrorInner" in text
+
+
+def test_native_frames_do_not_repeat_python_interpreter_frames():
+    try:
+        tvm_ffi.get_global_func("testing.throw_value_error_nested")(0)
+    except ValueError:
+        text = traceback.format_exc()
+    assert "_PyEval_EvalFrameDefault" not in text
+    assert "Py_BytesMain" not in text
+
+
+@pytest.mark.parametrize("cls", [ValueError, TypeError, KeyError, IndexError, AttributeError,
+                                 RuntimeError, NotImplementedError, AssertionError,
+                                 ZeroDivisionError])
+def test_callback_exception_comes_back_as_same_type_and_message(cls):
+    def callback():
+        raise cls("from python callback")
+
+    with pytest.raises(cls) as info:
+        apply(callback)
+    assert "from python callback" in str(info.value)
+
+
+def test_callback_exception_is_the_same_object():
+    exc = LookupError("same object")
+
+    def callback():
+        raise exc
+
+    with pytest.raises(LookupError) as info:
+        apply(callback)
+    assert info.value is exc
+
+
+def test_custom_exception_class_survives_round_trip():
+    class MyOwnError(Exception):
+        pass
+
+    def callback():
+        raise MyOwnError("mine")
+
+    with pytest.raises(MyOwnError, match="mine"):
+        apply(callback)
+
+
+def test_nested_chain_keeps_exception_type_message_and_frames():
+    add_one = tvm_ffi.get_global_func("testing.add_one")
+
+    def innermost():
+        raise KeyError("deep")
+
+    def middle():
+        return apply(innermost)
+
+    def outer():
+        return add_one(apply(middle))
+
+    try:
+        apply(outer)
+    except KeyError as err:
+        assert err.args == ("deep",)
+        text = traceback.format_exc()
+    else:
+        pytest.fail("no KeyError")
+    assert text.index("outer") < text.index("middle") < text.index("innermost")
+
+
+def test_cpp_error_through_python_callback_keeps_kind():
+    def callback():
+        throw_error("UnregisteredKind", "kept")
+
+    with pytest.raises(RuntimeError, match="UnregisteredKind: kept"):
+        apply(callback)
+
+
+def test_native_error_traceback_of_callback_shows_python_frame():
+    def failing_callback():
+        raise ValueError("cb")
+
+    try:
+        apply(failing_callback)
+    except ValueError:
+        text = traceback.format_exc()
+    assert "failing_callback" in text
+
+
+def test_cpp_sees_python_exception_class_name_as_kind():
+    call_and_catch = tvm_ffi.get_global_func("testing.call_and_catch")
+
+    def callback():
+        raise IndexError("bad index 7")
+
+    assert call_and_catch(callback) == "IndexError: bad index 7"
+
+
+def test_cpp_sees_registered_kind_of_python_exception():
+    call_and_catch = tvm_ffi.get_global_func("testing.call_and_catch")
+
+    @tvm_ffi.register_error("MyRegisteredKind")
+    class RegisteredError(Exception):
+        pass
+
+    def callback():
+        raise RegisteredError("registered")
+
+    assert call_and_catch(callback) == "MyRegisteredKind: registered"
+
+
+def test_cpp_sees_original_kind_of_cpp_error_passing_through_python():
+    call_and_catch = tvm_ffi.get_global_func("testing.call_and_catch")
+
+    def callback():
+        throw_error("OriginalKind", "through python")
+
+    assert call_and_catch(callback) == "OriginalKind: through python"

@@ -1,0 +1,188 @@
+"""Functions across the boundary: calls, callbacks, registry, GIL release."""
+
+import threading
+
+import pytest
+
+import tvm_ffi
+
+apply = tvm_ffi.get_global_func("testing.apply")
+call_global = tvm_ffi.get_global_func("testing.call_global")
+
+
+def test_cpp_function_called_from_python():
+    assert tvm_ffi.get_global_func("testing.add_one")(41) == 42
+
+
+def test_typed_cpp_function_rejects_wrong_type_with_type_error():
+    with pytest.raises(TypeError, match="str"):
+        tvm_ffi.get_global_func("testing.add_one")("x")
+
+
+def test_cpp_calls_python_callback_with_converted_args():
+    seen = []
+
+    def callback(*args):
+        seen.append(args)
+        return "done"
+
+    assert apply(callback, 1, 2.5, "s", None, True) == "done"
+    assert seen == [(1, 2.5, "s", None, True)]
+
+
+def test_callback_returning_containers_and_objects():
+    out = apply(lambda: [1, {"a": 2}])
+    assert out[0] == 1 and out[1]["a"] == 2
+
+
+def test_callback_result_python_object_round_trips():
+    marker = object()
+    assert apply(lambda: marker) is marker
+
+
+def test_nested_python_cpp_python_cpp_chain():
+    add_one = tvm_ffi.get_global_func("testing.add_one")
+
+    def inner(x):
+        return add_one(x)
+
+    def outer(x):
+        return apply(inner, x) * 10
+
+    assert apply(outer, 4) == 50
+
+
+def test_python_function_wrapper_keeps_release_gil_false():
+    f = tvm_ffi.Function(lambda: 1)
+    assert f.release_gil is False
+    assert tvm_ffi.get_global_func("testing.echo").release_gil is True
+    assert f() == 1
+
+
+def test_function_constructor_rejects_non_callable():
+    with pytest.raises(TypeError, match="callable"):
+        tvm_ffi.Function(3)
+
+
+def test_register_global_func_as_call_visible_to_cpp():
+    tvm_ffi.register_global_func("testing_py.mul2", lambda x: x * 2, override=True)
+    assert call_global("testing_py.mul2", 8) == 16
+    assert tvm_ffi.remove_global_func("testing_py.mul2")
+
+
+def test_register_global_func_as_decorator():
+    @tvm_ffi.register_global_func("testing_py.concat", override=True)
+    def concat(a, b):
+        return a + b
+
+    assert concat("a", "b") == "ab"
+    assert tvm_ffi.get_global_func("testing_py.concat")("x", "y") == "xy"
+    tvm_ffi.remove_global_func("testing_py.concat")
+
+
+def test_register_existing_name_without_override_raises():
+    tvm_ffi.register_global_func("testing_py.once", lambda: 1, override=True)
+    with pytest.raises(Exception, match="testing_py.once"):
+        tvm_ffi.register_global_func("testing_py.once", lambda: 2)
+    tvm_ffi.remove_global_func("testing_py.once")
+
+
+def test_get_missing_global_func_raises_value_error_naming_it():
+    with pytest.raises(ValueError, match="no.such.function"):
+        tvm_ffi.get_global_func("no.such.function")
+
+
+def test_get_missing_global_func_allow_missing_returns_none():
+    assert tvm_ffi.get_global_func("no.such.function", allow_missing=True) is None
+
+
+def test_list_global_func_names_contains_cpp_and_python_functions():
+    tvm_ffi.register_global_func("testing_py.listed", lambda: 0, override=True)
+    names = tvm_ffi.registry.list_global_func_names()
+    assert "testing.echo" in names and "testing_py.listed" in names
+    tvm_ffi.remove_global_func("testing_py.listed")
+    assert "testing_py.listed" not in tvm_ffi.registry.list_global_func_names()
+
+
+def test_remove_missing_global_func_returns_false():
+    assert tvm_ffi.remove_global_func("testing_py.never_registered") is False
+
+
+def test_global_func_metadata_is_parsed_json():
+    meta = tvm_ffi.get_global_func_metadata("testing.echo")
+    assert isinstance(meta, dict)
+    assert "type_schema" in meta
+
+
+def test_init_ffi_api_populates_module_attributes():
+    import types
+    import sys
+
+    mod = types.ModuleType("testing_fake_api")
+    sys.modules["testing_fake_api"] = mod
+    try:
+        tvm_ffi.init_ffi_api("testing", "testing_fake_api")
+        assert mod.add_one(1) == 2
+    finally:
+        del sys.modules["testing_fake_api"]
+
+
+def test_gil_released_during_native_call_lets_two_threads_meet():
+    barrier_wait = tvm_ffi.get_global_func("testing.barrier_wait")
+    results = []
+
+    def worker():
+        results.append(barrier_wait(5000))
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    results.append(barrier_wait(5000))
+    thread.join()
+    assert results == [True, True]
+
+
+def test_barrier_wait_times_out_alone():
+    assert tvm_ffi.get_global_func("testing.barrier_wait")(50) is False
+
+
+def test_callbacks_from_native_threads_in_parallel():
+    add_one = tvm_ffi.get_global_func("testing.add_one")
+    out = []
+
+    def worker(i):
+        out.append(apply(lambda x: add_one(x), i))
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(out) == list(range(1, 9))
+
+
+def test_pending_signal_in_native_code_raises_keyboard_interrupt():
+    f = tvm_ffi.get_global_func("testing.raise_sigint_and_check_signals")
+    with pytest.raises(KeyboardInterrupt):
+        f()
+
+
+def test_python_callback_called_from_native_thread():
+    call_in_thread = tvm_ffi.get_global_func("testing.call_in_native_thread")
+    seen = []
+
+    def callback(x):
+        seen.append(threading.get_ident())
+        return x * 3
+
+    assert call_in_thread(callback, 5) == 15
+    assert seen and seen[0] != threading.get_ident()
+
+
+def test_python_callback_error_in_native_thread_reaches_cpp():
+    call_in_thread = tvm_ffi.get_global_func("testing.call_in_native_thread")
+
+    def callback(x):
+        raise ValueError("thread failure %d" % x)
+
+    with pytest.raises(RuntimeError, match="ValueError: thread failure 3"):
+        call_in_thread(callback, 3)

@@ -1,0 +1,104 @@
+"""libinfo paths, the tvm-ffi-config command and import time."""
+
+import os
+import shutil
+import subprocess
+import sys
+
+import tvm_ffi
+from tvm_ffi import libinfo
+
+
+def test_find_libtvm_ffi_points_at_loaded_library():
+    path = libinfo.find_libtvm_ffi()
+    assert os.path.isfile(path) and os.path.basename(path).startswith("libtvm_ffi")
+
+
+def test_include_paths_hold_headers():
+    assert os.path.isfile(os.path.join(libinfo.find_include_path(), "tvm", "ffi", "c_api.h"))
+    assert os.path.isfile(os.path.join(libinfo.find_dlpack_include_path(), "dlpack", "dlpack.h"))
+    assert libinfo.find_include_path() in libinfo.include_paths()
+
+
+def _run_config(*args):
+    return subprocess.run([sys.executable, "-m", "tvm_ffi.config", *args],
+                          capture_output=True, text=True)
+
+
+def test_config_prints_flags_in_order():
+    out = _run_config("--libs", "--includedir").stdout.split()
+    assert out[0] == "-ltvm_ffi"
+    assert out[1] == libinfo.find_include_path()
+
+
+def test_config_cxxflags_and_ldflags():
+    out = _run_config("--cxxflags", "--ldflags").stdout
+    assert "-I" + libinfo.find_include_path() in out and "-std=c++17" in out
+    libdir = os.path.dirname(libinfo.find_libtvm_ffi())
+    assert "-L" + libdir in out and "-Wl,-rpath," + libdir in out
+
+
+def test_config_libdir_and_libfiles():
+    assert _run_config("--libdir").stdout.strip() == os.path.dirname(libinfo.find_libtvm_ffi())
+    assert _run_config("--libfiles").stdout.strip() == libinfo.find_libtvm_ffi()
+
+
+def test_config_without_flags_prints_help_and_fails():
+    result = _run_config()
+    assert result.returncode != 0 and "usage" in result.stdout.lower()
+
+
+def test_console_script_when_installed():
+    exe = shutil.which("tvm-ffi-config")
+    if exe is None:
+        import pytest
+
+        pytest.skip("tvm-ffi-config console script not installed (running from source)")
+    out = subprocess.run([exe, "--libs"], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "-ltvm_ffi"
+
+
+def test_import_takes_less_than_100ms():
+    code = ("import time; t = time.perf_counter(); import tvm_ffi; "
+            "print(time.perf_counter() - t)")
+    times = []
+    for _ in range(3):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             check=True)
+        times.append(float(out.stdout))
+    assert min(times) < 0.1, times
+
+
+def test_version_string():
+    assert isinstance(tvm_ffi.__version__, str) and tvm_ffi.__version__.count(".") == 2
+
+
+def test_cmake_find_package_builds_against_shared_target(tmp_path):
+    import pytest
+
+    cmake = shutil.which("cmake")
+    if cmake is None:
+        pytest.skip("cmake not available")
+    try:
+        cmake_dir = libinfo.find_cmake_path()
+    except RuntimeError:
+        pytest.skip("no installed CMake config (running from source)")
+    (tmp_path / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.18)\n"
+        "project(consumer CXX)\n"
+        "find_package(tvm_ffi CONFIG REQUIRED)\n"
+        "add_library(consumer SHARED consumer.cc)\n"
+        "target_link_libraries(consumer PRIVATE tvm_ffi::shared)\n")
+    (tmp_path / "consumer.cc").write_text(
+        "#include <tvm/ffi/c_api.h>\n"
+        "extern \"C\" int consumer_major() { TVMFFIVersion v; TVMFFIGetVersion(&v);"
+        " return static_cast<int>(v.major); }\n")
+    build = tmp_path / "build"
+    subprocess.run([cmake, "-S", str(tmp_path), "-B", str(build), "-Dtvm_ffi_DIR=" + cmake_dir],
+                   check=True, capture_output=True)
+    subprocess.run([cmake, "--build", str(build)], check=True, capture_output=True)
+    import ctypes
+    import glob
+
+    lib = ctypes.CDLL(glob.glob(str(build / "libconsumer*"))[0])
+    assert lib.consumer_major() == 0
