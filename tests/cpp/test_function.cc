@@ -138,6 +138,11 @@ TEST(Function, CppCallIsAlwaysNull) {
   EXPECT_NE(typed->safe_call, nullptr);
   EXPECT_EQ(typed->type_index(), kTVMFFIFunction);
   EXPECT_EQ(typed.GetTypeKey(), "ffi.Function");
+  // The cell sits right after the 24-byte header (abi.md §2.4).
+  const ffi::FunctionObj* obj = typed.get();
+  EXPECT_EQ(reinterpret_cast<const char*>(static_cast<const TVMFFIFunctionCell*>(obj)) -
+                reinterpret_cast<const char*>(ffi::details::ObjectUnsafe::GetHeader(obj)),
+            24);
 }
 
 TEST(Function, NullFunctionCall) {

@@ -283,6 +283,10 @@ def test_two_processes_build_same_module(tmp_path):
     assert not list(build_dir.glob("*.tmp*"))
 
 
+@pytest.mark.skipif(
+    not hasattr(tvm_ffi, "from_dlpack"),
+    reason="this build of tvm_ffi cannot pass numpy arrays as TensorView yet (Python tensor support)",
+)
 def test_quickstart_example_runs(tmp_path):
     env = dict(os.environ, TVM_FFI_CACHE_DIR=str(tmp_path / "cache"))
     proc = subprocess.run(

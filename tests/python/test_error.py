@@ -189,3 +189,13 @@ def test_cpp_sees_original_kind_of_cpp_error_passing_through_python():
         throw_error("OriginalKind", "through python")
 
     assert call_and_catch(callback) == "OriginalKind: through python"
+
+
+def test_native_source_line_printed_without_caret_markers():
+    try:
+        tvm_ffi.get_global_func("testing.throw_value_error_nested")(0)
+    except ValueError:
+        lines = traceback.format_exc().splitlines()
+    idx = [i for i, line in enumerate(lines) if 'testing.cc", line' in line][0]
+    following = lines[idx + 2] if idx + 2 < len(lines) else ""
+    assert not set(following.strip()) <= set("^~") or not following.strip()

@@ -144,3 +144,9 @@ def test_object_without_constructor_raises_type_error():
 
 def test_function_is_object_subclass():
     assert isinstance(tvm_ffi.get_global_func("testing.echo"), tvm_ffi.Object)
+
+
+def test_field_property_on_wrong_object_type_raises_type_error():
+    prop = Derived.__dict__["b"]
+    with pytest.raises(TypeError, match="testing.Derived"):
+        prop.fget(make_base(1))

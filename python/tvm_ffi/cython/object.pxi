@@ -185,13 +185,38 @@ def _type_info_reflection(int32_t type_index):
     return fields, methods
 
 
+cdef bint type_is_instance(int32_t tindex, int32_t target) noexcept:
+    """Whether objects of tindex are instances of target (the ancestor table rule)."""
+    cdef const TVMFFITypeInfo* info
+    cdef const TVMFFITypeInfo* target_info
+    if tindex == target:
+        return True
+    info = TVMFFIGetTypeInfo(tindex)
+    target_info = TVMFFIGetTypeInfo(target)
+    if info == NULL or target_info == NULL:
+        return False
+    return (info.type_depth > target_info.type_depth and
+            info.type_ancestors[target_info.type_depth].type_index == target)
+
+
+cdef const TVMFFIFieldInfo* checked_field(Object obj, int32_t type_index,
+                                          int field_index) except NULL:
+    """Field #field_index of type_index, after checking obj really is such an object."""
+    cdef const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index)
+    obj._check_handle()
+    if info == NULL or field_index < 0 or field_index >= info.num_fields:
+        raise IndexError("type %d has no field #%d" % (type_index, field_index))
+    if not type_is_instance((<TVMFFIObject*>obj.chandle).type_index, type_index):
+        raise TypeError("field %r belongs to %s, but the object is a %s"
+                        % (bytearray_to_str(&info.fields[field_index].name),
+                           bytearray_to_str(&info.type_key), obj.type_key))
+    return &info.fields[field_index]
+
+
 def _field_get(Object obj, int32_t type_index, int field_index):
     """Read field #field_index (of type type_index's own fields) of obj."""
-    cdef const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index)
-    cdef const TVMFFIFieldInfo* field
+    cdef const TVMFFIFieldInfo* field = checked_field(obj, type_index, field_index)
     cdef TVMFFIAny result
-    obj._check_handle()
-    field = &info.fields[field_index]
     result.type_index = kTVMFFINone
     result.zero_padding = 0
     result.v_int64 = 0
@@ -201,13 +226,11 @@ def _field_get(Object obj, int32_t type_index, int field_index):
 
 def _field_set(Object obj, int32_t type_index, int field_index, value):
     """Write field #field_index of obj through its registered setter."""
+    cdef const TVMFFIFieldInfo* field = checked_field(obj, type_index, field_index)
     cdef const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index)
-    cdef const TVMFFIFieldInfo* field
     cdef TVMFFIAny view
     cdef TVMFFIAny addr
     cdef ArgStore store
-    obj._check_handle()
-    field = &info.fields[field_index]
     name = bytearray_to_str(&field.name)
     if not (field.flags & kTVMFFIFieldFlagBitMaskWritable) or field.setter == NULL:
         raise AttributeError("field %r of %s is read-only"

@@ -201,7 +201,11 @@ class Function : public ObjectRef {
     constexpr size_t kNumArgs = sizeof...(Args);
     // Arguments are views in a stack array: calling allocates nothing.
     std::array<TVMFFIAny, kNumArgs == 0 ? 1 : kNumArgs> packed;
-    details::PackArgs(packed.data(), args...);
+    if constexpr (kNumArgs == 0) {
+      details::SetNone(&packed[0]);
+    } else {
+      details::PackArgs(packed.data(), args...);
+    }
     Any result;
     CallRaw(packed.data(), static_cast<int32_t>(kNumArgs), &result);
     return result;
@@ -307,7 +311,7 @@ class TypedFunction<R(Args...)> {
                 !std::is_base_of_v<ObjectRef, std::decay_t<TCallable>> &&
                 !std::is_same_v<std::decay_t<TCallable>, TSelf> &&
                 !std::is_same_v<std::decay_t<TCallable>, std::nullptr_t> &&
-                std::is_invocable_v<const std::decay_t<TCallable>&, Args...>>>
+                std::is_invocable_v<std::decay_t<TCallable>&, Args...>>>
   TypedFunction(TCallable callable)  // NOLINT(runtime/explicit)
       : packed_(Function::FromTypedImpl<R(Args...)>(std::move(callable), std::string())) {}
   template <typename TCallable>

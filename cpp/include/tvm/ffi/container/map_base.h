@@ -69,31 +69,37 @@ inline const TVMFFIByteArray* MapHeapBytes(const TVMFFIAny* a) {
                                                   sizeof(TVMFFIObject));
 }
 
-/*!
- * \brief AnyEqual with a fast path: for PODs compared by bits and objects
- *  compared by identity, differing bits settle the question without the
- *  generic string-aware comparison.
- */
-inline bool MapKeyEqual(const TVMFFIAny* stored, const TVMFFIAny* query) {
+// The out-of-line part of MapKeyEqual: cells that are not bit-for-bit identical.
+inline bool MapKeyEqualSlow(const TVMFFIAny* stored, const TVMFFIAny* query) {
   const int32_t t = stored->type_index;
+  if (t == kMapTombstone) return false;
   if (t == query->type_index) {
-    // The same object (a key looked up with the very String it was stored with) is equal
-    // without reading the string.
-    if (t >= kTVMFFIStaticObjectBegin && stored->v_obj == query->v_obj) return true;
     if (t == kTVMFFIStr) {
       const TVMFFIByteArray* x = MapHeapBytes(stored);
       const TVMFFIByteArray* y = MapHeapBytes(query);
       return x->size == y->size && std::memcmp(x->data, y->data, x->size) == 0;
     }
+    // PODs compared by their payload and objects compared by identity differ when it does.
     if (t == kTVMFFIInt || t == kTVMFFIBool || t == kTVMFFINone || t == kTVMFFIOpaquePtr ||
-        t == kTVMFFIDevice ||
-        (t >= kTVMFFIStaticObjectBegin && t != kTVMFFIStr && t != kTVMFFIBytes)) {
+        t == kTVMFFIDevice || (t >= kTVMFFIStaticObjectBegin && t != kTVMFFIBytes)) {
       return stored->v_uint64 == query->v_uint64;
     }
-  } else if (t == kMapTombstone) {
-    return false;
   }
   return AnyEqual::Equal(stored, query);
+}
+
+/*!
+ * \brief Key equality of the table: AnyEqual, except that bit-for-bit
+ *  identical cells are always equal (so a NaN key can be found again, as in
+ *  a Python dict holding the same float object). The identical case is the
+ *  usual hit and costs two compares.
+ */
+TVM_FFI_INLINE bool MapKeyEqual(const TVMFFIAny* stored, const TVMFFIAny* query) {
+  uint64_t s0, q0;
+  std::memcpy(&s0, stored, sizeof(s0));  // type_index and small_str_len / padding
+  std::memcpy(&q0, query, sizeof(q0));
+  if (s0 == q0 && stored->v_uint64 == query->v_uint64) return true;
+  return MapKeyEqualSlow(stored, query);
 }
 
 /*
@@ -141,11 +147,14 @@ inline uint64_t MapHashBytes(const char* p, size_t n, bool is_bytes) {
   return MapHashFinish(h);
 }
 
-inline uint64_t MapHashKey(const TVMFFIAny* a) {
+// A per-type seed, so that equal payloads of different types (1, True, 1.0) spread apart.
+constexpr uint64_t MapTypeSeed(int32_t t) {
+  return static_cast<uint64_t>(static_cast<uint32_t>(t)) * 0xD6E8FEB86659FD93ULL;
+}
+
+inline uint64_t MapHashKeyGeneric(const TVMFFIAny* a) {
   const int32_t t = a->type_index;
-  const uint64_t seed = static_cast<uint64_t>(static_cast<uint32_t>(t)) * 0xD6E8FEB86659FD93ULL;
-  // The common key kinds first, without the generic string dispatch.
-  if (t == kTVMFFIInt) return MapHashFinish(a->v_uint64 ^ seed);
+  const uint64_t seed = MapTypeSeed(t);
   if (t == kTVMFFISmallStr) return MapHashBytes(a->v_bytes, a->small_str_len, false);
   if (t == kTVMFFIStr) {
     const TVMFFIByteArray* b = MapHeapBytes(a);
@@ -170,6 +179,12 @@ inline uint64_t MapHashKey(const TVMFFIAny* a) {
     default:
       return MapHashFinish(a->v_uint64 ^ seed);
   }
+}
+
+/*! \brief The hash of a key; ints (the most common keys) take no dispatch. */
+TVM_FFI_INLINE uint64_t MapHashKey(const TVMFFIAny* a) {
+  if (a->type_index == kTVMFFIInt) return MapHashFinish(a->v_uint64 ^ MapTypeSeed(kTVMFFIInt));
+  return MapHashKeyGeneric(a);
 }
 
 /*! \brief A printable form of a key for error messages: strings quoted, numbers as digits. */
@@ -231,17 +246,35 @@ class MapCore {
     return i < used_ ? i : used_;
   }
 
+  /*! \return The entry of key, or nullptr. The lookup path every read takes, kept short. */
+  TVM_FFI_INLINE const MapEntry* FindEntry(const TVMFFIAny* key) const {
+    if (slots_ == nullptr) {
+      int64_t i = ScanSmall(key);
+      return i < 0 ? nullptr : entries_ + i;
+    }
+    const uint32_t tag = static_cast<uint32_t>(MapHashKey(key) >> 32);
+    uint64_t pos = tag >> slot_shift_;
+    while (true) {
+      const MapSlot s = slots_[pos];
+      if (s.index < 0) return nullptr;
+      if (s.tag == tag) {
+        const MapEntry* e = entries_ + s.index;
+        if (MapKeyEqual(&e->key, key)) return e;
+      }
+      pos = (pos + 1) & slot_mask_;
+    }
+  }
+
   /*! \return The entry position of key, or -1. */
   int64_t Find(const TVMFFIAny* key) const {
-    if (slots_ == nullptr) return ScanSmall(key);
-    int64_t slot = FindSlot(key, MapHashKey(key));
-    return slot < 0 ? -1 : slots_[slot].index;
+    const MapEntry* e = FindEntry(key);
+    return e == nullptr ? -1 : e - entries_;
   }
 
   /*! \return The value stored for key, or nullptr. */
-  const TVMFFIAny* FindValue(const TVMFFIAny* key) const {
-    int64_t i = Find(key);
-    return i < 0 ? nullptr : &entries_[i].value;
+  TVM_FFI_INLINE const TVMFFIAny* FindValue(const TVMFFIAny* key) const {
+    const MapEntry* e = FindEntry(key);
+    return e == nullptr ? nullptr : &e->value;
   }
 
   /*!

@@ -25,6 +25,7 @@
 #include <cstring>
 #include <iterator>
 #include <new>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -124,6 +125,10 @@ class SeqBaseObj : public Object, public TVMFFISeqCell {
     data_deleter = &SeqBaseObj::FreeBuffer;
   }
 };
+
+// The cell must follow the 24-byte header directly (abi.md §2.4).
+static_assert(sizeof(SeqBaseObj) == sizeof(TVMFFIObject) + sizeof(TVMFFISeqCell),
+              "SeqBaseObj must be the object header followed by TVMFFISeqCell");
 
 [[noreturn]] inline void ThrowSeqIndexError(const char* container, int64_t index, int64_t size) {
   TVM_FFI_THROW(IndexError) << container << " index " << index << " out of range for size "
