@@ -17,6 +17,8 @@ from . import core  # noqa: E402  (needs the library loaded first)
 from .core import (  # noqa: E402
     Object,
     Function,
+    Tensor,
+    from_dlpack,
     Device,
     DLDeviceType,
     dtype,
@@ -62,7 +64,7 @@ float6_e3m2fn = dtype("float6_e3m2fn")
 float4_e2m1fn = dtype("float4_e2m1fn")
 
 __all__ = [
-    "Object", "Function", "Device", "DLDeviceType", "dtype", "device", "convert",
+    "Object", "Function", "Tensor", "from_dlpack", "Device", "DLDeviceType", "dtype", "device", "convert",
     "register_error", "register_object", "register_global_func", "get_global_func",
     "get_global_func_metadata", "remove_global_func", "init_ffi_api", "registry",
     "Array", "List", "Map", "Dict", "Shape", "Module", "load_module", "system_lib",

@@ -146,9 +146,14 @@ TEST(Module, FunctionsOutliveTheModule) {
               "Mismatched type on argument #0 when calling: `adder(0: int) -> int`. "
               "Expected `int` but got `str`");
   }
+  // Objects made by the library's code outlive its Module and functions too.
+  Function kept_adder = make_adder(7).cast<Function>();
   make_adder = Function();
   EXPECT_EQ(add_one(2).cast<int>(), 3);
   add_one = Function();
+  EXPECT_EQ(kept_adder(1).cast<int>(), 8);
+  kept_adder = Function();
+  ASSERT_TRUE(LibraryIsLoaded(kExportLib));
   // Loading again after everything was released works.
   Module again = Module::LoadFromFile(kExportLib);
   EXPECT_EQ(again->GetFunction("add_one").value()(0).cast<int>(), 1);

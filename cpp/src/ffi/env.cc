@@ -6,6 +6,7 @@
  * Tables are leaked singletons so that they stay usable from static
  * destructors of other libraries at process exit.
  */
+#include "safe_invoke.h"
 #include <tvm/ffi/base.h>
 #include <tvm/ffi/c_api.h>
 
@@ -21,32 +22,6 @@
 TVM_FFI_NAMESPACE_BEGIN
 namespace {
 
-/*! \brief An error with a kind, turned into a raised FFI error at the C boundary. */
-class EnvError : public std::runtime_error {
- public:
-  EnvError(std::string kind, const std::string& msg)
-      : std::runtime_error(msg), kind_(std::move(kind)) {}
-  const std::string& kind() const { return kind_; }
-
- private:
-  std::string kind_;
-};
-
-template <typename F>
-int SafeInvoke(F&& body) {
-  try {
-    return body();
-  } catch (const EnvError& e) {
-    TVMFFIErrorSetRaisedFromCStr(e.kind().c_str(), e.what());
-  } catch (const std::bad_alloc&) {
-    TVMFFIErrorSetRaisedFromCStr("MemoryError", "out of memory in the environment tables");
-  } catch (const std::exception& e) {
-    TVMFFIErrorSetRaisedFromCStr("RuntimeError", e.what());
-  } catch (...) {
-    TVMFFIErrorSetRaisedFromCStr("RuntimeError", "unknown C++ exception in libtvm_ffi");
-  }
-  return -1;
-}
 
 /*! \brief Named C symbols the host process hands to the runtime. */
 struct CAPITable {
@@ -90,8 +65,8 @@ thread_local DLPackManagedTensorAllocator t_local_allocator = nullptr;
 TVM_FFI_NAMESPACE_END
 
 using tvm::ffi::CAPITable;
-using tvm::ffi::EnvError;
-using tvm::ffi::SafeInvoke;
+using tvm::ffi::Error;
+using tvm::ffi::details::SafeInvoke;
 using tvm::ffi::SystemLibTable;
 
 extern "C" {
@@ -99,7 +74,7 @@ extern "C" {
 TVM_FFI_DLL int TVMFFIEnvRegisterCAPI(const TVMFFIByteArray* name, void* symbol) {
   return SafeInvoke([&]() -> int {
     if (name == nullptr || name->data == nullptr || name->size == 0) {
-      throw EnvError("ValueError", "TVMFFIEnvRegisterCAPI: name must not be empty");
+      throw Error("ValueError", "TVMFFIEnvRegisterCAPI: name must not be empty");
     }
     std::string key(name->data, name->size);
     CAPITable& table = CAPITable::Global();
@@ -159,14 +134,14 @@ TVM_FFI_DLL DLPackManagedTensorAllocator TVMFFIEnvGetDLPackManagedTensorAllocato
 TVM_FFI_DLL int TVMFFIEnvModRegisterSystemLibSymbol(const char* name, void* symbol) {
   return SafeInvoke([&]() -> int {
     if (name == nullptr || name[0] == '\0') {
-      throw EnvError("ValueError", "TVMFFIEnvModRegisterSystemLibSymbol: name must not be empty");
+      throw Error("ValueError", "TVMFFIEnvModRegisterSystemLibSymbol: name must not be empty");
     }
     SystemLibTable& table = SystemLibTable::Global();
     std::lock_guard<std::mutex> lock(table.mutex);
     auto it = table.symbols.find(name);
     if (it != table.symbols.end()) {
       if (it->second == symbol) return 0;
-      throw EnvError("ValueError", std::string("System library symbol \"") + name +
+      throw Error("ValueError", std::string("System library symbol \"") + name +
                                        "\" is already registered with a different address");
     }
     table.symbols.emplace(name, symbol);
@@ -177,7 +152,7 @@ TVM_FFI_DLL int TVMFFIEnvModRegisterSystemLibSymbol(const char* name, void* symb
 TVM_FFI_DLL int TVMFFIEnvModLookupSystemLibSymbol(const char* name, void** out) {
   return SafeInvoke([&]() -> int {
     if (name == nullptr || out == nullptr) {
-      throw EnvError("ValueError", "TVMFFIEnvModLookupSystemLibSymbol: arguments must not be NULL");
+      throw Error("ValueError", "TVMFFIEnvModLookupSystemLibSymbol: arguments must not be NULL");
     }
     SystemLibTable& table = SystemLibTable::Global();
     std::lock_guard<std::mutex> lock(table.mutex);

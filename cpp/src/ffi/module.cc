@@ -5,9 +5,13 @@
  * ffi.ModuleGetFunction, ffi.ModuleImplementsFunction,
  * ffi.ModuleGetFunctionMetadata, ffi.ModuleGetFunctionDoc, ffi.SystemLib).
  *
- * Lifetime: the dlopen handle is owned by a shared Library record; the
- * Module and every Function obtained from it hold it, so the library is
- * unloaded only when the last of them goes away (abi.md §4).
+ * Lifetime: a loaded library is never unloaded (no dlclose). Its Functions
+ * therefore outlive the Module handle (abi.md §4), and so does every other
+ * object its code allocated - strings, arrays, closures and errors returned
+ * from it carry deleters that point into the library, and unmapping the code
+ * while one of them is still alive would crash when it is released. (glibc
+ * would keep most C++ libraries mapped anyway: their unique inline statics
+ * mark them NODELETE.) Loading the same path again reuses the mapping.
  */
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/c_api.h>
@@ -34,13 +38,12 @@ constexpr const char* kMetadataPrefix = "__tvm_ffi__metadata_";
 constexpr const char* kDocPrefix = "__tvm_ffi__doc_";
 constexpr const char* kLibraryCtxSymbol = "__tvm_ffi__library_ctx";
 
-/*! \brief An open dlopen handle; closed when the last owner lets go. */
+/*! \brief A dlopen handle and the path it was loaded from (kept open, see above). */
 class Library {
  public:
   Library(void* handle, std::string path) : handle_(handle), path_(std::move(path)) {}
   Library(const Library&) = delete;
   Library& operator=(const Library&) = delete;
-  ~Library() { dlclose(handle_); }
 
   void* Symbol(const std::string& name) const { return dlsym(handle_, name.c_str()); }
   const std::string& path() const { return path_; }
@@ -50,14 +53,10 @@ class Library {
   std::string path_;
 };
 
-/*!
- * \brief A Function over an exported safe-call symbol. It holds the library
- *  (when there is one) so the code stays mapped while the function lives.
- */
+/*! \brief A Function over an exported safe-call symbol. */
 class SymbolFunctionObj : public FunctionObj {
  public:
-  SymbolFunctionObj(TVMFFISafeCallType symbol, std::shared_ptr<Library> lib)
-      : symbol_(symbol), lib_(std::move(lib)) {
+  explicit SymbolFunctionObj(TVMFFISafeCallType symbol) : symbol_(symbol) {
     safe_call = Trampoline;
   }
 
@@ -68,7 +67,6 @@ class SymbolFunctionObj : public FunctionObj {
     return f->symbol_(nullptr, args, num_args, result);
   }
   TVMFFISafeCallType symbol_;
-  std::shared_ptr<Library> lib_;
 };
 
 /*!
@@ -100,8 +98,8 @@ class LibraryModuleObj : public ModuleObj {
  public:
   explicit LibraryModuleObj(std::shared_ptr<Library> lib) : lib_(std::move(lib)) {}
   ~LibraryModuleObj() {
-    // The library may outlive this module (through its functions): it must
-    // not keep a pointer to a destroyed module.
+    // The library outlives this module: it must not keep a pointer to a
+    // destroyed one.
     if (void** ctx = static_cast<void**>(lib_->Symbol(kLibraryCtxSymbol))) {
       if (*ctx == details::ObjectUnsafe::GetHeader(this)) *ctx = nullptr;
     }
@@ -113,7 +111,7 @@ class LibraryModuleObj : public ModuleObj {
     void* symbol = lib_->Symbol(kFuncPrefix + std::string(name));
     if (symbol == nullptr) return std::nullopt;
     return Function(
-        make_object<SymbolFunctionObj>(reinterpret_cast<TVMFFISafeCallType>(symbol), lib_));
+        make_object<SymbolFunctionObj>(reinterpret_cast<TVMFFISafeCallType>(symbol)));
   }
   Optional<String> GetFunctionMetadata(const String& name) const final {
     std::string sym = kMetadataPrefix + std::string(name);
@@ -149,7 +147,7 @@ class SystemLibModuleObj : public ModuleObj {
     void* symbol = Lookup(kFuncPrefix + prefix_ + std::string(name));
     if (symbol == nullptr) return std::nullopt;
     return Function(
-        make_object<SymbolFunctionObj>(reinterpret_cast<TVMFFISafeCallType>(symbol), nullptr));
+        make_object<SymbolFunctionObj>(reinterpret_cast<TVMFFISafeCallType>(symbol)));
   }
   Optional<String> GetFunctionMetadata(const String& name) const final {
     std::string sym = kMetadataPrefix + prefix_ + std::string(name);

@@ -10,6 +10,8 @@
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/container/dict.h>
+#include <tvm/ffi/container/shape.h>
+#include <tvm/ffi/container/tensor.h>
 #include <tvm/ffi/container/list.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/function.h>
@@ -18,7 +20,9 @@
 #include <tvm/ffi/reflection/registry.h>
 #include <tvm/ffi/string.h>
 
+#include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <condition_variable>
 #include <csignal>
 #include <cstring>
@@ -277,4 +281,111 @@ TVM_FFI_STATIC_INIT_BLOCK() {
                     ffi::Function::FromExternC(nullptr, ffi::testing::RaiseSigintAndCheck,
                                                nullptr));
   ffi::testing::RegisterReflection();
+}
+
+// Tensor helpers for tests/python/test_tensor*.py: a counting CPU allocator
+// (so tests see exactly when C++ frees tensor memory) and functions taking
+// each of the tensor parameter kinds (TensorView, DLTensor*, Tensor).
+TVM_FFI_NAMESPACE_BEGIN
+namespace testing {
+namespace {
+
+std::atomic<int64_t> tensor_alloc_count{0};
+std::atomic<int64_t> tensor_free_count{0};
+
+/*! \brief CPU allocator counting AllocData/FreeData calls. */
+struct CountingCPUAlloc {
+  void AllocData(DLTensor* t) {
+    // At least one byte so a size-0 tensor still has a valid, unique address.
+    size_t size = GetDataSize(*t);
+    t->data = std::aligned_alloc(64, ((size == 0 ? 1 : size) + 63) / 64 * 64);
+    if (t->data == nullptr) TVM_FFI_THROW(RuntimeError) << "testing.make_tensor: out of memory";
+    tensor_alloc_count.fetch_add(1);
+  }
+  void FreeData(DLTensor* t) {
+    std::free(t->data);
+    tensor_free_count.fetch_add(1);
+  }
+};
+
+/*! \brief Add one to every element (honouring strides and byte_offset). */
+template <typename T>
+void AddOneTyped(const DLTensor& t) {
+  int64_t numel = 1;
+  for (int32_t i = 0; i < t.ndim; ++i) numel *= t.shape[i];
+  char* base = static_cast<char*>(t.data) + t.byte_offset;
+  std::vector<int64_t> index(static_cast<size_t>(t.ndim), 0);
+  for (int64_t k = 0; k < numel; ++k) {
+    int64_t offset = 0;
+    int64_t expected = 1;
+    for (int32_t d = t.ndim - 1; d >= 0; --d) {
+      int64_t stride = t.strides != nullptr ? t.strides[d] : expected;
+      offset += index[static_cast<size_t>(d)] * stride;
+      expected *= t.shape[d];
+    }
+    reinterpret_cast<T*>(base)[offset] += T(1);
+    for (int32_t d = t.ndim - 1; d >= 0; --d) {
+      if (++index[static_cast<size_t>(d)] < t.shape[d]) break;
+      index[static_cast<size_t>(d)] = 0;
+    }
+  }
+}
+
+void AddOne(const DLTensor& t, const char* who) {
+  if (t.device.device_type != kDLCPU) {
+    TVM_FFI_THROW(ValueError) << who << ": only CPU tensors are supported";
+  }
+  DLDataType dt = t.dtype;
+  if (dt.code == kDLFloat && dt.bits == 32 && dt.lanes == 1) return AddOneTyped<float>(t);
+  if (dt.code == kDLFloat && dt.bits == 64 && dt.lanes == 1) return AddOneTyped<double>(t);
+  if (dt.code == kDLInt && dt.bits == 32 && dt.lanes == 1) return AddOneTyped<int32_t>(t);
+  if (dt.code == kDLInt && dt.bits == 64 && dt.lanes == 1) return AddOneTyped<int64_t>(t);
+  TVM_FFI_THROW(TypeError) << who << ": unsupported dtype " << DLDataTypeToString(dt);
+}
+
+Array<Any> TensorInfo(const DLTensor& t) {
+  Array<Any> shape;
+  Array<Any> strides;
+  for (int32_t i = 0; i < t.ndim; ++i) {
+    shape.push_back(t.shape[i]);
+    if (t.strides != nullptr) strides.push_back(t.strides[i]);
+  }
+  return Array<Any>{static_cast<int64_t>(reinterpret_cast<uintptr_t>(t.data)), shape, strides,
+                    static_cast<int64_t>(t.byte_offset), t.dtype, t.device};
+}
+
+}  // namespace
+}  // namespace testing
+TVM_FFI_NAMESPACE_END
+
+TVM_FFI_STATIC_INIT_BLOCK() {
+  namespace ffi = tvm::ffi;
+  namespace refl = tvm::ffi::reflection;
+  refl::GlobalDef()
+      .def("testing.make_tensor",
+           [](ffi::Shape shape, DLDataType dtype) {
+             return ffi::Tensor::FromNDAlloc(ffi::testing::CountingCPUAlloc(), shape, dtype,
+                                             DLDevice{kDLCPU, 0});
+           },
+           "A compact CPU tensor from the counting allocator (memory uninitialised).")
+      .def("testing.tensor_alloc_count",
+           []() -> int64_t { return ffi::testing::tensor_alloc_count.load(); })
+      .def("testing.tensor_free_count",
+           []() -> int64_t { return ffi::testing::tensor_free_count.load(); })
+      .def("testing.tensor_add_one_inplace",
+           [](ffi::TensorView t) {
+             ffi::testing::AddOne(*t.GetDLTensorPtr(), "testing.tensor_add_one_inplace");
+           })
+      .def("testing.dltensor_ptr_add_one",
+           [](DLTensor* t) { ffi::testing::AddOne(*t, "testing.dltensor_ptr_add_one"); })
+      .def("testing.tensor_obj_add_one",
+           [](ffi::Tensor t) {
+             ffi::testing::AddOne(*t.GetDLTensorPtr(), "testing.tensor_obj_add_one");
+           })
+      .def("testing.tensor_identity", [](ffi::Tensor t) { return t; })
+      .def("testing.tensor_info",
+           [](ffi::TensorView t) { return ffi::testing::TensorInfo(*t.GetDLTensorPtr()); },
+           "[data address, shape, strides, byte_offset, dtype, device] as C++ sees them.")
+      .def("testing.dltensor_ptr_info",
+           [](DLTensor* t) { return ffi::testing::TensorInfo(*t); });
 }

@@ -8,6 +8,7 @@ Loaded by tvm_ffi/__init__.py after libtvm_ffi (RTLD_GLOBAL). The parts:
   object.pxi   tvm_ffi.Object, class registry, reflection access
   device.pxi   Device, DLDeviceType, dtype
   function.pxi value conversion, tvm_ffi.Function, global registry
+  tensor.pxi   tvm_ffi.Tensor, from_dlpack, DLPack export, tensor arguments
 """
 
 include "base.pxi"
@@ -15,6 +16,7 @@ include "error.pxi"
 include "object.pxi"
 include "device.pxi"
 include "function.pxi"
+include "tensor.pxi"
 
 
 cdef int _register_env_hooks() except -1:
@@ -26,3 +28,4 @@ cdef int _register_env_hooks() except -1:
 _register_env_hooks()
 _register_object_class(kTVMFFIObject, Object)
 _register_object_class(kTVMFFIFunction, Function)
+_register_object_class(kTVMFFITensor, Tensor)

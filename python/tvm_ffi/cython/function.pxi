@@ -7,10 +7,10 @@
 # each, so a store sized for n arguments never overflows; up to 8 arguments use
 # arrays inside the store itself (on the C stack), no heap allocation.
 #
-# Tensors slot in here later: a `Tensor` Object subclass is already handled by
-# the Object branch, and objects with __dlpack__ get a DLTensorPtr branch in
-# convert_arg_slow (before the callable/opaque fallbacks), keeping the capsule
-# alive through an owned Tensor object in the store.
+# Tensors: a `Tensor` is handled by the Object branch; any other object with
+# __dlpack__ (numpy, torch ...) becomes a Tensor object owned by the store
+# (convert_dlpack_arg in tensor.pxi), which TensorView, DLTensor* and Tensor
+# parameters all accept with no copy.
 
 import ctypes as _ctypes
 
@@ -150,6 +150,9 @@ cdef int convert_arg(object x, TVMFFIAny* out, ArgStore* store) except -1:
 cdef int convert_arg_slow(object x, TVMFFIAny* out, ArgStore* store) except -1:
     cdef TVMFFIAny tmp
     cdef TVMFFIObjectHandle handle = NULL
+    if _NUMPY_NDARRAY is not None and type(x) is _NUMPY_NDARRAY:
+        # Known once a first numpy array went through the __dlpack__ branch below.
+        return convert_dlpack_arg(x, out, store)
     if isinstance(x, dtype):
         out.type_index = kTVMFFIDataType
         out.v_uint64 = 0
@@ -199,6 +202,9 @@ cdef int convert_arg_slow(object x, TVMFFIAny* out, ArgStore* store) except -1:
         handle = py_exception_to_error(x)
         set_owned_object(out, handle, store)
         return 0
+    if getattr(type(x), "__dlpack__", None) is not None and not isinstance(x, type):
+        # Before __index__: a 0-d numpy array is a tensor, not an int.
+        return convert_dlpack_arg(x, out, store)
     index = getattr(type(x), "__index__", None)
     if index is not None and not isinstance(x, type):
         # numpy integer scalars and the like; array types whose __index__
@@ -320,8 +326,9 @@ cdef object any_view_to_py(const TVMFFIAny* value):
         TVMFFIObjectIncRef(obj)
         return owned_object_to_py(obj)
     if tindex == kTVMFFIDLTensorPtr:
-        raise TypeError("a DLTensor* argument cannot be converted to a Python value "
-                        "without tensor support")
+        # The DLTensor is borrowed for the call only; a Python object could outlive it.
+        raise TypeError("a borrowed DLTensor* (TensorView) cannot be converted to a Python "
+                        "value; pass an ffi::Tensor to Python callbacks instead")
     raise TypeError("cannot convert an FFI value of type index %d to Python" % tindex)
 
 
@@ -375,9 +382,20 @@ cdef TVMFFIObjectHandle py_callable_to_handle(object f) except NULL:
     return out
 
 
-cdef int function_call_raw(Function f, tuple args, TVMFFIAny* result) except -1:
+cdef extern from "tvm_ffi_python_helpers.h":
+    PyObject** TVMFFIPyTupleItems(object tup) noexcept
+    void* TVMFFIPyFunctionVectorcallPtr() noexcept
+    void TVMFFIPyEnableVectorcall(object type, Py_ssize_t offset, void* impl) noexcept
+
+
+cdef inline int function_call_raw(Function f, tuple args, TVMFFIAny* result) except -1:
     """Call f with args; leaves the owned result in result."""
-    cdef Py_ssize_t n = len(args)
+    return function_call_items(f, TVMFFIPyTupleItems(args), len(args), result)
+
+
+cdef int function_call_items(Function f, PyObject** items, Py_ssize_t n,
+                             TVMFFIAny* result) except -1:
+    """Call f with the n arguments items[0..n); leaves the owned result in result."""
     cdef Py_ssize_t i
     cdef int ret = 0
     cdef TVMFFIAny stack_args[kStackArgs]
@@ -393,7 +411,7 @@ cdef int function_call_raw(Function f, tuple args, TVMFFIAny* result) except -1:
     args_store_init(&store, n)
     try:
         for i in range(n):
-            convert_arg(args[i], &packed[i], &store)
+            convert_arg(<object>items[i], &packed[i], &store)
         result.type_index = kTVMFFINone
         result.zero_padding = 0
         result.v_int64 = 0
@@ -417,9 +435,13 @@ cdef class Function(Object):
     ``Function(pyfunc)`` wraps a Python callable so C++ can call it.
     """
     cdef bint c_release_gil
+    # The vectorcall entry point (TVMFFIPyFunctionVectorcall); the type's
+    # tp_vectorcall_offset points here (set up by _enable_function_vectorcall).
+    cdef void* c_vectorcall
 
     def __cinit__(self):
         self.c_release_gil = True
+        self.c_vectorcall = TVMFFIPyFunctionVectorcallPtr()
 
     def __init__(self, func):
         cdef TVMFFIObjectHandle handle
@@ -446,12 +468,30 @@ cdef class Function(Object):
         self.c_release_gil = bool(value)
 
     def __call__(self, *args):
+        # Reached only through tp_call (e.g. f(*args, **{})); f(...) takes vectorcall.
         cdef TVMFFIAny result
         function_call_raw(self, args, &result)
         return any_to_py_owned(&result)
 
     def __repr__(self):
         return "<tvm_ffi.Function at 0x%x>" % <uintptr_t>self.chandle
+
+
+cdef object function_vectorcall_impl(object self, PyObject** args, Py_ssize_t nargs):
+    """Function calls through vectorcall: the arguments convert straight from the array."""
+    cdef TVMFFIAny result
+    function_call_items(<Function>self, args, nargs, &result)
+    return any_to_py_owned(&result)
+
+
+cdef int _enable_function_vectorcall() except -1:
+    cdef Function probe = <Function>Function.__new__(Function)
+    cdef Py_ssize_t offset = <char*>&probe.c_vectorcall - <char*><PyObject*>probe
+    TVMFFIPyEnableVectorcall(Function, offset, <void*>function_vectorcall_impl)
+    return 0
+
+
+_enable_function_vectorcall()
 
 
 cdef Function make_function_from_callable(object f):

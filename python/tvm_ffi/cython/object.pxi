@@ -131,7 +131,12 @@ cdef object wrap_object(TVMFFIObjectHandle handle):
     """The Python object of an FFI object; steals the reference to handle."""
     cdef int32_t tindex = (<TVMFFIObject*>handle).type_index
     cls = lookup_class(tindex)
-    cdef Object obj = <Object>Object.__new__(cls)
+    cdef Object obj
+    if tindex == kTVMFFITensor:
+        # Tensor is a cdef class with its own tp_new: Object.__new__ refuses it.
+        obj = <Object>Tensor.__new__(cls)
+    else:
+        obj = <Object>Object.__new__(cls)
     obj.chandle = handle
     return obj
 

@@ -31,4 +31,40 @@ static int TVMFFIPyCheckSignals(void) {
 
 static void* TVMFFIPyObjectCell(void* obj) { return (char*)obj + sizeof(TVMFFIObject); }
 
+/* The items of a tuple as an array, so tuple calls share the vectorcall path. */
+static PyObject** TVMFFIPyTupleItems(PyObject* tuple) {
+  return ((PyTupleObject*)tuple)->ob_item;
+}
+
+/* Vectorcall for tvm_ffi.Function. Cython (3.3) generates vectorcall only for
+ * constructors, so the entry point lives here: it rejects keywords and hands
+ * the argument array to the Cython implementation (set once at module init),
+ * which converts the items in place — no argument tuple is built per call. */
+typedef PyObject* (*TVMFFIPyCallImpl)(PyObject* self, PyObject** args, Py_ssize_t nargs);
+static TVMFFIPyCallImpl tvm_ffi_py_call_impl = NULL;
+
+static PyObject* TVMFFIPyFunctionVectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
+                                            PyObject* kwnames) {
+  if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0) {
+    PyErr_Format(PyExc_TypeError,
+                 "tvm_ffi.Function takes positional arguments only, got keyword argument '%U'",
+                 PyTuple_GET_ITEM(kwnames, 0));
+    return NULL;
+  }
+  return tvm_ffi_py_call_impl(self, (PyObject**)args, PyVectorcall_NARGS(nargsf));
+}
+
+static void* TVMFFIPyFunctionVectorcallPtr(void) { return (void*)TVMFFIPyFunctionVectorcall; }
+
+/* Turns vectorcall on for `type`, whose instances keep the entry point at
+ * `offset` (each instance stores TVMFFIPyFunctionVectorcallPtr() there).
+ * Done once at import, before any instance or subclass exists. */
+static void TVMFFIPyEnableVectorcall(PyObject* type_obj, Py_ssize_t offset, void* impl) {
+  PyTypeObject* type = (PyTypeObject*)type_obj;
+  tvm_ffi_py_call_impl = (TVMFFIPyCallImpl)impl;
+  type->tp_vectorcall_offset = offset;
+  type->tp_flags |= Py_TPFLAGS_HAVE_VECTORCALL;
+  PyType_Modified(type);
+}
+
 #endif  // TVM_FFI_PYTHON_HELPERS_H_

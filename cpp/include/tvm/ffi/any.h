@@ -344,7 +344,16 @@ struct AnyHash {
       std::memcpy(&bits, &v, sizeof(bits));
       return std::hash<uint64_t>()(bits) ^ 0x3;
     }
-    return std::hash<uint64_t>()(a->v_uint64) ^ static_cast<uint64_t>(a->type_index);
+    uint64_t bits = a->v_uint64;
+    // Hash only the fields AnyEqual compares, so padding bytes never matter.
+    if (a->type_index == kTVMFFIDataType) {
+      bits = (uint64_t{a->v_dtype.code} << 32) | (uint64_t{a->v_dtype.bits} << 16) |
+             a->v_dtype.lanes;
+    } else if (a->type_index == kTVMFFIDevice) {
+      bits = (static_cast<uint64_t>(a->v_device.device_type) << 32) |
+             static_cast<uint32_t>(a->v_device.device_id);
+    }
+    return std::hash<uint64_t>()(bits) ^ static_cast<uint64_t>(a->type_index);
   }
 };
 

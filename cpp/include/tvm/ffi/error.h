@@ -19,6 +19,7 @@
 #include <tvm/ffi/object.h>
 
 #include <exception>
+#include <new>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -236,8 +237,8 @@ TVM_FFI_NAMESPACE_END
 
 /*!
  * \brief Bracket the body of a C function: every exception becomes a raised
- *  error and the function returns -1 (a non-ffi std::exception becomes
- *  RuntimeError with its what()).
+ *  error and the function returns -1 (std::bad_alloc becomes MemoryError, any
+ *  other std::exception RuntimeError with its what()).
  */
 #define TVM_FFI_SAFE_CALL_BEGIN() try {
 #define TVM_FFI_SAFE_CALL_END()                                           \
@@ -245,6 +246,10 @@ TVM_FFI_NAMESPACE_END
   }                                                                       \
   catch (const ::tvm::ffi::Error& err) {                                  \
     ::tvm::ffi::details::SetRaisedFromError(err);                         \
+    return -1;                                                            \
+  }                                                                       \
+  catch (const std::bad_alloc&) {                                         \
+    TVMFFIErrorSetRaisedFromCStr("MemoryError", "out of memory");         \
     return -1;                                                            \
   }                                                                       \
   catch (const std::exception& ex) {                                      \

@@ -36,6 +36,10 @@ struct IndexOf<T, T, Rest...> : std::integral_constant<int, 0> {};
 template <typename T, typename First, typename... Rest>
 struct IndexOf<T, First, Rest...>
     : std::integral_constant<int, 1 + IndexOf<T, Rest...>::value> {};
+template <typename T, typename... Ts>
+constexpr bool kVariantAccepts =
+    kIsOneOf<std::decay_t<T>, Ts...> ||
+    (!std::is_arithmetic_v<std::decay_t<T>> && (std::is_constructible_v<Ts, T&&> || ...));
 }  // namespace details
 
 /*! \brief A type-safe union over Ts... (each convertible to Any). */
@@ -44,16 +48,19 @@ class Variant {
   static_assert(sizeof...(Ts) > 0, "Variant needs at least one alternative");
 
  public:
-  /*! \brief Construct from a value of one of the alternatives (or convertible to the first that accepts it). */
-  template <typename T, typename = std::enable_if_t<details::kIsOneOf<std::decay_t<T>, Ts...> ||
-                                                    (std::is_constructible_v<Ts, T&&> || ...)>>
+  /*!
+   * \brief Construct from a value of one of the alternatives, or from a
+   *  non-arithmetic value the first accepting alternative is constructible
+   *  from (a const char* for String). Arithmetic values must match exactly,
+   *  so 2.5 never silently becomes the int 2.
+   */
+  template <typename T, typename = std::enable_if_t<details::kVariantAccepts<T, Ts...>>>
   Variant(T&& value) : data_(Normalize(std::forward<T>(value))) {}  // NOLINT(runtime/explicit)
   Variant(const Variant&) = default;
   Variant(Variant&&) = default;
   Variant& operator=(const Variant&) = default;
   Variant& operator=(Variant&&) = default;
-  template <typename T, typename = std::enable_if_t<details::kIsOneOf<std::decay_t<T>, Ts...> ||
-                                                    (std::is_constructible_v<Ts, T&&> || ...)>>
+  template <typename T, typename = std::enable_if_t<details::kVariantAccepts<T, Ts...>>>
   Variant& operator=(T&& value) {
     data_ = Normalize(std::forward<T>(value));
     return *this;

@@ -4,16 +4,20 @@
  *
  * Everything after the object header is private to this implementation (not
  * ABI); language bindings reach maps through the runtime globals (ffi.Map*,
- * ffi.Dict*). Keys and values are owned Any cells; keys hash and compare with
- * AnyHash/AnyEqual (strings by content whatever their storage, PODs by value,
- * other objects by identity).
+ * ffi.Dict*). Keys and values are owned Any cells; keys compare like AnyEqual
+ * (strings by content whatever their storage, PODs by value, other objects by
+ * identity). The hash is the table's own (MapHashKey), consistent with that
+ * equality and independent of the C++ standard library, because one map
+ * object is read by the inline code of every library in the process.
  *
  * Layout: entries live in one array in insertion order. A map of at most
  * kSmallMax entries is scanned linearly; a larger one also has an
  * open-addressing index (linear probing, 8-byte slots holding a hash tag and
  * an entry position). Erase leaves a tombstone in the entry array, which is
  * compacted when the array would otherwise grow, so insertion order survives
- * erase and a re-inserted key goes to the end.
+ * erase and a re-inserted key goes to the end. The index goes when erase
+ * leaves kSmallMax / 2 entries (the gap avoids rebuilding it on every
+ * insert/erase pair at the boundary).
  */
 #ifndef TVM_FFI_CONTAINER_MAP_BASE_H_
 #define TVM_FFI_CONTAINER_MAP_BASE_H_

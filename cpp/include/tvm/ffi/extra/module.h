@@ -9,10 +9,11 @@
  *   Module sys = Module::SystemLib();   // symbols registered with
  *                                       // TVMFFIEnvModRegisterSystemLibSymbol
  *
- * A library stays loaded while its Module or any Function obtained from it is
- * alive, so functions may outlive the Module handle. ModuleObj is
- * subclassable: a subclass implements LookupFunction (and optionally the
- * metadata queries) and inherits the per-name function cache and imports.
+ * A loaded library stays loaded for the rest of the process, so its
+ * functions - and any object its code made - may outlive the Module handle.
+ * ModuleObj is subclassable: a subclass implements LookupFunction (and
+ * optionally the metadata queries) and inherits the per-name function cache
+ * and imports.
  */
 #ifndef TVM_FFI_EXTRA_MODULE_H_
 #define TVM_FFI_EXTRA_MODULE_H_

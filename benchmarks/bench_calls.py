@@ -1,0 +1,338 @@
+#!/usr/bin/env python3
+"""Per-call overhead of tvm_ffi next to nanobind, pybind11, ctypes and cffi.
+
+Usage: python benchmarks/bench_calls.py [--quick] [--build-dir DIR]
+
+Builds the peer modules from benchmarks/peers/ into a cache directory (first
+run takes about a minute: nanobind's sources are compiled), then times each
+call with timeit (min over several repeats) and prints ns per call, the ratio
+of tvm_ffi to nanobind, and PASS/MISS for the targets of issues 6 and 7.
+This is a measurement, not a test: it is not collected by pytest.
+"""
+
+import argparse
+import ctypes
+import hashlib
+import importlib.util
+import os
+import platform
+import shlex
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import timeit
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PEERS = os.path.join(HERE, "peers")
+CXX = os.environ.get("CXX", "g++")
+CC = os.environ.get("CC", "cc")
+
+# (row, target ratio of tvm_ffi to nanobind); rows without a target are informative.
+TARGETS = {
+    "f()": 2.5,
+    "f(1, 2, 3)": 2.5,
+    "add_one(1)": 2.0,
+    'echo("hello")': 2.0,
+    "TensorView(ndarray)": 1.0,
+    "from_dlpack(ndarray)": 1.0,
+}
+
+
+def run(cmd, cwd=None):
+    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError("build failed: %s\n%s%s" % (" ".join(cmd), proc.stdout, proc.stderr))
+
+
+def source_key(*paths, extra=""):
+    h = hashlib.sha256(extra.encode())
+    for p in paths:
+        with open(p, "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()[:16]
+
+
+def ext_suffix():
+    return sysconfig.get_config_var("EXT_SUFFIX")
+
+
+def python_includes():
+    return ["-I" + sysconfig.get_paths()["include"]]
+
+
+def build_tvm_ffi(out_dir):
+    src = os.path.join(PEERS, "tvm_ffi_bench.cc")
+    flags = subprocess.check_output(
+        ["tvm-ffi-config", "--cxxflags", "--ldflags", "--libs"], text=True)
+    out = os.path.join(out_dir, "tvm_ffi_bench_%s.so" % source_key(src, extra=flags))
+    if not os.path.exists(out):
+        run([CXX, "-O2", "-shared", "-fPIC", src, "-o", out + ".tmp"] + shlex.split(flags))
+        os.replace(out + ".tmp", out)
+    return out
+
+
+def build_nanobind(out_dir):
+    import nanobind
+
+    root = os.path.dirname(nanobind.__file__)
+    src = os.path.join(PEERS, "nanobind_bench.cc")
+    key = source_key(src, extra=nanobind.__version__ + sys.version)
+    mod_dir = os.path.join(out_dir, "nanobind_" + key)
+    out = os.path.join(mod_dir, "nanobind_bench" + ext_suffix())
+    if os.path.exists(out):
+        return out
+    os.makedirs(mod_dir, exist_ok=True)
+    incs = python_includes() + ["-I" + os.path.join(root, "include"),
+                                "-I" + os.path.join(root, "ext", "robin_map", "include")]
+    # Compiled like nanobind's own CMake build: optimized, hidden visibility.
+    flags = ["-std=c++17", "-O3", "-DNDEBUG", "-fPIC", "-fvisibility=hidden", "-fno-strict-aliasing"]
+    objs = []
+    for name, path in (("nb_combined", os.path.join(root, "src", "nb_combined.cpp")),
+                       ("module", src)):
+        obj = os.path.join(mod_dir, name + ".o")
+        objs.append((path, obj))
+    with ThreadPoolExecutor(2) as pool:
+        list(pool.map(lambda po: run([CXX] + flags + incs + ["-c", po[0], "-o", po[1]]), objs))
+    run([CXX, "-shared"] + [o for _, o in objs] + ["-o", out + ".tmp"])
+    os.replace(out + ".tmp", out)
+    return out
+
+
+def build_pybind11(out_dir):
+    import pybind11
+
+    src = os.path.join(PEERS, "pybind11_bench.cc")
+    key = source_key(src, extra=pybind11.__version__ + sys.version)
+    mod_dir = os.path.join(out_dir, "pybind11_" + key)
+    out = os.path.join(mod_dir, "pybind11_bench" + ext_suffix())
+    if not os.path.exists(out):
+        os.makedirs(mod_dir, exist_ok=True)
+        run([CXX, "-std=c++17", "-O3", "-DNDEBUG", "-shared", "-fPIC", "-fvisibility=hidden",
+             src, "-o", out + ".tmp", "-I" + pybind11.get_include()] + python_includes())
+        os.replace(out + ".tmp", out)
+    return out
+
+
+def build_clib(out_dir):
+    src = os.path.join(PEERS, "cbench.c")
+    out = os.path.join(out_dir, "libcbench_%s.so" % source_key(src))
+    if not os.path.exists(out):
+        run([CC, "-O2", "-shared", "-fPIC", src, "-o", out + ".tmp"])
+        os.replace(out + ".tmp", out)
+    return out
+
+
+CFFI_CDEF = """
+void nop(void);
+int64_t f3(int64_t a, int64_t b, int64_t c);
+int64_t add_one(int64_t x);
+const char* echo(const char* s);
+int64_t sum_list(const int64_t* values, int64_t n);
+int64_t call_callback(int64_t (*cb)(int64_t));
+"""
+
+
+def build_cffi_api(out_dir):
+    import cffi
+
+    src = os.path.join(PEERS, "cbench.c")
+    key = source_key(src, extra=cffi.__version__ + sys.version + CFFI_CDEF)
+    mod_dir = os.path.join(out_dir, "cffi_" + key)
+    name = "cffi_bench_api"
+    existing = [f for f in os.listdir(mod_dir)] if os.path.isdir(mod_dir) else []
+    for f in existing:
+        if f.startswith(name) and f.endswith(ext_suffix()):
+            return os.path.join(mod_dir, f)
+    ffi = cffi.FFI()
+    ffi.cdef(CFFI_CDEF)
+    with open(src) as f:
+        ffi.set_source(name, f.read())
+    os.makedirs(mod_dir, exist_ok=True)
+    return ffi.compile(tmpdir=mod_dir)
+
+
+def load_ext(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def build_all(out_dir):
+    os.makedirs(out_dir, exist_ok=True)
+    jobs = {"tvm_ffi": build_tvm_ffi, "nanobind": build_nanobind, "pybind11": build_pybind11,
+            "clib": build_clib, "cffi_api": build_cffi_api}
+    with ThreadPoolExecutor(len(jobs)) as pool:
+        futures = {k: pool.submit(fn, out_dir) for k, fn in jobs.items()}
+        return {k: f.result() for k, f in futures.items()}
+
+
+def make_cases(paths):
+    """{row: {binding: (stmt, namespace)}} in table order."""
+    import cffi
+    import numpy as np
+    import tvm_ffi
+
+    cases = {}
+
+    def add(row, binding, stmt, ns):
+        cases.setdefault(row, {})[binding] = (stmt, ns)
+
+    ints = list(range(10))
+    arr = np.zeros((4, 4), dtype="float32")
+
+    def cb(x):
+        return x
+
+    # tvm_ffi, with the default GIL release and with the GIL kept.
+    mod = tvm_ffi.load_module(paths["tvm_ffi"])
+    for binding, release in (("tvm_ffi", True), ("tvm_ffi nogil=0", False)):
+        fns = {}
+        for name in ("nop", "f3", "add_one", "echo", "sum_list", "call_callback",
+                     "tensor_data_ptr"):
+            f = mod[name]
+            f.release_gil = release
+            fns[name] = f
+        ns = dict(fns, ints=ints, cb=cb, arr=arr, wrapped_cb=tvm_ffi.Function(cb))
+        add("f()", binding, "nop()", ns)
+        add("f(1, 2, 3)", binding, "f3(1, 2, 3)", ns)
+        add("add_one(1)", binding, "add_one(1)", ns)
+        add('echo("hello")', binding, 'echo("hello")', ns)
+        add("sum(list of 10 ints)", binding, "sum_list(ints)", ns)
+        add("C++ -> Python callback", binding, "call_callback(cb)", ns)
+        add("callback, pre-wrapped Function", binding, "call_callback(wrapped_cb)", ns)
+
+    tensor_note = None
+    try:
+        assert mod["tensor_data_ptr"](arr) == arr.ctypes.data
+        ns = {"f": mod["tensor_data_ptr"], "arr": arr}
+        add("TensorView(ndarray)", "tvm_ffi", "f(arr)", ns)
+        f_keep = mod["tensor_data_ptr"]
+        f_keep.release_gil = False
+        add("TensorView(ndarray)", "tvm_ffi nogil=0", "f(arr)", {"f": f_keep, "arr": arr})
+    except Exception as exc:  # tensors come with issue 7
+        tensor_note = "TensorView rows skipped: passing a numpy array failed (%s: %s)" % (
+            type(exc).__name__, exc)
+    if hasattr(tvm_ffi, "from_dlpack"):
+        add("from_dlpack(ndarray)", "tvm_ffi", "from_dlpack(arr)",
+            {"from_dlpack": tvm_ffi.from_dlpack, "arr": arr})
+    else:
+        tensor_note = (tensor_note + "; " if tensor_note else "") + \
+            "from_dlpack row skipped: tvm_ffi.from_dlpack does not exist yet"
+
+    nb = load_ext("nanobind_bench", paths["nanobind"])
+    ns = {"m": nb, "ints": ints, "cb": cb, "arr": arr}
+    add("f()", "nanobind", "m.nop()", ns)
+    add("f(1, 2, 3)", "nanobind", "m.f3(1, 2, 3)", ns)
+    add("add_one(1)", "nanobind", "m.add_one(1)", ns)
+    add('echo("hello")', "nanobind", 'm.echo("hello")', ns)
+    add("sum(list of 10 ints)", "nanobind", "m.sum_list(ints)", ns)
+    add("C++ -> Python callback", "nanobind", "m.call_callback(cb)", ns)
+    add("TensorView(ndarray)", "nanobind", "m.tensor_data_ptr(arr)", ns)
+    add("from_dlpack(ndarray)", "nanobind", "m.tensor_data_ptr(arr)", ns)
+
+    pb = load_ext("pybind11_bench", paths["pybind11"])
+    ns = {"m": pb, "ints": ints, "cb": cb}
+    add("f()", "pybind11", "m.nop()", ns)
+    add("f(1, 2, 3)", "pybind11", "m.f3(1, 2, 3)", ns)
+    add("add_one(1)", "pybind11", "m.add_one(1)", ns)
+    add('echo("hello")', "pybind11", 'm.echo("hello")', ns)
+    add("sum(list of 10 ints)", "pybind11", "m.sum_list(ints)", ns)
+    add("C++ -> Python callback", "pybind11", "m.call_callback(cb)", ns)
+
+    # ctypes: C strings are bytes, lists need a C array built per call.
+    lib = ctypes.CDLL(paths["clib"])
+    i64 = ctypes.c_int64
+    lib.nop.argtypes, lib.nop.restype = [], None
+    lib.f3.argtypes, lib.f3.restype = [i64, i64, i64], i64
+    lib.add_one.argtypes, lib.add_one.restype = [i64], i64
+    lib.echo.argtypes, lib.echo.restype = [ctypes.c_char_p], ctypes.c_char_p
+    lib.sum_list.argtypes, lib.sum_list.restype = [ctypes.POINTER(i64), i64], i64
+    cbtype = ctypes.CFUNCTYPE(i64, i64)
+    lib.call_callback.argtypes, lib.call_callback.restype = [cbtype], i64
+    ns = {"lib": lib, "ints": ints, "arr10": i64 * 10, "ccb": cbtype(cb)}
+    add("f()", "ctypes", "lib.nop()", ns)
+    add("f(1, 2, 3)", "ctypes", "lib.f3(1, 2, 3)", ns)
+    add("add_one(1)", "ctypes", "lib.add_one(1)", ns)
+    add('echo("hello")', "ctypes", 'lib.echo(b"hello")', ns)
+    add("sum(list of 10 ints)", "ctypes", "lib.sum_list(arr10(*ints), 10)", ns)
+    add("C++ -> Python callback", "ctypes", "lib.call_callback(ccb)", ns)
+
+    ffi = cffi.FFI()
+    ffi.cdef(CFFI_CDEF)
+    abi = ffi.dlopen(paths["clib"])
+    api = load_ext("cffi_bench_api", paths["cffi_api"])
+    for binding, m, f in (("cffi ABI", abi, ffi), ("cffi API", api.lib, api.ffi)):
+        ns = {"lib": m, "ffi": f, "ints": ints,
+              "fcb": f.callback("int64_t(*)(int64_t)", cb)}
+        add("f()", binding, "lib.nop()", ns)
+        add("f(1, 2, 3)", binding, "lib.f3(1, 2, 3)", ns)
+        add("add_one(1)", binding, "lib.add_one(1)", ns)
+        add('echo("hello")', binding, 'ffi.string(lib.echo(b"hello"))', ns)
+        add("sum(list of 10 ints)", binding, 'lib.sum_list(ffi.new("int64_t[]", ints), 10)', ns)
+        add("C++ -> Python callback", binding, "lib.call_callback(fcb)", ns)
+    return cases, tensor_note
+
+
+def time_ns(stmt, ns, repeat, budget):
+    timer = timeit.Timer(stmt, globals=ns)
+    number, _ = timer.autorange()  # >= 0.2 s per run
+    number = max(1, int(number * budget / 0.2))
+    return min(timer.repeat(repeat=repeat, number=number)) / number * 1e9
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repeats (noisier)")
+    parser.add_argument("--build-dir", default=os.path.join(tempfile.gettempdir(),
+                                                            "tvm_ffi_bench_build"))
+    args = parser.parse_args()
+    repeat, budget = (3, 0.05) if args.quick else (7, 0.1)
+
+    import tvm_ffi
+
+    print("building peers in %s ..." % args.build_dir, flush=True)
+    paths = build_all(args.build_dir)
+    cases, tensor_note = make_cases(paths)
+    bindings = ["tvm_ffi", "tvm_ffi nogil=0", "nanobind", "pybind11", "ctypes",
+                "cffi ABI", "cffi API"]
+    print("Python %s, %s, tvm_ffi from %s" % (platform.python_version(), platform.machine(),
+                                              os.path.dirname(tvm_ffi.__file__)))
+    print("ns per call, min of %d runs; 'tvm_ffi' releases the GIL (the default), "
+          "'tvm_ffi nogil=0' has release_gil=False\n" % repeat)
+    row_w = max(len(r) for r in cases) + 2
+    header = "%-*s" % (row_w, "call") + "".join("%17s" % b for b in bindings)
+    header += "%10s%10s%8s%7s" % ("tvm/nb", "keep/nb", "target", "")
+    print(header)
+    print("-" * len(header))
+    results = []
+    for row, per in cases.items():
+        times = {b: time_ns(s, ns, repeat, budget) for b, (s, ns) in per.items()}
+        line = "%-*s" % (row_w, row)
+        line += "".join("%17s" % ("%.1f" % times[b] if b in times else "-") for b in bindings)
+        nb = times.get("nanobind")
+        ratio = times["tvm_ffi"] / nb if nb and "tvm_ffi" in times else None
+        keep = times["tvm_ffi nogil=0"] / nb if nb and "tvm_ffi nogil=0" in times else None
+        line += "%10s" % ("%.2fx" % ratio if ratio else "-")
+        line += "%10s" % ("%.2fx" % keep if keep else "-")
+        target = TARGETS.get(row)
+        if target is not None and ratio is not None:
+            verdict = "PASS" if ratio <= target else "MISS"
+            line += "%7s%7s" % ("<=%.1fx" % target, verdict)
+            results.append((row, verdict))
+        print(line, flush=True)
+    print()
+    if tensor_note:
+        print("note:", tensor_note)
+    print("note: ctypes/cffi pass echo's string as bytes (C char*), and build a C array "
+          "for the list per call")
+    print("note: 'from_dlpack(ndarray)' compares tvm_ffi.from_dlpack(arr) with nanobind's "
+          "nb::ndarray<> call on the same array")
+    print("targets: %d PASS, %d MISS" % (sum(v == "PASS" for _, v in results),
+                                          sum(v == "MISS" for _, v in results)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,425 @@
+# tvm_ffi.Tensor, DLPack import/export, and tensor arguments.
+#
+# Import (from_dlpack and arguments):
+#   * numpy.ndarray takes a fast path with no capsule: the buffer protocol
+#     (PyBUF_RECORDS_RO) gives pointer, shape, byte strides and the struct
+#     format; a memoryview keeps the array's buffer exported until the
+#     tensor's DLPack deleter drops it. ml_dtypes arrays (bfloat16, float8 ...),
+#     which neither the buffer protocol nor numpy's DLPack export accept, are
+#     read as unsigned ints of the same width and relabelled with their dtype.
+#   * Any other producer goes through __dlpack__(max_version=(1, 1)) (or the
+#     legacy capsule for producers that do not take max_version); the capsule
+#     is renamed "used_..." and its DLManagedTensor[Versioned] is owned by the
+#     Tensor, whose destruction calls the producer's deleter exactly once.
+# Arguments: a DLPack producer passed to a Function becomes a Tensor object
+# owned by the call (so TensorView, DLTensor* and Tensor parameters all accept
+# it without a copy); an existing tvm_ffi.Tensor is passed as itself.
+# Export: __dlpack__ hands out TVMFFITensorToDLPack[Versioned] in a capsule
+# whose destructor deletes it if nobody consumed it.
+
+cdef extern from "dlpack/dlpack.h":
+    ctypedef struct DLTensor:
+        void* data
+        DLDevice device
+        int32_t ndim
+        DLDataType dtype
+        int64_t* shape
+        int64_t* strides
+        uint64_t byte_offset
+
+    ctypedef struct DLPackVersion:
+        uint32_t major
+        uint32_t minor
+
+    ctypedef struct DLManagedTensor:
+        DLTensor dl_tensor
+        void* manager_ctx
+        void (*deleter)(DLManagedTensor* self) noexcept
+
+    ctypedef struct DLManagedTensorVersioned:
+        DLPackVersion version
+        void* manager_ctx
+        void (*deleter)(DLManagedTensorVersioned* self) noexcept
+        uint64_t flags
+        DLTensor dl_tensor
+
+    int DLPACK_MAJOR_VERSION
+    int DLPACK_MINOR_VERSION
+    uint64_t DLPACK_FLAG_BITMASK_READ_ONLY
+
+cdef extern from "tvm/ffi/c_api.h" nogil:
+    int TVMFFITensorFromDLPack(DLManagedTensor* src, int32_t require_alignment,
+                               int32_t require_contiguous, TVMFFIObjectHandle* out)
+    int TVMFFITensorFromDLPackVersioned(DLManagedTensorVersioned* src,
+                                        int32_t require_alignment,
+                                        int32_t require_contiguous, TVMFFIObjectHandle* out)
+    int TVMFFITensorToDLPack(TVMFFIObjectHandle src, DLManagedTensor** out)
+    int TVMFFITensorToDLPackVersioned(TVMFFIObjectHandle src, DLManagedTensorVersioned** out)
+    int TVMFFITensorCreateUnsafeView(TVMFFIObjectHandle source, const DLTensor* prototype,
+                                     TVMFFIObjectHandle* out)
+
+cdef extern from "Python.h":
+    ctypedef struct Py_buffer:
+        void* buf
+        Py_ssize_t len
+        int readonly
+        Py_ssize_t itemsize
+        char* format
+        int ndim
+        Py_ssize_t* shape
+        Py_ssize_t* strides
+    object PyCapsule_New(void* pointer, const char* name, void (*destructor)(object) noexcept)
+    bint PyCapsule_IsValid(object capsule, const char* name)
+    void* PyCapsule_GetPointer(object capsule, const char* name) except? NULL
+    int PyCapsule_SetName(object capsule, const char* name) except -1
+    object PyMemoryView_FromObject(object obj)
+    Py_buffer* PyMemoryView_GET_BUFFER(object mview)
+
+cdef enum:
+    kDLInt = 0
+    kDLUInt = 1
+    kDLFloat = 2
+    kDLComplex = 5
+    kDLBool = 6
+    kMaxTensorDims = 64
+
+cdef const char* kCapsuleVersioned = "dltensor_versioned"
+cdef const char* kCapsuleLegacy = "dltensor"
+cdef const char* kCapsuleVersionedUsed = "used_dltensor_versioned"
+cdef const char* kCapsuleLegacyUsed = "used_dltensor"
+
+
+cdef inline DLTensor* tensor_cell(TVMFFIObjectHandle handle) noexcept:
+    # The DLTensor follows the object header (abi.md 2.4).
+    return <DLTensor*>TVMFFIPyObjectCell(handle)
+
+
+cdef DLTensor* tensor_dl(Object self) except NULL:
+    # A module function, not a cdef method: Tensor must add no vtable, so that
+    # wrap_object's Object.__new__(Tensor) stays valid.
+    self._check_handle()
+    return tensor_cell(self.chandle)
+
+
+cdef class Tensor(Object):
+    """An FFI tensor (``ffi.Tensor``): a DLTensor shared with C++ and DLPack peers.
+
+    Made by ``tvm_ffi.from_dlpack`` or returned from C++; numpy, torch and other
+    DLPack consumers read it without a copy (``numpy.from_dlpack(t)``).
+    """
+
+    @property
+    def ndim(self):
+        """Number of dimensions."""
+        return tensor_dl(self).ndim
+
+    @property
+    def shape(self):
+        """The extents, as a tvm_ffi.Shape."""
+        cdef DLTensor* t = tensor_dl(self)
+        return function_call_owned(rt_func("ffi.Shape"),
+                                   tuple([t.shape[i] for i in range(t.ndim)]))
+
+    @property
+    def strides(self):
+        """Strides in elements (compact strides when the tensor has none), a tuple."""
+        cdef DLTensor* t = tensor_dl(self)
+        cdef int64_t expected = 1
+        cdef int i
+        if t.strides != NULL:
+            return tuple([t.strides[i] for i in range(t.ndim)])
+        out = [0] * t.ndim
+        for i in range(t.ndim - 1, -1, -1):
+            out[i] = expected
+            expected *= t.shape[i]
+        return tuple(out)
+
+    @property
+    def dtype(self):
+        """Element type, a tvm_ffi.dtype."""
+        return dl_to_dtype(tensor_dl(self).dtype)
+
+    @property
+    def device(self):
+        """Device holding the data, a tvm_ffi.Device."""
+        return make_device(tensor_dl(self).device)
+
+    @property
+    def data_ptr(self):
+        """Address of the first element (data + byte_offset), an int."""
+        cdef DLTensor* t = tensor_dl(self)
+        return <uintptr_t>t.data + t.byte_offset
+
+    @property
+    def byte_offset(self):
+        """Byte offset of the first element from the DLTensor's data pointer."""
+        return tensor_dl(self).byte_offset
+
+    def __dlpack_device__(self):
+        cdef DLTensor* t = tensor_dl(self)
+        return (<int>t.device.device_type, t.device.device_id)
+
+    def __dlpack__(self, stream=None, *, max_version=None, dl_device=None, copy=None):
+        """A DLPack capsule sharing this tensor's memory (versioned when max_version >= (1, 0))."""
+        cdef DLTensor* t = tensor_dl(self)
+        cdef DLManagedTensor* legacy = NULL
+        cdef DLManagedTensorVersioned* versioned = NULL
+        if copy:
+            raise BufferError("tvm_ffi.Tensor.__dlpack__: copy=True is not supported; "
+                              "tvm_ffi tensors only share memory")
+        if dl_device is not None:
+            if (int(dl_device[0]) != <int>t.device.device_type
+                    or int(dl_device[1]) != t.device.device_id):
+                raise BufferError("tvm_ffi.Tensor.__dlpack__: the tensor lives on device %r "
+                                  "and cannot be exported to device %r"
+                                  % (self.__dlpack_device__(), tuple(dl_device)))
+        if max_version is not None and int(max_version[0]) >= 1:
+            check_call(TVMFFITensorToDLPackVersioned(self.chandle, &versioned))
+            return PyCapsule_New(versioned, kCapsuleVersioned, capsule_delete_versioned)
+        check_call(TVMFFITensorToDLPack(self.chandle, &legacy))
+        return PyCapsule_New(legacy, kCapsuleLegacy, capsule_delete_legacy)
+
+    def numpy(self):
+        """A numpy array sharing this tensor's memory (ml_dtypes types included)."""
+        import numpy
+        np_dtype = self.dtype.to_numpy()
+        if np_dtype.type.__module__.startswith("ml_dtypes"):
+            # numpy's DLPack import rejects these types: import the bits, then view.
+            raw = Tensor_relabel(self, "uint%d" % (np_dtype.itemsize * 8))
+            return numpy.from_dlpack(raw).view(np_dtype)
+        return numpy.from_dlpack(self)
+
+    def __repr__(self):
+        if self.chandle == NULL:
+            return "<tvm_ffi.Tensor: NULL>"
+        return "tvm_ffi.Tensor(shape=%s, dtype=%s, device=%s, data_ptr=0x%x)" % (
+            tuple(self.shape), str(self.dtype), str(self.device), self.data_ptr)
+
+
+cdef void capsule_delete_versioned(object capsule) noexcept:
+    # Only a capsule nobody consumed still carries its original name.
+    cdef DLManagedTensorVersioned* m
+    if PyCapsule_IsValid(capsule, kCapsuleVersioned):
+        m = <DLManagedTensorVersioned*>PyCapsule_GetPointer(capsule, kCapsuleVersioned)
+        if m != NULL and m.deleter != NULL:
+            m.deleter(m)
+
+
+cdef void capsule_delete_legacy(object capsule) noexcept:
+    cdef DLManagedTensor* m
+    if PyCapsule_IsValid(capsule, kCapsuleLegacy):
+        m = <DLManagedTensor*>PyCapsule_GetPointer(capsule, kCapsuleLegacy)
+        if m != NULL and m.deleter != NULL:
+            m.deleter(m)
+
+
+cdef object function_call_owned(Function f, tuple args):
+    cdef TVMFFIAny result
+    function_call_raw(f, args, &result)
+    return any_to_py_owned(&result)
+
+
+cdef object Tensor_relabel(Tensor src, str new_dtype):
+    """A view of src with the same layout but another dtype of the same width."""
+    cdef DLTensor proto = tensor_cell(src.chandle)[0]
+    cdef TVMFFIObjectHandle out = NULL
+    proto.dtype = dtype_to_dl(dtype(new_dtype))
+    check_call(TVMFFITensorCreateUnsafeView(src.chandle, &proto, &out))
+    return wrap_object(out)
+
+
+# ---------------------------------------------------------------------------
+# numpy fast path (buffer protocol, no capsule)
+# ---------------------------------------------------------------------------
+
+cdef object _NUMPY_NDARRAY = None
+
+
+cdef inline bint is_numpy_array(object x):
+    global _NUMPY_NDARRAY
+    cdef type t = type(x)
+    if _NUMPY_NDARRAY is None:
+        if t.__name__ != "ndarray" or t.__module__ != "numpy":
+            return False
+        import numpy
+        _NUMPY_NDARRAY = numpy.ndarray
+    return t is _NUMPY_NDARRAY
+
+
+cdef void numpy_tensor_deleter(DLManagedTensorVersioned* self) noexcept nogil:
+    # manager_ctx holds the memoryview that keeps the array's buffer exported.
+    TVMFFIPyDecRefDeleter(self.manager_ctx)
+    free(self)
+
+
+cdef int format_to_dl(const char* fmt, Py_ssize_t itemsize, DLDataType* out) except -1:
+    """DLDataType of a struct-module format; 1 when unknown (caller falls back)."""
+    cdef char order = fmt[0]
+    if order == b'>' or order == b'!':
+        raise TypeError("tvm_ffi: byte-swapped (big-endian, format %r) arrays cannot be "
+                        "shared as tensors; convert with arr.astype(arr.dtype.newbyteorder('='))"
+                        % fmt.decode("ascii", "replace"))
+    if order == b'<' or order == b'=' or order == b'@':
+        fmt += 1
+    out.lanes = 1
+    out.bits = <uint8_t>(itemsize * 8)
+    if fmt[0] == b'O':
+        raise TypeError("tvm_ffi: arrays of Python objects (dtype=object) cannot be shared "
+                        "as tensors")
+    if fmt[0] == 0 or (fmt[1] != 0 and fmt[0] != b'Z'):
+        return 1
+    if fmt[0] == b'?':
+        out.code = kDLBool
+    elif fmt[0] in b'bhilq':
+        out.code = kDLInt
+    elif fmt[0] in b'BHILQ':
+        out.code = kDLUInt
+    elif fmt[0] in b'efd':
+        out.code = kDLFloat
+    elif fmt[0] == b'Z' and fmt[1] in b'fd' and fmt[2] == 0:
+        out.code = kDLComplex
+    else:
+        return 1
+    return 0
+
+
+cdef TVMFFIObjectHandle numpy_to_handle(object arr, int32_t require_alignment,
+                                        int32_t require_contiguous) except? NULL:
+    """A Tensor handle over a numpy array's memory; NULL when the buffer path cannot
+    describe it (then the caller uses __dlpack__)."""
+    cdef Py_buffer* view
+    cdef DLManagedTensorVersioned* managed
+    cdef TVMFFIObjectHandle out = NULL
+    cdef DLDataType dt
+    cdef int64_t strides[kMaxTensorDims]
+    cdef int64_t shape[kMaxTensorDims]
+    cdef int i
+    cdef int ret
+    try:
+        mview = PyMemoryView_FromObject(arr)
+    except (BufferError, ValueError, TypeError):
+        if arr.dtype.hasobject:
+            raise TypeError("tvm_ffi: arrays of Python objects (dtype=object) cannot be "
+                            "shared as tensors") from None
+        return NULL
+    view = PyMemoryView_GET_BUFFER(mview)
+    if format_to_dl(view.format, view.itemsize, &dt) != 0:
+        return NULL
+    for i in range(view.ndim):
+        shape[i] = view.shape[i]
+        if view.strides[i] % view.itemsize != 0:
+            raise BufferError("tvm_ffi: stride %d bytes of dimension #%d is not a multiple of "
+                              "the item size %d" % (view.strides[i], i, view.itemsize))
+        strides[i] = view.strides[i] // view.itemsize
+    managed = <DLManagedTensorVersioned*>malloc(sizeof(DLManagedTensorVersioned))
+    if managed == NULL:
+        raise MemoryError("cannot allocate a DLManagedTensorVersioned")
+    managed.version.major = DLPACK_MAJOR_VERSION
+    managed.version.minor = DLPACK_MINOR_VERSION
+    managed.flags = DLPACK_FLAG_BITMASK_READ_ONLY if view.readonly else 0
+    managed.dl_tensor.data = view.buf
+    managed.dl_tensor.device.device_type = kDLCPU
+    managed.dl_tensor.device.device_id = 0
+    managed.dl_tensor.ndim = view.ndim
+    managed.dl_tensor.dtype = dt
+    managed.dl_tensor.shape = shape
+    managed.dl_tensor.strides = strides
+    managed.dl_tensor.byte_offset = 0
+    # The import copies shape and strides, so the stack arrays above suffice.
+    Py_INCREF(mview)
+    managed.manager_ctx = <void*>mview
+    managed.deleter = numpy_tensor_deleter
+    ret = TVMFFITensorFromDLPackVersioned(managed, require_alignment, require_contiguous, &out)
+    if ret != 0:
+        managed.deleter(managed)
+        raise_last_ffi_error()
+    return out
+
+
+cdef object ml_dtypes_name(object arr):
+    """The tvm_ffi dtype name of an ml_dtypes array, else None."""
+    np_type = arr.dtype.type
+    if not np_type.__module__.startswith("ml_dtypes"):
+        return None
+    name = arr.dtype.name
+    if dtype(name).bits != arr.dtype.itemsize * 8:
+        raise TypeError("tvm_ffi: ml_dtypes type %s (%d bits in %d-byte items) cannot be "
+                        "shared as a tensor" % (name, dtype(name).bits, arr.dtype.itemsize))
+    return name
+
+
+# ---------------------------------------------------------------------------
+# DLPack capsule path
+# ---------------------------------------------------------------------------
+
+cdef TVMFFIObjectHandle capsule_to_handle(object capsule, int32_t require_alignment,
+                                          int32_t require_contiguous) except NULL:
+    cdef DLManagedTensorVersioned* versioned
+    cdef DLManagedTensor* legacy
+    cdef TVMFFIObjectHandle out = NULL
+    if PyCapsule_IsValid(capsule, kCapsuleVersioned):
+        versioned = <DLManagedTensorVersioned*>PyCapsule_GetPointer(capsule, kCapsuleVersioned)
+        check_call(TVMFFITensorFromDLPackVersioned(versioned, require_alignment,
+                                                   require_contiguous, &out))
+        # From here the Tensor owns the producer's tensor: the capsule must not delete it.
+        PyCapsule_SetName(capsule, kCapsuleVersionedUsed)
+        return out
+    if PyCapsule_IsValid(capsule, kCapsuleLegacy):
+        legacy = <DLManagedTensor*>PyCapsule_GetPointer(capsule, kCapsuleLegacy)
+        check_call(TVMFFITensorFromDLPack(legacy, require_alignment, require_contiguous, &out))
+        PyCapsule_SetName(capsule, kCapsuleLegacyUsed)
+        return out
+    raise TypeError("tvm_ffi.from_dlpack: __dlpack__ returned %r, not an unconsumed "
+                    "\"dltensor\" or \"dltensor_versioned\" capsule" % (capsule,))
+
+
+cdef TVMFFIObjectHandle dlpack_to_handle(object obj, int32_t require_alignment,
+                                         int32_t require_contiguous) except NULL:
+    """An owned Tensor handle sharing obj's memory (obj: a DLPack producer)."""
+    cdef TVMFFIObjectHandle out = NULL
+    cdef TVMFFIObjectHandle raw
+    if isinstance(obj, Tensor):
+        (<Tensor>obj)._check_handle()
+        TVMFFIObjectIncRef((<Tensor>obj).chandle)
+        return (<Tensor>obj).chandle
+    if is_numpy_array(obj):
+        out = numpy_to_handle(obj, require_alignment, require_contiguous)
+        if out != NULL:
+            return out
+        name = ml_dtypes_name(obj)
+        if name is not None:
+            raw = numpy_to_handle(obj.view("uint%d" % (obj.dtype.itemsize * 8)),
+                                  require_alignment, require_contiguous)
+            if raw != NULL:
+                tensor = wrap_object(raw)
+                relabelled = Tensor_relabel(<Tensor>tensor, name)
+                TVMFFIObjectIncRef((<Tensor>relabelled).chandle)
+                return (<Tensor>relabelled).chandle
+    producer = getattr(obj, "__dlpack__", None)
+    if producer is None:
+        raise TypeError("tvm_ffi.from_dlpack: %s does not implement the DLPack protocol "
+                        "(no __dlpack__)" % type(obj).__name__)
+    try:
+        capsule = producer(max_version=(DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION))
+    except TypeError:
+        # Producers older than DLPack 1.0 take no max_version and give a legacy capsule.
+        capsule = producer()
+    return capsule_to_handle(capsule, require_alignment, require_contiguous)
+
+
+def from_dlpack(obj, *, int require_alignment=0, bint require_contiguous=False):
+    """A tvm_ffi.Tensor sharing memory with obj (numpy, torch, jax, cupy, Tensor ...).
+
+    require_alignment: bytes the first element's address must be a multiple of
+    (0: no requirement). require_contiguous: reject non-compact layouts.
+    The producer's memory stays alive as long as the Tensor (or any consumer
+    it is passed on to) holds it. Raises ValueError when a requirement fails.
+    """
+    return wrap_object(dlpack_to_handle(obj, require_alignment, 1 if require_contiguous else 0))
+
+
+cdef int convert_dlpack_arg(object x, TVMFFIAny* out, ArgStore* store) except -1:
+    """A DLPack producer as a call argument: an owned Tensor object (no copy)."""
+    cdef TVMFFIObjectHandle handle = dlpack_to_handle(x, 0, 0)
+    set_owned_object(out, handle, store)
+    return 0

@@ -1,0 +1,97 @@
+"""torch (CPU) interop of tvm_ffi.Tensor: DLPack both ways, arguments, dtypes."""
+
+import gc
+
+import pytest
+
+import tvm_ffi
+
+torch = pytest.importorskip("torch", reason="torch is not installed")
+
+make_tensor = tvm_ffi.get_global_func("testing.make_tensor")
+free_count = tvm_ffi.get_global_func("testing.tensor_free_count")
+add_one_view = tvm_ffi.get_global_func("testing.tensor_add_one_inplace")
+add_one_dltensor = tvm_ffi.get_global_func("testing.dltensor_ptr_add_one")
+add_one_tensor = tvm_ffi.get_global_func("testing.tensor_obj_add_one")
+tensor_info = tvm_ffi.get_global_func("testing.tensor_info")
+
+
+def test_from_dlpack_torch_shares_memory():
+    x = torch.arange(6, dtype=torch.float32).reshape(2, 3)
+    t = tvm_ffi.from_dlpack(x)
+    assert t.data_ptr == x.data_ptr()
+    assert t.shape == (2, 3) and t.dtype == "float32"
+
+
+def test_torch_from_dlpack_of_tensor_shares_memory_both_ways():
+    x = torch.zeros(4, dtype=torch.int64)
+    y = torch.from_dlpack(tvm_ffi.from_dlpack(x))
+    assert y.data_ptr() == x.data_ptr()
+    y[1] = 5
+    assert x[1].item() == 5
+    x[2] = 9
+    assert y[2].item() == 9
+
+
+def test_torch_keeps_cpp_tensor_alive_until_released():
+    before_free = free_count()
+    t = make_tensor(tvm_ffi.Shape((3,)), tvm_ffi.dtype("float32"))
+    y = torch.from_dlpack(t)
+    y.fill_(2.0)
+    del t
+    gc.collect()
+    assert free_count() == before_free and y.sum().item() == 6.0
+    del y
+    gc.collect()
+    assert free_count() == before_free + 1
+
+
+def test_torch_memory_stays_valid_after_torch_tensor_dropped():
+    x = torch.full((1000,), 7.0)
+    t = tvm_ffi.from_dlpack(x)
+    del x
+    gc.collect()
+    # Fresh allocations must not reuse the memory the Tensor still owns.
+    others = [torch.zeros(1000) for _ in range(8)]
+    assert torch.from_dlpack(t).sum().item() == 7000.0
+    assert all(o.data_ptr() != t.data_ptr for o in others)
+
+
+def test_torch_strided_view_carries_strides():
+    base = torch.arange(24, dtype=torch.int32).reshape(4, 6)
+    view = base[::2, 1:]
+    t = tvm_ffi.from_dlpack(view)
+    assert t.strides == (12, 1) and t.data_ptr == view.data_ptr()
+
+
+@pytest.mark.parametrize("name", ["bool", "int8", "int16", "int32", "int64", "uint8",
+                                  "float16", "bfloat16", "float32", "float64",
+                                  "complex64", "complex128"])
+def test_torch_dtype_round_trip(name):
+    from tvm_ffi import _dtype_interop
+
+    torch_dtype = getattr(torch, name)
+    x = torch.zeros(3, dtype=torch_dtype)
+    t = tvm_ffi.from_dlpack(x)
+    assert t.dtype == tvm_ffi.dtype(name) == tvm_ffi.dtype(torch_dtype)
+    assert _dtype_interop.to_torch_dtype(t.dtype) is torch_dtype
+    assert torch.from_dlpack(t).dtype is torch_dtype
+
+
+def test_torch_tensor_view_parameter_no_copy():
+    x = torch.zeros(3, dtype=torch.float32)
+    add_one_view(x)
+    assert x.tolist() == [1.0, 1.0, 1.0]
+    assert tensor_info(x)[0] == x.data_ptr()
+
+
+def test_torch_dltensor_ptr_parameter_no_copy():
+    x = torch.zeros(2, dtype=torch.float64)
+    add_one_dltensor(x)
+    assert x.tolist() == [1.0, 1.0]
+
+
+def test_torch_tensor_parameter_no_copy():
+    x = torch.zeros(2, 2, dtype=torch.int64)
+    add_one_tensor(x)
+    assert x.tolist() == [[1, 1], [1, 1]]
