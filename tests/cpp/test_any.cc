@@ -3,6 +3,8 @@
 // rules and their error messages, type keys, AnyEqual / AnyHash, and the
 // ownership rule of AnyView -> Any for borrowed strings.
 #include <gtest/gtest.h>
+
+#include "testing_helpers.h"
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/dtype.h>
 #include <tvm/ffi/error.h>
@@ -43,20 +45,9 @@ class Point : public ffi::ObjectRef {
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(Point, ffi::ObjectRef, PointObj);
 };
 
-/*! \brief Runs fn, expects an ffi::Error of `kind`, returns its message. */
-std::string ErrorMessage(const std::function<void()>& fn, const std::string& kind = "TypeError") {
-  try {
-    fn();
-  } catch (const ffi::Error& e) {
-    EXPECT_EQ(e.kind(), kind);
-    return e.message();
-  }
-  ADD_FAILURE() << "expected a " << kind;
-  return "";
-}
+using tvm_ffi_testing::ErrorMessage;
+using tvm_ffi_testing::Cell;
 
-const TVMFFIAny* Cell(const Any& a) { return ffi::details::AnyUnsafe::GetTVMFFIAny(a); }
-const TVMFFIAny* Cell(const AnyView& a) { return ffi::details::AnyUnsafe::GetTVMFFIAny(a); }
 
 int32_t UseCount(const ffi::Object* obj) { return obj->use_count(); }
 

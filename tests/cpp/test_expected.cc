@@ -2,6 +2,8 @@
 // rethrowing the held error with its kind, error() on a value, and the Any
 // round trip (the value itself, or the Error object).
 #include <gtest/gtest.h>
+
+#include "testing_helpers.h"
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/expected.h>
 #include <tvm/ffi/error.h>
@@ -40,16 +42,7 @@ Expected<int> Parse(const String& s) {
   return static_cast<int>(s.size());
 }
 
-std::string ErrorMessage(const std::function<void()>& fn, const std::string& kind) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), kind);
-    return e.message();
-  }
-  ADD_FAILURE() << "expected a " << kind;
-  return "";
-}
+using tvm_ffi_testing::ErrorMessage;
 
 // ---------------------------------------------------------------------------
 // Value and error paths

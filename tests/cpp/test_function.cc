@@ -3,6 +3,8 @@
 // the C entry points TVMFFIFunctionCreate / TVMFFIFunctionCall, and that a
 // typed call with PODs allocates nothing.
 #include <gtest/gtest.h>
+
+#include "testing_helpers.h"
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/dtype.h>
@@ -67,17 +69,7 @@ using ffi::AnyView;
 using ffi::Function;
 using ffi::String;
 
-// Run f and return the ffi::Error it throws (fails the test if none).
-template <typename F>
-ffi::Error CatchError(F&& f) {
-  try {
-    f();
-  } catch (const ffi::Error& e) {
-    return e;
-  }
-  ADD_FAILURE() << "expected an ffi::Error";
-  return ffi::Error("None", "no error");
-}
+using tvm_ffi_testing::CatchError;
 
 int64_t Add3(int64_t a, int64_t b, int64_t c) { return a + b + c; }
 

@@ -3,6 +3,8 @@
 // and outliving its functions, load failures, the system library, module
 // subclasses with imports, and the module globals used by language bindings.
 #include <gtest/gtest.h>
+
+#include "testing_helpers.h"
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/extra/module.h>
@@ -31,16 +33,7 @@ using ffi::String;
 
 const std::string kExportLib = std::string(TVM_FFI_TEST_LIB_DIR) + "/export_lib.so";
 
-template <typename F>
-ffi::Error CatchError(F&& f) {
-  try {
-    f();
-  } catch (const ffi::Error& e) {
-    return e;
-  }
-  ADD_FAILURE() << "expected an ffi::Error";
-  return ffi::Error("None", "no error");
-}
+using tvm_ffi_testing::CatchError;
 
 int CountLines(const std::string& s) {
   int n = 0;

@@ -2,6 +2,8 @@
 // kind of T, value access and its error, comparisons, and the None <-> empty
 // mapping in Any for PODs, strings, references and Arc.
 #include <gtest/gtest.h>
+
+#include "testing_helpers.h"
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/optional.h>
 #include <tvm/ffi/error.h>
@@ -43,16 +45,7 @@ class OtherObj : public ffi::Object {
   TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test.optional.Other", OtherObj, ffi::Object);
 };
 
-std::string ErrorMessage(const std::function<void()>& fn, const std::string& kind) {
-  try {
-    fn();
-  } catch (const ffi::Error& e) {
-    EXPECT_EQ(e.kind(), kind);
-    return e.message();
-  }
-  ADD_FAILURE() << "expected a " << kind;
-  return "";
-}
+using tvm_ffi_testing::ErrorMessage;
 
 static_assert(sizeof(Optional<ObjectRef>) == sizeof(void*),
               "Optional of a reference is one pointer (null = empty)");

@@ -2,6 +2,8 @@
 // metadata, duplicate registration, the C entry points, static init blocks,
 // and concurrent lookups and registrations from several threads.
 #include <gtest/gtest.h>
+
+#include "testing_helpers.h"
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/error.h>
@@ -23,16 +25,7 @@ using ffi::AnyView;
 using ffi::Function;
 using ffi::String;
 
-template <typename F>
-ffi::Error CatchError(F&& f) {
-  try {
-    f();
-  } catch (const ffi::Error& e) {
-    return e;
-  }
-  ADD_FAILURE() << "expected an ffi::Error";
-  return ffi::Error("None", "no error");
-}
+using tvm_ffi_testing::CatchError;
 
 std::string Metadata(const std::string& name) {
   Any m = Function::GetGlobalRequired("ffi.GetGlobalFuncMetadata")(name);

@@ -4,6 +4,8 @@
 // distinct kinds in Any, sharing of heap storage, and the C functions
 // TVMFFIStringFromByteArray / TVMFFIBytesFromByteArray.
 #include <gtest/gtest.h>
+
+#include "testing_helpers.h"
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/memory.h>
@@ -27,18 +29,9 @@ using ffi::AnyView;
 using ffi::Bytes;
 using ffi::String;
 
-std::string ErrorMessage(const std::function<void()>& fn, const std::string& kind) {
-  try {
-    fn();
-  } catch (const ffi::Error& e) {
-    EXPECT_EQ(e.kind(), kind);
-    return e.message();
-  }
-  ADD_FAILURE() << "expected a " << kind;
-  return "";
-}
+using tvm_ffi_testing::ErrorMessage;
+using tvm_ffi_testing::Cell;
 
-const TVMFFIAny* Cell(const Any& a) { return ffi::details::AnyUnsafe::GetTVMFFIAny(a); }
 
 /*! \brief The heap object behind a String, seen through an Any holding it (nullptr if small). */
 const ffi::Object* HeapObject(const String& s) {
