@@ -54,8 +54,13 @@ def source_key(*paths, extra=""):
     return h.hexdigest()[:16]
 
 
+# Read once at import: sysconfig fills its config-var cache lazily and not thread-safely, and the
+# peers build in a thread pool.
+_EXT_SUFFIX = sysconfig.get_config_var("EXT_SUFFIX")
+
+
 def ext_suffix():
-    return sysconfig.get_config_var("EXT_SUFFIX")
+    return _EXT_SUFFIX
 
 
 def python_includes():

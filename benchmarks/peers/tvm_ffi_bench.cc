@@ -2,6 +2,11 @@
 // file with `tvm-ffi-config --cxxflags --ldflags --libs` and loads it with
 // tvm_ffi.load_module. The same functions exist in the peer bindings next to
 // this file so every row of the table measures the same work.
+//
+// Exported with metadata (as tvm_ffi.cpp.load_inline does): the type schema
+// tells the binding that tensor_data_ptr takes a TensorView, so numpy arrays
+// are passed as stack DLTensor views rather than as Tensor objects.
+#define TVM_FFI_DLL_EXPORT_INCLUDE_METADATA 1
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/container/tensor.h>
 #include <tvm/ffi/function.h>

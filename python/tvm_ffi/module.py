@@ -26,7 +26,12 @@ class Module(Object):
         """The Function `name`, or None when the module does not have it."""
         if not isinstance(name, str):
             raise TypeError("function name must be a str, got %s" % type(name).__name__)
-        return _rt("ffi.ModuleGetFunction")(self, name, bool(query_imports))
+        func = _rt("ffi.ModuleGetFunction")(self, name, bool(query_imports))
+        if func is not None:
+            # Read on first use: with a type schema, arrays passed to TensorView and
+            # DLTensor* parameters go as stack DLTensor views (no Tensor object).
+            func._set_schema_source(self.get_function_metadata, (name,))
+        return func
 
     def implements_function(self, name):
         """Whether the module itself defines `name` (imports are not searched)."""

@@ -66,7 +66,7 @@ TEST(Module, GuideExample) {
   EXPECT_EQ(mod->GetFunctionDoc("add_one").value(), "Add one to x.");
   EXPECT_EQ(mod->GetFunctionMetadata("process_batch").value(),
             R"({"type_schema": "{\"type\":\"ffi.Function\",\"args\":[{\"type\":\"None\"},)"
-            R"({\"type\":\"ffi.Tensor\"},{\"type\":\"ffi.Tensor\"}]}"})");
+            R"({\"type\":\"DLTensor*\"},{\"type\":\"DLTensor*\"}]}"})");
 }
 
 TEST(Module, LookupsAndCache) {

@@ -23,13 +23,17 @@ from tvm_ffi.cpp import _toolchain
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
 DEMO_SOURCE = """
+#include <tvm/ffi/container/tensor.h>
 int64_t add(int64_t a, int64_t b) { return a + b; }
+int64_t first_i64(tvm::ffi::TensorView t, tvm::ffi::Tensor keep) {
+  return static_cast<const int64_t*>(t.data_ptr())[0] + keep.numel();
+}
 tvm::ffi::String greet(tvm::ffi::String who) { return tvm::ffi::String("hi " + std::string(who)); }
 int64_t no_doc(int64_t x) { return -x; }
 """
 # Quotes, a backslash, a newline and non-ASCII text must survive the trip into C++ and back.
 ADD_DOC = 'Add two integers.\n\n"a" + "b" \\ returned, caf\u00e9 \u2603'
-DEMO_FUNCTIONS = {"add": ADD_DOC, "greet": "Say hi.", "no_doc": None}
+DEMO_FUNCTIONS = {"add": ADD_DOC, "greet": "Say hi.", "no_doc": None, "first_i64": None}
 
 
 @pytest.fixture(scope="module")
@@ -90,6 +94,14 @@ def test_function_with_none_doc_has_no_doc(demo):
 def test_metadata_exported_with_docs(demo):
     # The core may hand the metadata back as the JSON text or as a parsed dict.
     assert "type_schema" in str(demo.get_function_metadata("add"))
+
+
+def test_module_function_schema_sends_arrays_as_views(demo):
+    # The exported type schema says parameter 0 is a TensorView (DLTensor*): numpy
+    # arrays go there as stack DLTensor views; the Tensor parameter gets an object.
+    np = pytest.importorskip("numpy")
+    assert demo.first_i64._view_args == (0,)
+    assert demo.first_i64(np.array([7, 8], dtype="int64"), np.zeros(3)) == 10
 
 
 def test_functions_as_list(cache_dir):
@@ -283,10 +295,6 @@ def test_two_processes_build_same_module(tmp_path):
     assert not list(build_dir.glob("*.tmp*"))
 
 
-@pytest.mark.skipif(
-    not hasattr(tvm_ffi, "from_dlpack"),
-    reason="this build of tvm_ffi cannot pass numpy arrays as TensorView yet (Python tensor support)",
-)
 def test_quickstart_example_runs(tmp_path):
     env = dict(os.environ, TVM_FFI_CACHE_DIR=str(tmp_path / "cache"))
     proc = subprocess.run(

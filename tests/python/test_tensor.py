@@ -331,6 +331,74 @@ def test_dltensor_ptr_parameter_from_numpy_no_copy():
     assert dltensor_info(arr)[0] == arr.ctypes.data
 
 
+arg_kinds = tvm_ffi.get_global_func("testing.arg_kinds_view_tensor_view")
+DLTENSOR_PTR, TENSOR = 7, 70  # type indexes (abi.md)
+
+
+def test_view_parameters_read_from_the_schema():
+    assert add_one_view._view_args == (0,)
+    assert add_one_dltensor._view_args == (0,)
+    assert add_one_tensor._view_args == ()
+    assert arg_kinds._view_args == (0, 2)
+
+
+def test_numpy_array_reaches_view_parameter_as_dltensor_view_not_object():
+    arr = np.zeros(3, dtype="float32")
+    # Parameters 0 and 2 are declared DLTensor*, parameter 1 Tensor.
+    assert list(arg_kinds(arr, arr, arr)) == [DLTENSOR_PTR, TENSOR, DLTENSOR_PTR]
+
+
+def test_capsule_producer_reaches_view_parameter_unconsumed():
+    producer = CapsuleProducer(np.arange(3, dtype="float32"))
+    assert list(arg_kinds(producer)) == [DLTENSOR_PTR]
+    # No Tensor adopted the capsule: it still carries its original name and
+    # calls numpy's deleter when it goes away.
+    (capsule,) = producer.capsules
+    assert _capsule_name_is(capsule, b"dltensor_versioned")
+
+
+def test_view_argument_without_schema_becomes_tensor_object():
+    # A Function made from a Python callable has no schema: arrays go as objects.
+    apply = tvm_ffi.get_global_func("testing.apply")
+    seen = apply(tvm_ffi.Function(lambda t: t), np.zeros(2, dtype="int8"))
+    assert isinstance(seen, tvm_ffi.Tensor)
+
+
+def test_more_view_arguments_than_stack_slots_still_work():
+    arrays = [np.arange(4, dtype="int64") for _ in range(6)]
+    for arr in arrays:
+        add_one_view(arr)
+    assert [list(arr) for arr in arrays] == [[1, 2, 3, 4]] * 6
+    assert list(arg_kinds(*arrays))[:3] == [DLTENSOR_PTR, TENSOR, DLTENSOR_PTR]
+
+
+def test_strided_numpy_view_parameter_sees_element_strides_and_data():
+    base = np.arange(24, dtype="int32").reshape(4, 6)
+    view = base[1:, ::2]
+    data, shape, strides, offset = tensor_info(view)[:4]
+    assert data == view.ctypes.data and offset == 0
+    assert list(shape) == [3, 3] and list(strides) == [6, 2]
+
+
+def test_high_rank_array_to_view_parameter_uses_object_path():
+    arr = np.zeros((1,) * 10, dtype="int64")  # more dimensions than a stack view holds
+    assert list(tensor_info(arr)[1]) == [1] * 10
+
+
+def test_view_parameter_rejects_misaligned_strides():
+    raw = np.zeros(16, dtype="uint8")
+    odd = np.lib.stride_tricks.as_strided(raw[:12].view("int32"), shape=(3,), strides=(3,))
+    with pytest.raises(BufferError, match="not a multiple of the item size"):
+        tensor_info(odd)
+
+
+def test_view_parameter_rejects_byte_swapped_and_object_arrays():
+    with pytest.raises(TypeError, match="byte-swapped"):
+        tensor_info(np.zeros(3, dtype=">i4"))
+    with pytest.raises(TypeError, match="object"):
+        tensor_info(np.array([object()], dtype=object))
+
+
 def test_tensor_parameter_from_numpy_no_copy():
     arr = np.arange(4, dtype="int32")
     add_one_tensor(arr)

@@ -358,6 +358,32 @@ Array<Any> TensorInfo(const DLTensor& t) {
 }  // namespace testing
 TVM_FFI_NAMESPACE_END
 
+TVM_FFI_NAMESPACE_BEGIN
+namespace testing {
+namespace {
+/*! \brief Registers `name`: returns the type indexes of its arguments as an
+ *  Array<int>; its metadata declares parameters `params` (JSON schema list). */
+void RegisterArgKindProbe(const char* name, const char* params) {
+  Function f = Function::FromPacked([](const AnyView* args, int32_t num_args, Any* rv) {
+    Array<int64_t> kinds;
+    for (int32_t i = 0; i < num_args; ++i) kinds.push_back(args[i].type_index());
+    *rv = kinds;
+  });
+  std::string schema = std::string(R"({"type":"ffi.Function","args":[{"type":"ffi.Array"},)") +
+                       params + "]}";
+  std::string metadata = details::MakeFuncMetadata(schema);
+  TVMFFIMethodInfo info;
+  info.name = TVMFFIByteArray{name, std::strlen(name)};
+  info.doc = TVMFFIByteArray{nullptr, 0};
+  info.metadata = TVMFFIByteArray{metadata.data(), metadata.size()};
+  info.flags = 0;
+  TypeTraits<Function>::CopyToAnyView(f, &info.method);
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFIFunctionSetGlobalFromMethodInfo(&info, 0));
+}
+}  // namespace
+}  // namespace testing
+TVM_FFI_NAMESPACE_END
+
 TVM_FFI_STATIC_INIT_BLOCK() {
   namespace ffi = tvm::ffi;
   namespace refl = tvm::ffi::reflection;
@@ -388,4 +414,9 @@ TVM_FFI_STATIC_INIT_BLOCK() {
            "[data address, shape, strides, byte_offset, dtype, device] as C++ sees them.")
       .def("testing.dltensor_ptr_info",
            [](DLTensor* t) { return ffi::testing::TensorInfo(*t); });
+  // Packed functions reporting the type index each argument arrived with, under
+  // a declared schema: bindings choose how to pass arrays from the schema only.
+  ffi::testing::RegisterArgKindProbe("testing.arg_kinds_view_tensor_view",
+                                     R"({"type":"DLTensor*"},{"type":"ffi.Tensor"},)"
+                                     R"({"type":"DLTensor*"})");
 }

@@ -29,6 +29,14 @@ cdef extern from "dlpack/dlpack.h":
     ctypedef struct DLDevice:
         CDLDeviceType device_type
         int32_t device_id
+    ctypedef struct DLTensor:
+        void* data
+        DLDevice device
+        int32_t ndim
+        DLDataType dtype
+        int64_t* shape
+        int64_t* strides
+        uint64_t byte_offset
 
 cdef extern from "tvm/ffi/c_api.h" nogil:
     enum:
@@ -192,6 +200,10 @@ cdef extern from "tvm_ffi_python_helpers.h" nogil:
     int TVMFFIPyCheckSignals() noexcept
     # Address of the object header's cell (the struct that follows the 24-byte header).
     void* TVMFFIPyObjectCell(void* obj) noexcept
+
+cdef extern from "tvm_ffi_python_helpers.h":
+    # cls(...) without __init__, through the tp_new of its extension base type.
+    object TVMFFIPyNewInstance(object base, object cls)
 
 
 cdef inline object bytearray_to_str(const TVMFFIByteArray* arr):

@@ -7,15 +7,21 @@
 # each, so a store sized for n arguments never overflows; up to 8 arguments use
 # arrays inside the store itself (on the C stack), no heap allocation.
 #
-# Tensors: a `Tensor` is handled by the Object branch; any other object with
-# __dlpack__ (numpy, torch ...) becomes a Tensor object owned by the store
-# (convert_dlpack_arg in tensor.pxi), which TensorView, DLTensor* and Tensor
-# parameters all accept with no copy.
+# Tensors: a `Tensor` is handled by the Object branch. Any other object with
+# __dlpack__ (numpy, torch ...) passed where the function's type schema says
+# `DLTensor*` (a TensorView or DLTensor* parameter) becomes a DLTensor in the
+# store, on the C stack, passed as a DLTensorPtr view: no object is made. Where
+# the parameter is a Tensor, Any, or unknown (no schema), it becomes a Tensor
+# object owned by the store, which every tensor parameter accepts with no copy
+# (convert_dlpack_arg in tensor.pxi).
 
 import ctypes as _ctypes
 
 cdef enum:
     kStackArgs = 8
+    # DLTensor views held on the stack per call, and the dimensions each can have.
+    kStackTensors = 4
+    kStackTensorDims = 8
 
 cdef struct ArgStore:
     int num_owned
@@ -25,11 +31,26 @@ cdef struct ArgStore:
     bint on_heap
     TVMFFIObjectHandle owned_stack[kStackArgs]
     TVMFFIByteArray bytes_stack[kStackArgs]
+    # The arguments passed as DLTensor views: the Function called (borrowed;
+    # NULL outside calls), the index of the argument being converted, its
+    # tensors' DLTensors and element strides, and Python objects (DLPack
+    # capsules) kept alive until the call returns.
+    PyObject* func
+    Py_ssize_t arg_index
+    int num_tensors
+    int num_pyrefs
+    DLTensor tensors[kStackTensors]
+    int64_t tensor_strides[kStackTensors][kStackTensorDims]
+    PyObject* pyrefs[kStackTensors]
 
 
 cdef inline int args_store_init(ArgStore* store, Py_ssize_t n) except -1:
     store.num_owned = 0
     store.num_bytes = 0
+    store.func = NULL
+    store.arg_index = 0
+    store.num_tensors = 0
+    store.num_pyrefs = 0
     if n <= kStackArgs:
         store.on_heap = False
         store.owned = store.owned_stack
@@ -53,6 +74,9 @@ cdef inline void args_store_release(ArgStore* store) noexcept:
     for i in range(store.num_owned):
         TVMFFIObjectDecRef(store.owned[i])
     store.num_owned = 0
+    for i in range(store.num_pyrefs):
+        Py_XDECREF(store.pyrefs[i])
+    store.num_pyrefs = 0
     if store.on_heap:
         free(store.owned)
         free(store.byte_arrays)
@@ -409,8 +433,10 @@ cdef int function_call_items(Function f, PyObject** items, Py_ssize_t n,
         if packed == NULL:
             raise MemoryError("cannot allocate %d call arguments" % n)
     args_store_init(&store, n)
+    store.func = <PyObject*>f
     try:
         for i in range(n):
+            store.arg_index = i
             convert_arg(<object>items[i], &packed[i], &store)
         result.type_index = kTVMFFINone
         result.zero_padding = 0
@@ -438,10 +464,20 @@ cdef class Function(Object):
     # The vectorcall entry point (TVMFFIPyFunctionVectorcall); the type's
     # tp_vectorcall_offset points here (set up by _enable_function_vectorcall).
     cdef void* c_vectorcall
+    # Bit i set: argument i is declared `DLTensor*` (TensorView, DLTensor*), so
+    # arrays go as stack DLTensor views. Read from the type schema the first
+    # time an array is passed (c_view_known), via c_schema_source:
+    # (getter, args) returning the metadata JSON, or None (no schema known).
+    cdef uint64_t c_view_mask
+    cdef bint c_view_known
+    cdef object c_schema_source
 
     def __cinit__(self):
         self.c_release_gil = True
         self.c_vectorcall = TVMFFIPyFunctionVectorcallPtr()
+        self.c_view_mask = 0
+        self.c_view_known = False
+        self.c_schema_source = None
 
     def __init__(self, func):
         cdef TVMFFIObjectHandle handle
@@ -449,6 +485,7 @@ cdef class Function(Object):
             handle = (<Function>func).chandle
             TVMFFIObjectIncRef(handle)
             self.c_release_gil = (<Function>func).c_release_gil
+            self.c_schema_source = (<Function>func).c_schema_source
         elif callable(func):
             handle = py_callable_to_handle(func)
             self.c_release_gil = False
@@ -475,6 +512,50 @@ cdef class Function(Object):
 
     def __repr__(self):
         return "<tvm_ffi.Function at 0x%x>" % <uintptr_t>self.chandle
+
+    def _set_schema_source(self, getter, args):
+        """Where the metadata JSON of this function comes from: getter(*args)."""
+        self.c_schema_source = (getter, tuple(args))
+        self.c_view_known = False
+        self.c_view_mask = 0
+
+    @property
+    def _view_args(self):
+        """Positions of the arguments that arrays are passed to as DLTensor views."""
+        cdef uint64_t mask = function_view_mask(self)
+        return tuple([i for i in range(64) if (mask >> i) & 1])
+
+
+cdef uint64_t view_mask_from_metadata(object text):
+    """Bits of the `DLTensor*` parameters in a metadata JSON; 0 when unknown."""
+    import json
+    try:
+        schema = json.loads(json.loads(text)["type_schema"])
+        params = schema["args"][1:]  # args[0] is the result
+    except Exception:
+        return 0
+    cdef uint64_t mask = 0
+    for i, param in enumerate(params[:64]):
+        if isinstance(param, dict) and param.get("type") == "DLTensor*":
+            mask |= (<uint64_t>1) << i
+    return mask
+
+
+cdef uint64_t function_view_mask(Function f):
+    """f.c_view_mask, read from f's schema on first use (0: no schema, or none of it)."""
+    if f.c_view_known:
+        return f.c_view_mask
+    f.c_view_known = True
+    f.c_view_mask = 0
+    if f.c_schema_source is not None:
+        getter, args = f.c_schema_source
+        try:
+            text = getter(*args)
+        except Exception:
+            text = None
+        if text is not None:
+            f.c_view_mask = view_mask_from_metadata(text)
+    return f.c_view_mask
 
 
 cdef object function_vectorcall_impl(object self, PyObject** args, Py_ssize_t nargs):
@@ -525,7 +606,15 @@ def _get_global_func(str name, bint allow_missing=False):
         if allow_missing:
             return None
         raise ValueError("Cannot find global function %r" % name)
-    return owned_object_to_py(handle)
+    func = owned_object_to_py(handle)
+    if isinstance(func, Function):
+        (<Function>func).c_schema_source = (_global_func_metadata_text, (name,))
+    return func
+
+
+def _global_func_metadata_text(str name):
+    """The metadata JSON of the global function name, or None."""
+    return rt_func("ffi.GetGlobalFuncMetadata")(name)
 
 
 def _register_global_func(str name, func, bint override=False):

@@ -132,11 +132,8 @@ cdef object wrap_object(TVMFFIObjectHandle handle):
     cdef int32_t tindex = (<TVMFFIObject*>handle).type_index
     cls = lookup_class(tindex)
     cdef Object obj
-    if tindex == kTVMFFITensor:
-        # Tensor is a cdef class with its own tp_new: Object.__new__ refuses it.
-        obj = <Object>Tensor.__new__(cls)
-    else:
-        obj = <Object>Object.__new__(cls)
+    # Tensor is an extension type with its own tp_new, which its subclasses need.
+    obj = <Object>TVMFFIPyNewInstance(Tensor if tindex == kTVMFFITensor else Object, cls)
     obj.chandle = handle
     return obj
 

@@ -1,32 +1,26 @@
 # tvm_ffi.Tensor, DLPack import/export, and tensor arguments.
 #
 # Import (from_dlpack and arguments):
-#   * numpy.ndarray takes a fast path with no capsule: the buffer protocol
-#     (PyBUF_RECORDS_RO) gives pointer, shape, byte strides and the struct
-#     format; a memoryview keeps the array's buffer exported until the
-#     tensor's DLPack deleter drops it. ml_dtypes arrays (bfloat16, float8 ...),
-#     which neither the buffer protocol nor numpy's DLPack export accept, are
-#     read as unsigned ints of the same width and relabelled with their dtype.
+#   * numpy.ndarray takes a fast path with no capsule and no buffer export: its
+#     C struct is read directly (tvm_ffi_numpy.h, checked against numpy once),
+#     and the Tensor's DLPack deleter drops the reference to the array that
+#     keeps its memory alive. Arrays the reader does not describe (ml_dtypes
+#     bfloat16, float8 ...) are read as unsigned ints of the same width and
+#     relabelled with their dtype.
 #   * Any other producer goes through __dlpack__(max_version=(1, 1)) (or the
 #     legacy capsule for producers that do not take max_version); the capsule
 #     is renamed "used_..." and its DLManagedTensor[Versioned] is owned by the
 #     Tensor, whose destruction calls the producer's deleter exactly once.
-# Arguments: a DLPack producer passed to a Function becomes a Tensor object
-# owned by the call (so TensorView, DLTensor* and Tensor parameters all accept
-# it without a copy); an existing tvm_ffi.Tensor is passed as itself.
+# Arguments (convert_dlpack_arg): where the function's schema declares the
+# parameter `DLTensor*` (TensorView or DLTensor*), a DLTensor in the call's
+# ArgStore is filled from the producer and passed as a DLTensorPtr view: numpy
+# needs nothing else, other producers' capsules stay unconsumed and are dropped
+# (calling their deleter) after the call. Elsewhere the argument becomes a
+# Tensor object owned by the call; an existing tvm_ffi.Tensor is passed as itself.
 # Export: __dlpack__ hands out TVMFFITensorToDLPack[Versioned] in a capsule
 # whose destructor deletes it if nobody consumed it.
 
 cdef extern from "dlpack/dlpack.h":
-    ctypedef struct DLTensor:
-        void* data
-        DLDevice device
-        int32_t ndim
-        DLDataType dtype
-        int64_t* shape
-        int64_t* strides
-        uint64_t byte_offset
-
     ctypedef struct DLPackVersion:
         uint32_t major
         uint32_t minor
@@ -57,6 +51,16 @@ cdef extern from "tvm/ffi/c_api.h" nogil:
     int TVMFFITensorToDLPackVersioned(TVMFFIObjectHandle src, DLManagedTensorVersioned** out)
     int TVMFFITensorCreateUnsafeView(TVMFFIObjectHandle source, const DLTensor* prototype,
                                      TVMFFIObjectHandle* out)
+
+cdef extern from "tvm_ffi_numpy.h":
+    enum:
+        kTVMFFIPyNumpyGeneral
+        kTVMFFIPyNumpyObject
+        kTVMFFIPyNumpyByteSwapped
+        kTVMFFIPyNumpyBadStride
+    int TVMFFIPyNumpyFill(object arr, DLTensor* out, int64_t* strides_buf, int max_dims,
+                          int* readonly, int* bad_dim) noexcept
+    int64_t TVMFFIPyNumpyStrideBytes(object arr, int dim) noexcept
 
 cdef extern from "Python.h":
     ctypedef struct Py_buffer:
@@ -229,10 +233,13 @@ cdef object Tensor_relabel(Tensor src, str new_dtype):
 
 
 # ---------------------------------------------------------------------------
-# numpy fast path (buffer protocol, no capsule)
+# numpy fast path (no capsule)
 # ---------------------------------------------------------------------------
 
 cdef object _NUMPY_NDARRAY = None
+# 1: the direct struct reader agrees with numpy (checked on first use); -1: it
+# does not, and arrays go through the buffer protocol instead; 0: not checked.
+cdef int _numpy_direct = 0
 
 
 cdef inline bint is_numpy_array(object x):
@@ -246,10 +253,103 @@ cdef inline bint is_numpy_array(object x):
     return t is _NUMPY_NDARRAY
 
 
+cdef inline bint numpy_direct_ok():
+    global _numpy_direct
+    if _numpy_direct == 0:
+        _numpy_direct = 1 if numpy_reader_agrees() else -1
+    return _numpy_direct == 1
+
+
+cdef bint numpy_reader_agrees():
+    """Whether TVMFFIPyNumpyFill reads probe arrays as numpy itself describes them."""
+    cdef DLTensor t
+    cdef int64_t strides[4]
+    cdef int readonly = 0
+    cdef int bad = 0
+    cdef int i
+    try:
+        import numpy
+        strided = numpy.zeros((2, 3, 4), dtype=numpy.int16)[:, ::2, 1:]
+        strided.flags.writeable = False
+        probes = ((strided, kDLInt, 16, 1), (numpy.zeros(5, dtype=numpy.float64), kDLFloat, 64, 0))
+        for arr, code, bits, ro in probes:
+            if TVMFFIPyNumpyFill(arr, &t, strides, 4, &readonly, &bad) != 0:
+                return False
+            if (<uintptr_t>t.data != arr.__array_interface__["data"][0] or t.ndim != arr.ndim
+                    or t.dtype.code != code or t.dtype.bits != bits or t.dtype.lanes != 1
+                    or readonly != ro):
+                return False
+            for i in range(t.ndim):
+                if t.shape[i] != arr.shape[i] or strides[i] * arr.itemsize != arr.strides[i]:
+                    return False
+        return True
+    except Exception:
+        return False
+
+
+cdef int raise_numpy_fill_error(object arr, int rc, int bad_dim) except -1:
+    """The error of a TVMFFIPyNumpyFill outcome that no path can share."""
+    if rc == kTVMFFIPyNumpyObject:
+        raise TypeError("tvm_ffi: arrays of Python objects (dtype=object) cannot be shared "
+                        "as tensors")
+    if rc == kTVMFFIPyNumpyByteSwapped:
+        raise TypeError("tvm_ffi: byte-swapped (big-endian, dtype %r) arrays cannot be shared "
+                        "as tensors; convert with arr.astype(arr.dtype.newbyteorder('='))"
+                        % arr.dtype.str)
+    if rc == kTVMFFIPyNumpyBadStride:
+        raise BufferError("tvm_ffi: stride %d bytes of dimension #%d is not a multiple of "
+                          "the item size %d" % (TVMFFIPyNumpyStrideBytes(arr, bad_dim), bad_dim,
+                                                arr.itemsize))
+    return 0
+
+
 cdef void numpy_tensor_deleter(DLManagedTensorVersioned* self) noexcept nogil:
-    # manager_ctx holds the memoryview that keeps the array's buffer exported.
+    # manager_ctx holds the reference (to the array, or to the memoryview of
+    # the buffer path) that keeps the memory alive.
     TVMFFIPyDecRefDeleter(self.manager_ctx)
     free(self)
+
+
+cdef TVMFFIObjectHandle managed_to_handle(DLManagedTensorVersioned* managed, object owner,
+                                          bint readonly, int32_t require_alignment,
+                                          int32_t require_contiguous) except NULL:
+    """A Tensor adopting managed (filled dl_tensor, malloc'd); owner keeps the memory alive."""
+    cdef TVMFFIObjectHandle out = NULL
+    managed.version.major = DLPACK_MAJOR_VERSION
+    managed.version.minor = DLPACK_MINOR_VERSION
+    managed.flags = DLPACK_FLAG_BITMASK_READ_ONLY if readonly else 0
+    Py_INCREF(owner)
+    managed.manager_ctx = <void*>owner
+    managed.deleter = numpy_tensor_deleter
+    # The import copies shape and strides, so stack arrays for them suffice.
+    if TVMFFITensorFromDLPackVersioned(managed, require_alignment, require_contiguous,
+                                       &out) != 0:
+        managed.deleter(managed)
+        raise_last_ffi_error()
+    return out
+
+
+cdef TVMFFIObjectHandle numpy_to_handle(object arr, int32_t require_alignment,
+                                        int32_t require_contiguous) except? NULL:
+    """A Tensor handle over a numpy array's memory; NULL when the fast paths cannot
+    describe it (then the caller uses __dlpack__)."""
+    cdef DLManagedTensorVersioned* managed
+    cdef int64_t strides[kMaxTensorDims]
+    cdef int readonly = 0
+    cdef int bad = 0
+    cdef int rc
+    if not numpy_direct_ok():
+        return numpy_buffer_to_handle(arr, require_alignment, require_contiguous)
+    managed = <DLManagedTensorVersioned*>malloc(sizeof(DLManagedTensorVersioned))
+    if managed == NULL:
+        raise MemoryError("cannot allocate a DLManagedTensorVersioned")
+    rc = TVMFFIPyNumpyFill(arr, &managed.dl_tensor, strides, kMaxTensorDims, &readonly, &bad)
+    if rc != 0:
+        free(managed)
+        if rc == kTVMFFIPyNumpyGeneral:
+            return NULL
+        raise_numpy_fill_error(arr, rc, bad)
+    return managed_to_handle(managed, arr, readonly, require_alignment, require_contiguous)
 
 
 cdef int format_to_dl(const char* fmt, Py_ssize_t itemsize, DLDataType* out) except -1:
@@ -283,18 +383,16 @@ cdef int format_to_dl(const char* fmt, Py_ssize_t itemsize, DLDataType* out) exc
     return 0
 
 
-cdef TVMFFIObjectHandle numpy_to_handle(object arr, int32_t require_alignment,
-                                        int32_t require_contiguous) except? NULL:
-    """A Tensor handle over a numpy array's memory; NULL when the buffer path cannot
-    describe it (then the caller uses __dlpack__)."""
+cdef TVMFFIObjectHandle numpy_buffer_to_handle(object arr, int32_t require_alignment,
+                                               int32_t require_contiguous) except? NULL:
+    """numpy_to_handle through the buffer protocol (PyBUF_RECORDS_RO): the path when
+    the direct reader disagrees with this numpy; a memoryview keeps the export."""
     cdef Py_buffer* view
     cdef DLManagedTensorVersioned* managed
-    cdef TVMFFIObjectHandle out = NULL
     cdef DLDataType dt
     cdef int64_t strides[kMaxTensorDims]
     cdef int64_t shape[kMaxTensorDims]
     cdef int i
-    cdef int ret
     try:
         mview = PyMemoryView_FromObject(arr)
     except (BufferError, ValueError, TypeError):
@@ -314,9 +412,6 @@ cdef TVMFFIObjectHandle numpy_to_handle(object arr, int32_t require_alignment,
     managed = <DLManagedTensorVersioned*>malloc(sizeof(DLManagedTensorVersioned))
     if managed == NULL:
         raise MemoryError("cannot allocate a DLManagedTensorVersioned")
-    managed.version.major = DLPACK_MAJOR_VERSION
-    managed.version.minor = DLPACK_MINOR_VERSION
-    managed.flags = DLPACK_FLAG_BITMASK_READ_ONLY if view.readonly else 0
     managed.dl_tensor.data = view.buf
     managed.dl_tensor.device.device_type = kDLCPU
     managed.dl_tensor.device.device_id = 0
@@ -325,15 +420,8 @@ cdef TVMFFIObjectHandle numpy_to_handle(object arr, int32_t require_alignment,
     managed.dl_tensor.shape = shape
     managed.dl_tensor.strides = strides
     managed.dl_tensor.byte_offset = 0
-    # The import copies shape and strides, so the stack arrays above suffice.
-    Py_INCREF(mview)
-    managed.manager_ctx = <void*>mview
-    managed.deleter = numpy_tensor_deleter
-    ret = TVMFFITensorFromDLPackVersioned(managed, require_alignment, require_contiguous, &out)
-    if ret != 0:
-        managed.deleter(managed)
-        raise_last_ffi_error()
-    return out
+    return managed_to_handle(managed, mview, view.readonly, require_alignment,
+                             require_contiguous)
 
 
 cdef object ml_dtypes_name(object arr):
@@ -395,16 +483,20 @@ cdef TVMFFIObjectHandle dlpack_to_handle(object obj, int32_t require_alignment,
                 relabelled = Tensor_relabel(<Tensor>tensor, name)
                 TVMFFIObjectIncRef((<Tensor>relabelled).chandle)
                 return (<Tensor>relabelled).chandle
+    return capsule_to_handle(dlpack_capsule(obj), require_alignment, require_contiguous)
+
+
+cdef object dlpack_capsule(object obj):
+    """obj.__dlpack__(), versioned when the producer supports it."""
     producer = getattr(obj, "__dlpack__", None)
     if producer is None:
         raise TypeError("tvm_ffi.from_dlpack: %s does not implement the DLPack protocol "
                         "(no __dlpack__)" % type(obj).__name__)
     try:
-        capsule = producer(max_version=(DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION))
+        return producer(max_version=(DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION))
     except TypeError:
         # Producers older than DLPack 1.0 take no max_version and give a legacy capsule.
-        capsule = producer()
-    return capsule_to_handle(capsule, require_alignment, require_contiguous)
+        return producer()
 
 
 def from_dlpack(obj, *, int require_alignment=0, bint require_contiguous=False):
@@ -419,7 +511,50 @@ def from_dlpack(obj, *, int require_alignment=0, bint require_contiguous=False):
 
 
 cdef int convert_dlpack_arg(object x, TVMFFIAny* out, ArgStore* store) except -1:
-    """A DLPack producer as a call argument: an owned Tensor object (no copy)."""
-    cdef TVMFFIObjectHandle handle = dlpack_to_handle(x, 0, 0)
+    """A DLPack producer as a call argument, with no copy: a DLTensor view where the
+    parameter is declared DLTensor*, else an owned Tensor object."""
+    cdef TVMFFIObjectHandle handle
+    if (store.func != NULL and store.num_tensors < kStackTensors and store.arg_index < 64
+            and (function_view_mask(<Function>store.func) >> store.arg_index) & 1):
+        if convert_dlpack_view(x, out, store) == 0:
+            return 0
+    handle = dlpack_to_handle(x, 0, 0)
     set_owned_object(out, handle, store)
+    return 0
+
+
+cdef int convert_dlpack_view(object x, TVMFFIAny* out, ArgStore* store) except -1:
+    """Fill the store's next DLTensor from x and pass it as a DLTensorPtr view;
+    1 when x needs the Tensor-object path instead."""
+    cdef int k = store.num_tensors
+    cdef DLTensor* t = &store.tensors[k]
+    cdef int readonly = 0
+    cdef int bad = 0
+    cdef int rc
+    if is_numpy_array(x):
+        if not numpy_direct_ok():
+            return 1
+        rc = TVMFFIPyNumpyFill(x, t, store.tensor_strides[k], kStackTensorDims, &readonly, &bad)
+        if rc == kTVMFFIPyNumpyGeneral:
+            return 1
+        if rc != 0:
+            raise_numpy_fill_error(x, rc, bad)
+    else:
+        capsule = dlpack_capsule(x)
+        if PyCapsule_IsValid(capsule, kCapsuleVersioned):
+            t[0] = (<DLManagedTensorVersioned*>PyCapsule_GetPointer(
+                capsule, kCapsuleVersioned)).dl_tensor
+        elif PyCapsule_IsValid(capsule, kCapsuleLegacy):
+            t[0] = (<DLManagedTensor*>PyCapsule_GetPointer(capsule, kCapsuleLegacy)).dl_tensor
+        else:
+            raise TypeError("tvm_ffi: __dlpack__ of %s returned %r, not an unconsumed "
+                            "\"dltensor\" or \"dltensor_versioned\" capsule"
+                            % (type(x).__name__, capsule))
+        # Unconsumed, the capsule calls the producer's deleter when the store drops it.
+        Py_INCREF(capsule)
+        store.pyrefs[store.num_pyrefs] = <PyObject*>capsule
+        store.num_pyrefs += 1
+    store.num_tensors = k + 1
+    out.type_index = kTVMFFIDLTensorPtr
+    out.v_ptr = t
     return 0

@@ -31,6 +31,17 @@ static int TVMFFIPyCheckSignals(void) {
 
 static void* TVMFFIPyObjectCell(void* obj) { return (char*)obj + sizeof(TVMFFIObject); }
 
+/* An instance of cls (a subclass of the extension type base) made by base's
+ * tp_new, without __init__: how FFI objects get their Python wrapper. A direct
+ * slot call; `base.__new__(cls)` in Cython is a method lookup and call. */
+static PyObject* TVMFFIPyNewInstance(PyObject* base, PyObject* cls) {
+  PyObject* no_args = PyTuple_New(0); /* the interpreter's shared empty tuple */
+  if (no_args == NULL) return NULL;
+  PyObject* out = ((PyTypeObject*)base)->tp_new((PyTypeObject*)cls, no_args, NULL);
+  Py_DECREF(no_args);
+  return out;
+}
+
 /* The items of a tuple as an array, so tuple calls share the vectorcall path. */
 static PyObject** TVMFFIPyTupleItems(PyObject* tuple) {
   return ((PyTupleObject*)tuple)->ob_item;

@@ -502,7 +502,9 @@ struct TypeTraits<TensorView> : TypeTraitsBase {
     return std::nullopt;
   }
   static std::string TypeStr() { return "Tensor"; }
-  static std::string TypeSchema() { return details::SchemaOf("ffi.Tensor"); }
+  // A view travels as a borrowed DLTensor*: bindings read this schema to pass
+  // their arrays without making a Tensor object.
+  static std::string TypeSchema() { return details::SchemaOf("DLTensor*"); }
 };
 
 TVM_FFI_NAMESPACE_END
