@@ -186,3 +186,40 @@ def test_python_callback_error_in_native_thread_reaches_cpp():
 
     with pytest.raises(RuntimeError, match="ValueError: thread failure 3"):
         call_in_thread(callback, 3)
+
+
+def test_keyword_arguments_rejected_with_their_name():
+    add_one = tvm_ffi.get_global_func("testing.add_one")
+    with pytest.raises(TypeError, match="keyword argument 'x'"):
+        add_one(x=1)
+
+
+def test_calls_mixing_plain_and_other_arguments_convert_all():
+    # Scalars take the C fast path; a list or a dict in any position sends the
+    # whole call through the general path, which must see every argument.
+    echo_all = tvm_ffi.get_global_func("testing.apply")
+    result = echo_all(lambda *args: list(args), 1, "s", None, [1, 2], 2.5, {"k": 1})
+    assert result[0] == 1 and result[1] == "s" and result[2] is None
+    assert list(result[3]) == [1, 2] and result[4] == 2.5 and dict(result[5]) == {"k": 1}
+
+
+def test_empty_function_call_raises_value_error():
+    f = tvm_ffi.Function.__new__(tvm_ffi.Function)
+    with pytest.raises(ValueError, match="empty"):
+        f(1)
+
+
+def test_release_gil_setting_applies_to_fast_path_calls():
+    add_one = tvm_ffi.get_global_func("testing.add_one")
+    add_one.release_gil = False
+    assert add_one(41) == 42
+    add_one.release_gil = True
+    assert add_one(41) == 42
+
+
+def test_result_objects_come_back_through_the_fast_path():
+    echo = tvm_ffi.get_global_func("testing.echo")
+    arr = tvm_ffi.Array([1, 2])
+    assert echo(arr).same_as(arr)
+    assert echo("a longer string than the small-string buffer") == (
+        "a longer string than the small-string buffer")

@@ -3,6 +3,8 @@
 import gc
 import sys
 
+import pytest
+
 import tvm_ffi
 
 echo = tvm_ffi.get_global_func("testing.echo")
@@ -64,6 +66,39 @@ def test_callbacks_do_not_leak_references():
     before = sys.getrefcount(cb)
     _loop(lambda: apply(cb, "s"), N // 10)
     assert sys.getrefcount(cb) == before
+
+
+def test_numpy_arguments_do_not_leak_references():
+    np = pytest.importorskip("numpy")
+    view_param = tvm_ffi.get_global_func("testing.tensor_info")  # TensorView: stack view
+    tensor_param = tvm_ffi.get_global_func("testing.tensor_identity")  # Tensor: an object
+    arr = np.zeros((2, 3), dtype="float32")
+    before = sys.getrefcount(arr)
+    _loop(lambda: view_param(arr), N // 10)
+    _loop(lambda: tensor_param(arr), N // 10)
+    _loop(lambda: tvm_ffi.from_dlpack(arr), N // 10)
+    gc.collect()
+    assert sys.getrefcount(arr) == before
+
+
+def test_capsule_producer_view_arguments_release_the_producer_tensor():
+    np = pytest.importorskip("numpy")
+    view_param = tvm_ffi.get_global_func("testing.tensor_info")
+
+    class Producer:
+        def __init__(self, array):
+            self.array = array
+
+        def __dlpack__(self, stream=None, max_version=None, dl_device=None, copy=None):
+            return self.array.__dlpack__(max_version=max_version)
+
+    arr = np.zeros(4, dtype="int32")
+    producer = Producer(arr)
+    before = sys.getrefcount(arr)
+    _loop(lambda: view_param(producer), N // 10)
+    gc.collect()
+    # numpy's capsule holds the array until its deleter runs: every one ran.
+    assert sys.getrefcount(arr) == before
 
 
 def test_rss_stays_flat_over_many_calls():

@@ -205,6 +205,22 @@ cdef extern from "tvm_ffi_python_helpers.h":
     # cls(...) without __init__, through the tp_new of its extension base type.
     object TVMFFIPyNewInstance(object base, object cls)
 
+cdef extern from "tvm_ffi_array_builder.h":
+    int TVMFFIPyArrayFromViews(const TVMFFIAny* items, int64_t n, TVMFFIObjectHandle* out) noexcept
+
+cdef extern from "Python.h":
+    int Py_EnterRecursiveCall(const char* where) except -1
+    void Py_LeaveRecursiveCall()
+    PyObject* PyObject_Vectorcall(PyObject* callable, PyObject** args, size_t nargsf,
+                                  PyObject* kwnames)
+
+
+cdef int raise_pending_py_error() except -1:
+    """Hand the error a raw C-API call left set to Cython's exception handling."""
+    if PyErr_Occurred() == NULL:
+        raise SystemError("a Python C-API call failed without setting an error")
+    return -1
+
 
 cdef inline object bytearray_to_str(const TVMFFIByteArray* arr):
     return PyUnicode_DecodeUTF8(arr.data, <Py_ssize_t>arr.size, "replace")

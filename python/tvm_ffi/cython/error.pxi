@@ -134,12 +134,14 @@ def _drop_caller_frames(frames_recent_first):
     """Keep the native frames above the binding's own call into native code.
 
     The runtime's backtrace runs down to main(); everything from the first
-    frame of this extension (the Cython call wrapper) on is the Python side,
+    frame of this extension (the Cython code, or the C entry points of
+    tvm_ffi_python_helpers.h, all named TVMFFIPy*) on is the Python side,
     which the traceback already shows as Python frames.
     """
     own = _os.path.basename(__file__)
     for i, (filename, _lineno, func) in enumerate(frames_recent_first):
-        if func.startswith("__pyx_") or _os.path.basename(filename) == own:
+        if (func.startswith("__pyx_") or func.startswith("TVMFFIPy")
+                or _os.path.basename(filename) == own):
             return frames_recent_first[:i]
     return frames_recent_first
 

@@ -16,6 +16,12 @@
 # (convert_dlpack_arg in tensor.pxi).
 
 import ctypes as _ctypes
+import types as _types
+
+cdef object _FunctionType = _types.FunctionType
+cdef object _MethodType = _types.MethodType
+cdef object _BuiltinFunctionType = _types.BuiltinFunctionType
+cdef object _c_void_p = _ctypes.c_void_p
 
 cdef enum:
     kStackArgs = 8
@@ -171,12 +177,56 @@ cdef int convert_arg(object x, TVMFFIAny* out, ArgStore* store) except -1:
     return convert_arg_slow(x, out, store)
 
 
+cdef int convert_sequence(object x, TVMFFIAny* out, ArgStore* store) except -1:
+    """A list or tuple as a new Array (owned by store), built from its items' views."""
+    cdef Py_ssize_t n = len(x)
+    cdef Py_ssize_t i
+    cdef TVMFFIAny stack_items[kStackArgs]
+    cdef TVMFFIAny* items = stack_items
+    cdef ArgStore inner
+    cdef TVMFFIObjectHandle handle = NULL
+    cdef int ret
+    cdef list as_list = x if isinstance(x, list) else None
+    if n > kStackArgs:
+        items = <TVMFFIAny*>malloc(n * sizeof(TVMFFIAny))
+        if items == NULL:
+            raise MemoryError("cannot convert a sequence of %d items" % n)
+    args_store_init(&inner, n)
+    Py_EnterRecursiveCall(" while converting a nested list or tuple to an ffi.Array")
+    try:
+        for i in range(n):
+            if as_list is None:
+                convert_arg(x[i], &items[i], &inner)
+                continue
+            # An item's conversion may run Python code that resizes the list.
+            if len(as_list) != n:
+                raise RuntimeError("list changed size while being converted to an ffi.Array")
+            convert_arg(as_list[i], &items[i], &inner)
+        ret = TVMFFIPyArrayFromViews(items, n, &handle)
+    finally:
+        Py_LeaveRecursiveCall()
+        args_store_release(&inner)
+        if items != stack_items:
+            free(items)
+    if ret != 0:
+        raise_last_ffi_error()
+    set_owned_object(out, handle, store)
+    return 0
+
+
 cdef int convert_arg_slow(object x, TVMFFIAny* out, ArgStore* store) except -1:
     cdef TVMFFIAny tmp
     cdef TVMFFIObjectHandle handle = NULL
-    if _NUMPY_NDARRAY is not None and type(x) is _NUMPY_NDARRAY:
+    cdef type t = type(x)
+    if _NUMPY_NDARRAY is not None and t is _NUMPY_NDARRAY:
         # Known once a first numpy array went through the __dlpack__ branch below.
         return convert_dlpack_arg(x, out, store)
+    if t is list or t is tuple:
+        return convert_sequence(x, out, store)
+    if t is _FunctionType or t is _MethodType or t is _BuiltinFunctionType:
+        # Plain callables skip the protocol probes below.
+        set_owned_object(out, py_callable_to_handle(x), store)
+        return 0
     if isinstance(x, dtype):
         out.type_index = kTVMFFIDataType
         out.v_uint64 = 0
@@ -186,7 +236,7 @@ cdef int convert_arg_slow(object x, TVMFFIAny* out, ArgStore* store) except -1:
         out.type_index = kTVMFFIDevice
         out.v_device = (<Device>x).cdevice
         return 0
-    if isinstance(x, _ctypes.c_void_p):
+    if isinstance(x, _c_void_p):
         out.type_index = kTVMFFIOpaquePtr
         out.v_ptr = <void*><uintptr_t>(x.value or 0)
         return 0
@@ -211,9 +261,7 @@ cdef int convert_arg_slow(object x, TVMFFIAny* out, ArgStore* store) except -1:
         backing = getattr(x, "__tvm_ffi_object__", None)
         if isinstance(backing, Object) and (<Object>backing).chandle != NULL:
             return convert_arg(backing, out, store)
-        function_call_raw(rt_func("ffi.Array"), tuple(x), &tmp)
-        set_owned_object(out, tmp.v_obj, store)
-        return 0
+        return convert_sequence(x, out, store)
     if isinstance(x, dict):
         flat = []
         for key, value in x.items():
@@ -382,14 +430,33 @@ cdef int py_safe_call(void* handle, const TVMFFIAny* args, int32_t num_args,
                       TVMFFIAny* result) noexcept with gil:
     """safe_call of Functions that wrap a Python callable (handle is the callable)."""
     cdef int32_t i
+    cdef int32_t done = 0
+    cdef PyObject* stack_argv[kStackArgs]
+    cdef PyObject** argv = stack_argv
+    cdef PyObject* rv = NULL
     try:
-        pyargs = PyTuple_New(num_args)
-        for i in range(num_args):
-            arg = any_view_to_py(&args[i])
-            Py_INCREF(arg)
-            PyTuple_SET_ITEM(pyargs, i, arg)
-        rv = (<object>handle)(*pyargs)
-        py_to_owned_any(rv, result)
+        if num_args > kStackArgs:
+            argv = <PyObject**>malloc(num_args * sizeof(PyObject*))
+            if argv == NULL:
+                raise MemoryError("cannot allocate %d callback arguments" % num_args)
+        try:
+            # argv holds a new reference per converted argument, dropped below.
+            for i in range(num_args):
+                arg = any_view_to_py(&args[i])
+                Py_INCREF(arg)
+                argv[i] = <PyObject*>arg
+                done += 1
+            rv = PyObject_Vectorcall(<PyObject*>handle, argv, <size_t>num_args, NULL)
+        finally:
+            for i in range(done):
+                Py_XDECREF(argv[i])
+            if argv != stack_argv:
+                free(argv)
+        if rv == NULL:
+            raise_pending_py_error()
+        value = <object>rv
+        Py_XDECREF(rv)
+        py_to_owned_any(value, result)
         return 0
     except BaseException as exc:
         set_raised_from_py_exception(exc)
@@ -409,7 +476,9 @@ cdef TVMFFIObjectHandle py_callable_to_handle(object f) except NULL:
 cdef extern from "tvm_ffi_python_helpers.h":
     PyObject** TVMFFIPyTupleItems(object tup) noexcept
     void* TVMFFIPyFunctionVectorcallPtr() noexcept
-    void TVMFFIPyEnableVectorcall(object type, Py_ssize_t offset, void* impl) noexcept
+    void TVMFFIPyEnableVectorcall(object type, Py_ssize_t vectorcall_offset, object object_type,
+                                  Py_ssize_t handle_offset, Py_ssize_t release_gil_offset,
+                                  void* call, void* result, void* raise_) noexcept
 
 
 cdef inline int function_call_raw(Function f, tuple args, TVMFFIAny* result) except -1:
@@ -559,16 +628,30 @@ cdef uint64_t function_view_mask(Function f):
 
 
 cdef object function_vectorcall_impl(object self, PyObject** args, Py_ssize_t nargs):
-    """Function calls through vectorcall: the arguments convert straight from the array."""
+    """The general path of vectorcall (any argument types): converts straight from the array."""
     cdef TVMFFIAny result
     function_call_items(<Function>self, args, nargs, &result)
     return any_to_py_owned(&result)
 
 
+cdef object vectorcall_result(TVMFFIAny* result):
+    """The fast path's conversion of results other than None/int/bool/float."""
+    return any_to_py_owned(result)
+
+
+cdef object vectorcall_raise():
+    """The fast path's error: raises the error the failed native call left."""
+    raise_last_ffi_error()
+
+
 cdef int _enable_function_vectorcall() except -1:
+    # The C entry point (tvm_ffi_python_helpers.h) reads these fields by offset.
     cdef Function probe = <Function>Function.__new__(Function)
-    cdef Py_ssize_t offset = <char*>&probe.c_vectorcall - <char*><PyObject*>probe
-    TVMFFIPyEnableVectorcall(Function, offset, <void*>function_vectorcall_impl)
+    cdef char* base = <char*><PyObject*>probe
+    TVMFFIPyEnableVectorcall(Function, <char*>&probe.c_vectorcall - base, Object,
+                             <char*>&probe.chandle - base, <char*>&probe.c_release_gil - base,
+                             <void*>function_vectorcall_impl, <void*>vectorcall_result,
+                             <void*>vectorcall_raise)
     return 0
 
 
