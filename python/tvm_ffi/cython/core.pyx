@@ -7,7 +7,8 @@ Loaded by tvm_ffi/__init__.py after libtvm_ffi (RTLD_GLOBAL). The parts:
   error.pxi    native errors <-> Python exceptions (with native frames in tracebacks)
   object.pxi   tvm_ffi.Object, class registry, reflection access
   device.pxi   Device, DLDeviceType, dtype
-  function.pxi value conversion, tvm_ffi.Function, global registry
+  convert.pxi  value conversion: Python arguments -> FFI values, FFI values -> Python
+  function.pxi tvm_ffi.Function, call dispatch, callbacks, global registry
   tensor.pxi   tvm_ffi.Tensor, from_dlpack, DLPack export, tensor arguments
 """
 
@@ -15,6 +16,7 @@ include "base.pxi"
 include "error.pxi"
 include "object.pxi"
 include "device.pxi"
+include "convert.pxi"
 include "function.pxi"
 include "tensor.pxi"
 

@@ -135,7 +135,7 @@ def _drop_caller_frames(frames_recent_first):
 
     The runtime's backtrace runs down to main(); everything from the first
     frame of this extension (the Cython code, or the C entry points of
-    tvm_ffi_python_helpers.h, all named TVMFFIPy*) on is the Python side,
+    tvm_ffi_vectorcall.h, all named TVMFFIPy*) on is the Python side,
     which the traceback already shows as Python frames.
     """
     own = _os.path.basename(__file__)

@@ -1,0 +1,426 @@
+# Value conversion in both directions: Python -> TVMFFIAny for call arguments
+# (convert_arg and the ArgStore that keeps a call's temporaries alive) and
+# TVMFFIAny -> Python for results and callback arguments (any_view_to_py).
+# The C fast path of calls (tvm_ffi_vectorcall.h) handles the simplest
+# argument and result types itself and hands everything else to this file.
+#
+# Python -> TVMFFIAny (arguments): views, no copies. The ArgStore of a call
+# keeps what the views point at alive until the call returns: objects made for
+# the call (Array for a list, Function for a callable, ...) and the
+# TVMFFIByteArray structs of bytes arguments. Each argument needs at most one of
+# each, so a store sized for n arguments never overflows; up to 8 arguments use
+# arrays inside the store itself (on the C stack), no heap allocation.
+#
+# Tensors: a `Tensor` is handled by the Object branch. Any other object with
+# __dlpack__ (numpy, torch ...) passed where the function's type schema says
+# `DLTensor*` (a TensorView or DLTensor* parameter) becomes a DLTensor in the
+# store, on the C stack, passed as a DLTensorPtr view: no object is made. Where
+# the parameter is a Tensor, Any, or unknown (no schema), it becomes a Tensor
+# object owned by the store, which every tensor parameter accepts with no copy
+# (convert_dlpack_arg in tensor.pxi).
+
+import ctypes as _ctypes
+import types as _types
+
+cdef object _FunctionType = _types.FunctionType
+cdef object _MethodType = _types.MethodType
+cdef object _BuiltinFunctionType = _types.BuiltinFunctionType
+cdef object _c_void_p = _ctypes.c_void_p
+
+cdef enum:
+    kStackArgs = 8
+    # DLTensor views held on the stack per call, and the dimensions each can have.
+    kStackTensors = 4
+    kStackTensorDims = 8
+
+cdef struct ArgStore:
+    int num_owned
+    int num_bytes
+    TVMFFIObjectHandle* owned
+    TVMFFIByteArray* byte_arrays
+    bint on_heap
+    TVMFFIObjectHandle owned_stack[kStackArgs]
+    TVMFFIByteArray bytes_stack[kStackArgs]
+    # The arguments passed as DLTensor views: the Function called (borrowed;
+    # NULL outside calls), the index of the argument being converted, its
+    # tensors' DLTensors and element strides, and Python objects (DLPack
+    # capsules) kept alive until the call returns.
+    PyObject* func
+    Py_ssize_t arg_index
+    int num_tensors
+    int num_pyrefs
+    DLTensor tensors[kStackTensors]
+    int64_t tensor_strides[kStackTensors][kStackTensorDims]
+    PyObject* pyrefs[kStackTensors]
+
+
+cdef inline int args_store_init(ArgStore* store, Py_ssize_t n) except -1:
+    store.num_owned = 0
+    store.num_bytes = 0
+    store.func = NULL
+    store.arg_index = 0
+    store.num_tensors = 0
+    store.num_pyrefs = 0
+    if n <= kStackArgs:
+        store.on_heap = False
+        store.owned = store.owned_stack
+        store.byte_arrays = store.bytes_stack
+        return 0
+    store.on_heap = True
+    store.owned = <TVMFFIObjectHandle*>malloc(n * sizeof(TVMFFIObjectHandle))
+    store.byte_arrays = <TVMFFIByteArray*>malloc(n * sizeof(TVMFFIByteArray))
+    if store.owned == NULL or store.byte_arrays == NULL:
+        free(store.owned)
+        free(store.byte_arrays)
+        store.on_heap = False
+        store.owned = store.owned_stack
+        store.byte_arrays = store.bytes_stack
+        raise MemoryError("cannot allocate argument storage for %d arguments" % n)
+    return 0
+
+
+cdef inline void args_store_release(ArgStore* store) noexcept:
+    cdef int i
+    for i in range(store.num_owned):
+        TVMFFIObjectDecRef(store.owned[i])
+    store.num_owned = 0
+    for i in range(store.num_pyrefs):
+        Py_XDECREF(store.pyrefs[i])
+    store.num_pyrefs = 0
+    if store.on_heap:
+        free(store.owned)
+        free(store.byte_arrays)
+        store.on_heap = False
+
+
+cdef inline void release_any(TVMFFIAny* value) noexcept:
+    if value.type_index >= kTVMFFIStaticObjectBegin and value.v_obj != NULL:
+        TVMFFIObjectDecRef(value.v_obj)
+    value.type_index = kTVMFFINone
+    value.v_int64 = 0
+
+
+cdef inline void set_owned_object(TVMFFIAny* out, TVMFFIObjectHandle handle, ArgStore* store) noexcept:
+    out.type_index = (<TVMFFIObject*>handle).type_index
+    out.zero_padding = 0
+    out.v_obj = <TVMFFIObject*>handle
+    store.owned[store.num_owned] = handle
+    store.num_owned += 1
+
+
+cdef inline int convert_int(object x, TVMFFIAny* out) except -1:
+    cdef int overflow = 0
+    cdef long long value = PyLong_AsLongLongAndOverflow(x, &overflow)
+    if overflow != 0:
+        raise OverflowError("Python int %d does not fit the FFI's int64 range [%d, %d]"
+                            % (x, -(1 << 63), (1 << 63) - 1))
+    out.type_index = kTVMFFIInt
+    out.v_int64 = value
+    return 0
+
+
+cdef inline int convert_str(object x, TVMFFIAny* out, ArgStore* store) except -1:
+    cdef Py_ssize_t size
+    cdef const char* data = PyUnicode_AsUTF8AndSize(x, &size)
+    cdef TVMFFIByteArray arr
+    if memchr(data, 0, size) == NULL:
+        out.type_index = kTVMFFIRawStr
+        out.v_c_str = data
+        return 0
+    # RawStr ends at the first NUL; a string holding NULs needs a real String.
+    arr.data = data
+    arr.size = <size_t>size
+    check_call(TVMFFIStringFromByteArray(&arr, out))
+    if out.type_index >= kTVMFFIStaticObjectBegin:
+        store.owned[store.num_owned] = out.v_obj
+        store.num_owned += 1
+    return 0
+
+
+cdef inline int convert_bytes(const char* data, Py_ssize_t size, TVMFFIAny* out,
+                              ArgStore* store) except -1:
+    cdef TVMFFIByteArray* arr = &store.byte_arrays[store.num_bytes]
+    store.num_bytes += 1
+    arr.data = data
+    arr.size = <size_t>size
+    out.type_index = kTVMFFIByteArrayPtr
+    out.v_ptr = arr
+    return 0
+
+
+cdef int convert_arg(object x, TVMFFIAny* out, ArgStore* store) except -1:
+    """Write the FFI view of x into out (exact-type fast paths first)."""
+    cdef type t = type(x)
+    out.zero_padding = 0
+    if t is int:
+        return convert_int(x, out)
+    if t is float:
+        out.type_index = kTVMFFIFloat
+        out.v_float64 = x
+        return 0
+    if t is bool:
+        out.type_index = kTVMFFIBool
+        out.v_int64 = 1 if x is True else 0
+        return 0
+    if x is None:
+        out.type_index = kTVMFFINone
+        out.v_int64 = 0
+        return 0
+    if t is str:
+        return convert_str(x, out, store)
+    if isinstance(x, Object):
+        if (<Object>x).chandle == NULL:
+            out.type_index = kTVMFFINone
+            out.v_int64 = 0
+        else:
+            out.type_index = (<TVMFFIObject*>(<Object>x).chandle).type_index
+            out.v_obj = <TVMFFIObject*>(<Object>x).chandle
+        return 0
+    if t is bytes:
+        return convert_bytes(PyBytes_AS_STRING(x), PyBytes_GET_SIZE(x), out, store)
+    return convert_arg_slow(x, out, store)
+
+
+cdef int convert_sequence(object x, TVMFFIAny* out, ArgStore* store) except -1:
+    """A list or tuple as a new Array (owned by store), built from its items' views."""
+    cdef Py_ssize_t n = len(x)
+    cdef Py_ssize_t i
+    cdef TVMFFIAny stack_items[kStackArgs]
+    cdef TVMFFIAny* items = stack_items
+    cdef ArgStore inner
+    cdef TVMFFIObjectHandle handle = NULL
+    cdef int ret
+    cdef list as_list = x if isinstance(x, list) else None
+    if n > kStackArgs:
+        items = <TVMFFIAny*>malloc(n * sizeof(TVMFFIAny))
+        if items == NULL:
+            raise MemoryError("cannot convert a sequence of %d items" % n)
+    args_store_init(&inner, n)
+    Py_EnterRecursiveCall(" while converting a nested list or tuple to an ffi.Array")
+    try:
+        for i in range(n):
+            if as_list is None:
+                convert_arg(x[i], &items[i], &inner)
+                continue
+            # An item's conversion may run Python code that resizes the list.
+            if len(as_list) != n:
+                raise RuntimeError("list changed size while being converted to an ffi.Array")
+            convert_arg(as_list[i], &items[i], &inner)
+        ret = TVMFFIPyArrayFromViews(items, n, &handle)
+    finally:
+        Py_LeaveRecursiveCall()
+        args_store_release(&inner)
+        if items != stack_items:
+            free(items)
+    if ret != 0:
+        raise_last_ffi_error()
+    set_owned_object(out, handle, store)
+    return 0
+
+
+cdef int convert_arg_slow(object x, TVMFFIAny* out, ArgStore* store) except -1:
+    cdef TVMFFIAny tmp
+    cdef TVMFFIObjectHandle handle = NULL
+    cdef type t = type(x)
+    if _NUMPY_NDARRAY is not None and t is _NUMPY_NDARRAY:
+        # Known once a first numpy array went through the __dlpack__ branch below.
+        return convert_dlpack_arg(x, out, store)
+    if t is list or t is tuple:
+        return convert_sequence(x, out, store)
+    if t is _FunctionType or t is _MethodType or t is _BuiltinFunctionType:
+        # Plain callables skip the protocol probes below.
+        set_owned_object(out, py_callable_to_handle(x), store)
+        return 0
+    if isinstance(x, dtype):
+        out.type_index = kTVMFFIDataType
+        out.v_uint64 = 0
+        out.v_dtype = dtype_to_dl(x)
+        return 0
+    if isinstance(x, Device):
+        out.type_index = kTVMFFIDevice
+        out.v_device = (<Device>x).cdevice
+        return 0
+    if isinstance(x, _c_void_p):
+        out.type_index = kTVMFFIOpaquePtr
+        out.v_ptr = <void*><uintptr_t>(x.value or 0)
+        return 0
+    if isinstance(x, bool):
+        out.type_index = kTVMFFIBool
+        out.v_int64 = 1 if x else 0
+        return 0
+    if isinstance(x, int):
+        return convert_int(x, out)
+    if isinstance(x, float):
+        out.type_index = kTVMFFIFloat
+        out.v_float64 = x
+        return 0
+    if isinstance(x, str):
+        return convert_str(x, out, store)
+    if isinstance(x, bytes):
+        return convert_bytes(PyBytes_AS_STRING(x), PyBytes_GET_SIZE(x), out, store)
+    if isinstance(x, bytearray):
+        return convert_bytes(PyByteArray_AS_STRING(x), PyByteArray_GET_SIZE(x), out, store)
+    if isinstance(x, (list, tuple)):
+        # Native-backed Python values (tvm_ffi.Shape is a tuple) carry their object.
+        backing = getattr(x, "__tvm_ffi_object__", None)
+        if isinstance(backing, Object) and (<Object>backing).chandle != NULL:
+            return convert_arg(backing, out, store)
+        return convert_sequence(x, out, store)
+    if isinstance(x, dict):
+        flat = []
+        for key, value in x.items():
+            flat.append(key)
+            flat.append(value)
+        function_call_raw(rt_func("ffi.Map"), tuple(flat), &tmp)
+        set_owned_object(out, tmp.v_obj, store)
+        return 0
+    if isinstance(x, BaseException):
+        handle = py_exception_to_error(x)
+        set_owned_object(out, handle, store)
+        return 0
+    if getattr(type(x), "__dlpack__", None) is not None and not isinstance(x, type):
+        # Before __index__: a 0-d numpy array is a tensor, not an int.
+        return convert_dlpack_arg(x, out, store)
+    index = getattr(type(x), "__index__", None)
+    if index is not None and not isinstance(x, type):
+        # numpy integer scalars and the like; array types whose __index__
+        # refuses (non-scalar arrays) fall through to the generic paths.
+        try:
+            value = index(x)
+        except TypeError:
+            value = None
+        if value is not None:
+            return convert_int(value, out)
+    if callable(x):
+        handle = py_callable_to_handle(x)
+        set_owned_object(out, handle, store)
+        return 0
+    Py_INCREF(x)
+    if TVMFFIObjectCreateOpaque(<void*>x, kTVMFFIOpaquePyObject, TVMFFIPyDecRefDeleter,
+                                &handle) != 0:
+        Py_XDECREF(<PyObject*>x)
+        raise_last_ffi_error()
+    set_owned_object(out, handle, store)
+    return 0
+
+
+cdef int py_to_owned_any(object x, TVMFFIAny* out) except -1:
+    """An owned FFI value of x (RawStr/bytes views become String/Bytes)."""
+    cdef ArgStore store
+    cdef TVMFFIAny view
+    args_store_init(&store, 1)
+    try:
+        convert_arg(x, &view, &store)
+        check_call(TVMFFIAnyViewToOwnedAny(&view, out))
+    finally:
+        args_store_release(&store)
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# TVMFFIAny -> Python
+# ---------------------------------------------------------------------------
+
+# container.py installs the factory of tvm_ffi.Shape (a tuple subclass).
+cdef object _SHAPE_FACTORY = None
+
+
+def _set_shape_factory(factory):
+    global _SHAPE_FACTORY
+    _SHAPE_FACTORY = factory
+
+
+cdef object owned_object_to_py(TVMFFIObjectHandle handle):
+    """The Python value of an object; steals the reference to handle."""
+    cdef int32_t tindex = (<TVMFFIObject*>handle).type_index
+    cdef TVMFFIByteArray* arr
+    cdef Function func
+    if tindex == kTVMFFIStr:
+        arr = <TVMFFIByteArray*>TVMFFIPyObjectCell(handle)
+        try:
+            return bytearray_to_str(arr)
+        finally:
+            TVMFFIObjectDecRef(handle)
+    if tindex == kTVMFFIBytes:
+        arr = <TVMFFIByteArray*>TVMFFIPyObjectCell(handle)
+        try:
+            return bytearray_to_bytes(arr)
+        finally:
+            TVMFFIObjectDecRef(handle)
+    if tindex == kTVMFFIFunction:
+        func = <Function>Function.__new__(Function)
+        func.chandle = handle
+        # Functions wrapping Python callables take the GIL themselves; releasing
+        # it first would only add a round trip.
+        func.c_release_gil = (
+            (<TVMFFIFunctionCell*>TVMFFIPyObjectCell(handle)).safe_call != py_safe_call)
+        return func
+    if tindex == kTVMFFIError:
+        return error_to_py_exception(handle)
+    if tindex == kTVMFFIOpaquePyObject:
+        value = <object>(<TVMFFIOpaqueObjectCell*>TVMFFIPyObjectCell(handle)).handle
+        TVMFFIObjectDecRef(handle)
+        return value
+    if tindex == kTVMFFIShape and _SHAPE_FACTORY is not None:
+        return _SHAPE_FACTORY(wrap_object(handle))
+    return wrap_object(handle)
+
+
+cdef object any_view_to_py(const TVMFFIAny* value):
+    """The Python value of a borrowed view (objects gain a reference)."""
+    cdef int32_t tindex = value.type_index
+    cdef TVMFFIObject* obj
+    if tindex == kTVMFFINone:
+        return None
+    if tindex == kTVMFFIInt:
+        return value.v_int64
+    if tindex == kTVMFFIBool:
+        return value.v_int64 != 0
+    if tindex == kTVMFFIFloat:
+        return value.v_float64
+    if tindex >= kTVMFFIStaticObjectBegin:
+        TVMFFIObjectIncRef(value.v_obj)
+        return owned_object_to_py(value.v_obj)
+    if tindex == kTVMFFISmallStr:
+        return PyUnicode_DecodeUTF8(value.v_bytes, value.small_str_len, "replace")
+    if tindex == kTVMFFIRawStr:
+        return PyUnicode_DecodeUTF8(value.v_c_str, strlen(value.v_c_str), "replace")
+    if tindex == kTVMFFISmallBytes:
+        return PyBytes_FromStringAndSize(value.v_bytes, value.small_str_len)
+    if tindex == kTVMFFIByteArrayPtr:
+        return bytearray_to_bytes(<TVMFFIByteArray*>value.v_ptr)
+    if tindex == kTVMFFIOpaquePtr:
+        return _ctypes.c_void_p(<uintptr_t>value.v_ptr)
+    if tindex == kTVMFFIDataType:
+        return dl_to_dtype(value.v_dtype)
+    if tindex == kTVMFFIDevice:
+        return make_device(value.v_device)
+    if tindex == kTVMFFIObjectRValueRef:
+        obj = (<TVMFFIObject**>value.v_ptr)[0]
+        if obj == NULL:
+            return None
+        TVMFFIObjectIncRef(obj)
+        return owned_object_to_py(obj)
+    if tindex == kTVMFFIDLTensorPtr:
+        # The DLTensor is borrowed for the call only; a Python object could outlive it.
+        raise TypeError("a borrowed DLTensor* (TensorView) cannot be converted to a Python "
+                        "value; pass an ffi::Tensor to Python callbacks instead")
+    raise TypeError("cannot convert an FFI value of type index %d to Python" % tindex)
+
+
+cdef inline object any_to_py_owned(TVMFFIAny* value):
+    """The Python value of an owned result (takes over its object reference)."""
+    if value.type_index >= kTVMFFIStaticObjectBegin:
+        value.type_index = kTVMFFINone
+        return owned_object_to_py(value.v_obj)
+    return any_view_to_py(value)
+
+
+def convert(value):
+    """The FFI form of a Python value: list -> Array, dict -> Map, callable -> Function ..."""
+    cdef TVMFFIAny owned
+    owned.type_index = kTVMFFINone
+    owned.zero_padding = 0
+    owned.v_int64 = 0
+    py_to_owned_any(value, &owned)
+    return any_to_py_owned(&owned)
