@@ -1,7 +1,6 @@
 """Modules: shared libraries of exported functions, loaded with dlopen ("ABI mode")."""
 
 import os
-import weakref
 
 from . import core
 from .core import Object
@@ -31,8 +30,9 @@ class Module(Object):
         if func is not None:
             # Read on first use: with a type schema, arrays passed to TensorView and
             # DLTensor* parameters go as stack DLTensor views (no Tensor object).
-            # A weak reference: mod.f caches the Function in the module's __dict__.
-            func._set_schema_source(_metadata_of, (weakref.ref(self), name))
+            # The Function may outlive this Python object (the library stays loaded),
+            # so the source holds the module itself.
+            func._set_schema_source(_rt("ffi.ModuleGetFunctionMetadata"), (self, name))
         return func
 
     def implements_function(self, name):
@@ -65,11 +65,6 @@ class Module(Object):
 
     def __repr__(self):
         return "Module(%s)" % self._label()
-
-
-def _metadata_of(module_ref, name):
-    module = module_ref()
-    return module.get_function_metadata(name) if module is not None else None
 
 
 def load_module(path):

@@ -6,6 +6,7 @@ include nothing and compile in a fraction of a second.
 """
 
 import ctypes
+import gc
 import os
 import pathlib
 import shlex
@@ -102,6 +103,12 @@ def test_module_function_schema_sends_arrays_as_views(demo):
     np = pytest.importorskip("numpy")
     assert demo.first_i64._view_args == (0,)
     assert demo.first_i64(np.array([7, 8], dtype="int64"), np.zeros(3)) == 10
+
+
+def test_module_function_reads_its_schema_after_the_module_object_is_gone(demo_path):
+    f = tvm_ffi.load_module(demo_path)["first_i64"]  # the Module wrapper dies here
+    gc.collect()
+    assert f._view_args == (0,)
 
 
 def test_functions_as_list(cache_dir):

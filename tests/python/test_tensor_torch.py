@@ -95,3 +95,16 @@ def test_torch_tensor_parameter_no_copy():
     x = torch.zeros(2, 2, dtype=torch.int64)
     add_one_tensor(x)
     assert x.tolist() == [[1, 1], [1, 1]]
+
+
+def test_torch_tensor_reaches_view_parameter_as_dltensor_view():
+    arg_kinds = tvm_ffi.get_global_func("testing.arg_kinds_view_tensor_view")
+    x = torch.zeros(3, dtype=torch.float32)
+    # Parameters 0 and 2 are declared DLTensor* (views), 1 is a Tensor (an object).
+    assert list(arg_kinds(x, x, x)) == [7, 70, 7]
+
+
+def test_torch_strided_view_parameter_sees_strides():
+    x = torch.arange(12, dtype=torch.int32).reshape(3, 4)[:, 1::2]
+    data, shape, strides = tensor_info(x)[:3]
+    assert data == x.data_ptr() and list(shape) == [3, 2] and list(strides) == [4, 2]

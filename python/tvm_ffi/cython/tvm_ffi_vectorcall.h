@@ -2,7 +2,7 @@
  * The C entry point of tvm_ffi.Function calls (vectorcall) and its fast path.
  * This is where a Python call becomes a TVMFFIFunctionCall: arguments of the
  * simplest types are packed here, the GIL is released around the native call
- * when the Function says so, and POD results are converted back; anything else
+ * when the Function says so, and POD and string results are converted back; anything else
  * goes to the general path, function_call_items in function.pxi.
  */
 #ifndef TVM_FFI_PYTHON_VECTORCALL_H_
@@ -17,8 +17,8 @@
  * constructors, so the entry point lives here, and so does the fast path of a
  * call: when every argument is an exact int, float, bool, None, str or a
  * tvm_ffi.Object, the arguments are packed right here, the function is called
- * (releasing the GIL as the Function says) and a POD result is converted, with
- * no Python object made on the way. Any other argument hands the whole call to
+ * (releasing the GIL as the Function says) and a POD or string result is
+ * converted, with no Python object made on the way. Any other argument hands the whole call to
  * the general path in function.pxi, which starts over: the fast path owns
  * nothing it would have to undo. */
 typedef PyObject* (*TVMFFIPyCallImpl)(PyObject* self, PyObject** args, Py_ssize_t nargs);
@@ -127,6 +127,16 @@ static PyObject* TVMFFIPyFunctionVectorcall(PyObject* self, PyObject* const* arg
           return PyBool_FromLong(result.v_int64 != 0);
         case kTVMFFIFloat:
           return PyFloat_FromDouble(result.v_float64);
+        case kTVMFFISmallStr:
+          return PyUnicode_DecodeUTF8(result.v_bytes, (Py_ssize_t)result.small_str_len,
+                                      "replace");
+        case kTVMFFIStr: {
+          const TVMFFIByteArray* str =
+              (const TVMFFIByteArray*)((char*)result.v_obj + sizeof(TVMFFIObject));
+          PyObject* out = PyUnicode_DecodeUTF8(str->data, (Py_ssize_t)str->size, "replace");
+          TVMFFIObjectDecRef(result.v_obj);
+          return out;
+        }
         default:
           return tvm_ffi_py_call.result(&result);
       }
