@@ -201,6 +201,44 @@ def test_convert_turns_values_into_ffi_objects():
     assert tvm_ffi.convert(5) == 5
 
 
+def test_long_list_with_mixed_items_becomes_array():
+    items = list(range(12)) + ["a string longer than a small one", b"b", None, 2.5, [1]]
+    out = echo(items)
+    assert isinstance(out, tvm_ffi.Array) and len(out) == len(items)
+    assert list(out[:12]) == list(range(12))
+    assert out[12] == items[12] and out[13] == b"b" and out[14] is None and out[15] == 2.5
+    assert list(out[16]) == [1]
+
+
+def test_deeply_nested_list_raises_recursion_error():
+    nested = []
+    for _ in range(100_000):
+        nested = [nested]
+    with pytest.raises(RecursionError, match="nested list"):
+        echo(nested)
+
+
+def test_deeply_nested_dict_raises_recursion_error():
+    nested = {}
+    for _ in range(100_000):
+        nested = {"k": nested}
+    with pytest.raises(RecursionError):
+        echo(nested)
+
+
+def test_list_resized_during_conversion_raises_runtime_error():
+    items = []
+
+    class Shrinks:
+        def __index__(self):
+            items.clear()
+            return 1
+
+    items.extend([1, Shrinks(), 3])
+    with pytest.raises(RuntimeError, match="changed size"):
+        echo(items)
+
+
 def test_many_arguments_beyond_stack_buffer():
     apply = tvm_ffi.get_global_func("testing.apply")
     args = list(range(20)) + ["s", b"b", [1]]

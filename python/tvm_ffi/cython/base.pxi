@@ -209,7 +209,8 @@ cdef extern from "tvm_ffi_array_builder.h":
     int TVMFFIPyArrayFromViews(const TVMFFIAny* items, int64_t n, TVMFFIObjectHandle* out) noexcept
 
 cdef extern from "Python.h":
-    int Py_EnterRecursiveCall(const char* where) except -1
+    # Nonzero (not necessarily -1) with RecursionError set when too deep.
+    int Py_EnterRecursiveCall(const char* where)
     void Py_LeaveRecursiveCall()
     PyObject* PyObject_Vectorcall(PyObject* callable, PyObject** args, size_t nargsf,
                                   PyObject* kwnames)

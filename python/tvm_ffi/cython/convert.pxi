@@ -33,6 +33,14 @@ cdef enum:
     kStackTensors = 4
     kStackTensorDims = 8
 
+
+cdef struct ViewSlots:
+    # Separate from ArgStore so that stores of nested lists stay small on the C stack.
+    DLTensor tensors[kStackTensors]
+    int64_t strides[kStackTensors][kStackTensorDims]
+    PyObject* pyrefs[kStackTensors]
+
+
 cdef struct ArgStore:
     int num_owned
     int num_bytes
@@ -41,17 +49,15 @@ cdef struct ArgStore:
     bint on_heap
     TVMFFIObjectHandle owned_stack[kStackArgs]
     TVMFFIByteArray bytes_stack[kStackArgs]
-    # The arguments passed as DLTensor views: the Function called (borrowed;
-    # NULL outside calls), the index of the argument being converted, its
-    # tensors' DLTensors and element strides, and Python objects (DLPack
-    # capsules) kept alive until the call returns.
+    # The arguments passed as DLTensor views: the Function called (borrowed)
+    # and the index of the argument being converted, the slots the views live
+    # in (NULL: no views, as in nested containers, which must own their values),
+    # and how many slots and Python references (DLPack capsules) are in use.
     PyObject* func
     Py_ssize_t arg_index
+    ViewSlots* views
     int num_tensors
     int num_pyrefs
-    DLTensor tensors[kStackTensors]
-    int64_t tensor_strides[kStackTensors][kStackTensorDims]
-    PyObject* pyrefs[kStackTensors]
 
 
 cdef inline int args_store_init(ArgStore* store, Py_ssize_t n) except -1:
@@ -59,6 +65,7 @@ cdef inline int args_store_init(ArgStore* store, Py_ssize_t n) except -1:
     store.num_bytes = 0
     store.func = NULL
     store.arg_index = 0
+    store.views = NULL
     store.num_tensors = 0
     store.num_pyrefs = 0
     if n <= kStackArgs:
@@ -85,7 +92,7 @@ cdef inline void args_store_release(ArgStore* store) noexcept:
         TVMFFIObjectDecRef(store.owned[i])
     store.num_owned = 0
     for i in range(store.num_pyrefs):
-        Py_XDECREF(store.pyrefs[i])
+        Py_XDECREF(store.views.pyrefs[i])
     store.num_pyrefs = 0
     if store.on_heap:
         free(store.owned)
@@ -183,20 +190,35 @@ cdef int convert_arg(object x, TVMFFIAny* out, ArgStore* store) except -1:
 
 cdef int convert_sequence(object x, TVMFFIAny* out, ArgStore* store) except -1:
     """A list or tuple as a new Array (owned by store), built from its items' views."""
+    cdef TVMFFIObjectHandle handle = NULL
+    cdef int ret
+    # Nesting recurses on the C stack: deep enough nesting is a RecursionError.
+    if Py_EnterRecursiveCall(" while converting a nested list or tuple to an ffi.Array") != 0:
+        raise_pending_py_error()
+    try:
+        ret = sequence_to_array(x, &handle)
+    finally:
+        Py_LeaveRecursiveCall()
+    if ret != 0:
+        raise_last_ffi_error()
+    set_owned_object(out, handle, store)
+    return 0
+
+
+cdef int sequence_to_array(object x, TVMFFIObjectHandle* out) except? -1:
+    """TVMFFIPyArrayFromViews over the converted items of x (its return code)."""
     cdef Py_ssize_t n = len(x)
     cdef Py_ssize_t i
     cdef TVMFFIAny stack_items[kStackArgs]
     cdef TVMFFIAny* items = stack_items
     cdef ArgStore inner
-    cdef TVMFFIObjectHandle handle = NULL
-    cdef int ret
     cdef list as_list = x if isinstance(x, list) else None
+    args_store_init(&inner, n)
     if n > kStackArgs:
         items = <TVMFFIAny*>malloc(n * sizeof(TVMFFIAny))
         if items == NULL:
+            args_store_release(&inner)
             raise MemoryError("cannot convert a sequence of %d items" % n)
-    args_store_init(&inner, n)
-    Py_EnterRecursiveCall(" while converting a nested list or tuple to an ffi.Array")
     try:
         for i in range(n):
             if as_list is None:
@@ -206,16 +228,11 @@ cdef int convert_sequence(object x, TVMFFIAny* out, ArgStore* store) except -1:
             if len(as_list) != n:
                 raise RuntimeError("list changed size while being converted to an ffi.Array")
             convert_arg(as_list[i], &items[i], &inner)
-        ret = TVMFFIPyArrayFromViews(items, n, &handle)
+        return TVMFFIPyArrayFromViews(items, n, out)
     finally:
-        Py_LeaveRecursiveCall()
         args_store_release(&inner)
         if items != stack_items:
             free(items)
-    if ret != 0:
-        raise_last_ffi_error()
-    set_owned_object(out, handle, store)
-    return 0
 
 
 cdef int convert_arg_slow(object x, TVMFFIAny* out, ArgStore* store) except -1:
@@ -271,7 +288,12 @@ cdef int convert_arg_slow(object x, TVMFFIAny* out, ArgStore* store) except -1:
         for key, value in x.items():
             flat.append(key)
             flat.append(value)
-        function_call_raw(rt_func("ffi.Map"), tuple(flat), &tmp)
+        if Py_EnterRecursiveCall(" while converting a nested dict to an ffi.Map") != 0:
+            raise_pending_py_error()
+        try:
+            function_call_raw(rt_func("ffi.Map"), tuple(flat), &tmp)
+        finally:
+            Py_LeaveRecursiveCall()
         set_owned_object(out, tmp.v_obj, store)
         return 0
     if isinstance(x, BaseException):

@@ -73,6 +73,7 @@ cdef int function_call_items(Function f, PyObject** items, Py_ssize_t n,
     cdef TVMFFIAny stack_args[kStackArgs]
     cdef TVMFFIAny* packed = stack_args
     cdef ArgStore store
+    cdef ViewSlots views  # filled only by array arguments to DLTensor* parameters
     cdef TVMFFIObjectHandle handle = f.chandle
     if handle == NULL:
         raise ValueError("cannot call an empty tvm_ffi.Function (handle is NULL)")
@@ -82,6 +83,7 @@ cdef int function_call_items(Function f, PyObject** items, Py_ssize_t n,
             raise MemoryError("cannot allocate %d call arguments" % n)
     args_store_init(&store, n)
     store.func = <PyObject*>f
+    store.views = &views
     try:
         for i in range(n):
             store.arg_index = i

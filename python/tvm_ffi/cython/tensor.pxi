@@ -514,7 +514,7 @@ cdef int convert_dlpack_arg(object x, TVMFFIAny* out, ArgStore* store) except -1
     """A DLPack producer as a call argument, with no copy: a DLTensor view where the
     parameter is declared DLTensor*, else an owned Tensor object."""
     cdef TVMFFIObjectHandle handle
-    if (store.func != NULL and store.num_tensors < kStackTensors and store.arg_index < 64
+    if (store.views != NULL and store.num_tensors < kStackTensors and store.arg_index < 64
             and (function_view_mask(<Function>store.func) >> store.arg_index) & 1):
         if convert_dlpack_view(x, out, store) == 0:
             return 0
@@ -527,14 +527,14 @@ cdef int convert_dlpack_view(object x, TVMFFIAny* out, ArgStore* store) except -
     """Fill the store's next DLTensor from x and pass it as a DLTensorPtr view;
     1 when x needs the Tensor-object path instead."""
     cdef int k = store.num_tensors
-    cdef DLTensor* t = &store.tensors[k]
+    cdef DLTensor* t = &store.views.tensors[k]
     cdef int readonly = 0
     cdef int bad = 0
     cdef int rc
     if is_numpy_array(x):
         if not numpy_direct_ok():
             return 1
-        rc = TVMFFIPyNumpyFill(x, t, store.tensor_strides[k], kStackTensorDims, &readonly, &bad)
+        rc = TVMFFIPyNumpyFill(x, t, store.views.strides[k], kStackTensorDims, &readonly, &bad)
         if rc == kTVMFFIPyNumpyGeneral:
             return 1
         if rc != 0:
@@ -552,7 +552,7 @@ cdef int convert_dlpack_view(object x, TVMFFIAny* out, ArgStore* store) except -
                             % (type(x).__name__, capsule))
         # Unconsumed, the capsule calls the producer's deleter when the store drops it.
         Py_INCREF(capsule)
-        store.pyrefs[store.num_pyrefs] = <PyObject*>capsule
+        store.views.pyrefs[store.num_pyrefs] = <PyObject*>capsule
         store.num_pyrefs += 1
     store.num_tensors = k + 1
     out.type_index = kTVMFFIDLTensorPtr
