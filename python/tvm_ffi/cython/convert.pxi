@@ -38,6 +38,7 @@ cdef struct ViewSlots:
     # Separate from ArgStore so that stores of nested lists stay small on the C stack.
     DLTensor tensors[kStackTensors]
     int64_t strides[kStackTensors][kStackTensorDims]
+    int64_t shapes[kStackTensors][kStackTensorDims]
     PyObject* pyrefs[kStackTensors]
 
 
@@ -155,6 +156,17 @@ cdef inline int convert_bytes(const char* data, Py_ssize_t size, TVMFFIAny* out,
     return 0
 
 
+cdef int convert_bytearray_copy(object x, TVMFFIAny* out, ArgStore* store) except -1:
+    cdef TVMFFIByteArray arr
+    arr.data = PyByteArray_AS_STRING(x)
+    arr.size = <size_t>PyByteArray_GET_SIZE(x)
+    check_call(TVMFFIBytesFromByteArray(&arr, out))
+    if out.type_index >= kTVMFFIStaticObjectBegin:
+        store.owned[store.num_owned] = out.v_obj
+        store.num_owned += 1
+    return 0
+
+
 cdef int convert_arg(object x, TVMFFIAny* out, ArgStore* store) except -1:
     """Write the FFI view of x into out (exact-type fast paths first)."""
     cdef type t = type(x)
@@ -212,7 +224,18 @@ cdef int sequence_to_array(object x, TVMFFIObjectHandle* out) except? -1:
     cdef TVMFFIAny stack_items[kStackArgs]
     cdef TVMFFIAny* items = stack_items
     cdef ArgStore inner
+    # The views below borrow from their items until the Array is built: a snapshot
+    # holds a reference to each (a list may be changed by an item's conversion, a
+    # tuple subclass's __getitem__ may return new objects).
+    cdef tuple keep
     cdef list as_list = x if isinstance(x, list) else None
+    if type(x) is tuple:
+        keep = x
+    elif type(x) is list:
+        keep = tuple(x)
+    else:
+        keep = tuple([x[i] for i in range(n)])
+    n = len(keep)
     args_store_init(&inner, n)
     if n > kStackArgs:
         items = <TVMFFIAny*>malloc(n * sizeof(TVMFFIAny))
@@ -221,13 +244,10 @@ cdef int sequence_to_array(object x, TVMFFIObjectHandle* out) except? -1:
             raise MemoryError("cannot convert a sequence of %d items" % n)
     try:
         for i in range(n):
-            if as_list is None:
-                convert_arg(x[i], &items[i], &inner)
-                continue
             # An item's conversion may run Python code that resizes the list.
-            if len(as_list) != n:
+            if as_list is not None and len(as_list) != n:
                 raise RuntimeError("list changed size while being converted to an ffi.Array")
-            convert_arg(as_list[i], &items[i], &inner)
+            convert_arg(keep[i], &items[i], &inner)
         return TVMFFIPyArrayFromViews(items, n, out)
     finally:
         args_store_release(&inner)
@@ -276,7 +296,9 @@ cdef int convert_arg_slow(object x, TVMFFIAny* out, ArgStore* store) except -1:
     if isinstance(x, bytes):
         return convert_bytes(PyBytes_AS_STRING(x), PyBytes_GET_SIZE(x), out, store)
     if isinstance(x, bytearray):
-        return convert_bytes(PyByteArray_AS_STRING(x), PyByteArray_GET_SIZE(x), out, store)
+        # Mutable: a later argument's conversion (or another thread while the GIL is
+        # released) may resize it and free the buffer, so pass a copy.
+        return convert_bytearray_copy(x, out, store)
     if isinstance(x, (list, tuple)):
         # Native-backed Python values (tvm_ffi.Shape is a tuple) carry their object.
         backing = getattr(x, "__tvm_ffi_object__", None)

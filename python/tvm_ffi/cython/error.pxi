@@ -208,8 +208,13 @@ cdef object error_to_py_exception(TVMFFIObjectHandle err):
 cdef int raise_last_ffi_error() except -1:
     """Raise the error a failed native call left in thread-local storage."""
     cdef TVMFFIObjectHandle err = NULL
-    cdef TVMFFIErrorCell* cell
     TVMFFIErrorMoveFromRaised(&err)
+    return raise_ffi_error(err)
+
+
+cdef int raise_ffi_error(TVMFFIObjectHandle err) except -1:
+    """Raise the error object err (taken over; NULL: none was raised)."""
+    cdef TVMFFIErrorCell* cell
     if err == NULL:
         raise RuntimeError("native call failed without raising an error")
     cell = <TVMFFIErrorCell*>TVMFFIPyObjectCell(err)

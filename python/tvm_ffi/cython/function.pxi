@@ -75,13 +75,15 @@ cdef int function_call_items(Function f, PyObject** items, Py_ssize_t n,
     cdef ArgStore store
     cdef ViewSlots views  # filled only by array arguments to DLTensor* parameters
     cdef TVMFFIObjectHandle handle = f.chandle
+    cdef TVMFFIObjectHandle err = NULL
     if handle == NULL:
         raise ValueError("cannot call an empty tvm_ffi.Function (handle is NULL)")
+    args_store_init(&store, n)
     if n > kStackArgs:
         packed = <TVMFFIAny*>malloc(n * sizeof(TVMFFIAny))
         if packed == NULL:
+            args_store_release(&store)
             raise MemoryError("cannot allocate %d call arguments" % n)
-    args_store_init(&store, n)
     store.func = <PyObject*>f
     store.views = &views
     try:
@@ -97,11 +99,18 @@ cdef int function_call_items(Function f, PyObject** items, Py_ssize_t n,
         else:
             ret = TVMFFIFunctionCall(handle, packed, <int32_t>n, result)
     finally:
+        if ret != 0:
+            # Releasing the store may run Python code making FFI calls of its own.
+            TVMFFIErrorMoveFromRaised(&err)
         args_store_release(&store)
         if packed != stack_args:
             free(packed)
     if ret != 0:
-        raise_last_ffi_error()
+        raise_ffi_error(err)
+    if PyErr_Occurred() != NULL:
+        # A signal check in native code set a Python error that the native code swallowed.
+        release_any(result)
+        return -1
     return 0
 
 
@@ -193,19 +202,21 @@ cdef uint64_t view_mask_from_metadata(object text):
 
 cdef uint64_t function_view_mask(Function f):
     """f.c_view_mask, read from f's schema on first use (0: no schema, or none of it)."""
+    cdef uint64_t mask = 0
     if f.c_view_known:
         return f.c_view_mask
-    f.c_view_known = True
-    f.c_view_mask = 0
     if f.c_schema_source is not None:
         getter, args = f.c_schema_source
         try:
+            # A native call: other threads may look meanwhile and compute it too.
             text = getter(*args)
         except Exception:
             text = None
         if text is not None:
-            f.c_view_mask = view_mask_from_metadata(text)
-    return f.c_view_mask
+            mask = view_mask_from_metadata(text)
+    f.c_view_mask = mask
+    f.c_view_known = True
+    return mask
 
 
 cdef object function_vectorcall_impl(object self, PyObject** args, Py_ssize_t nargs):

@@ -527,6 +527,7 @@ cdef int convert_dlpack_view(object x, TVMFFIAny* out, ArgStore* store) except -
     """Fill the store's next DLTensor from x and pass it as a DLTensorPtr view;
     1 when x needs the Tensor-object path instead."""
     cdef int k = store.num_tensors
+    cdef int i
     cdef DLTensor* t = &store.views.tensors[k]
     cdef int readonly = 0
     cdef int bad = 0
@@ -539,6 +540,11 @@ cdef int convert_dlpack_view(object x, TVMFFIAny* out, ArgStore* store) except -
             return 1
         if rc != 0:
             raise_numpy_fill_error(x, rc, bad)
+        # numpy frees its shape buffer when the array is reshaped (by a later argument's
+        # conversion, or another thread while the GIL is released): keep a copy.
+        for i in range(t.ndim):
+            store.views.shapes[k][i] = t.shape[i]
+        t.shape = store.views.shapes[k]
     else:
         capsule = dlpack_capsule(x)
         if PyCapsule_IsValid(capsule, kCapsuleVersioned):

@@ -118,6 +118,11 @@ static PyObject* TVMFFIPyFunctionVectorcall(PyObject* self, PyObject* const* arg
         ret = TVMFFIFunctionCall(handle, packed, (int32_t)n, &result);
       }
       if (ret != 0) return tvm_ffi_py_call.raise();
+      if (PyErr_Occurred() != NULL) {
+        /* A signal check in native code set a Python error the native code swallowed. */
+        if (result.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(result.v_obj);
+        return NULL;
+      }
       switch (result.type_index) {
         case kTVMFFINone:
           Py_RETURN_NONE;
