@@ -157,3 +157,10 @@ def test_shape_is_tuple_of_ints_and_round_trips():
     out = tvm_ffi.get_global_func("testing.echo")(shape)
     assert isinstance(out, tvm_ffi.Shape) and out == (2, 3, 4)
     assert tvm_ffi.get_global_func("testing.type_index")(shape) == 69
+
+
+def test_container_init_again_is_refused_and_keeps_its_items():
+    arr = tvm_ffi.Array([1, 2])
+    with pytest.raises(TypeError, match="already holds an object"):
+        arr.__init__([3])
+    assert list(arr) == [1, 2]

@@ -223,3 +223,10 @@ def test_result_objects_come_back_through_the_fast_path():
     assert echo(arr).same_as(arr)
     assert echo("a longer string than the small-string buffer") == (
         "a longer string than the small-string buffer")
+
+
+def test_function_init_again_is_refused_and_keeps_the_function():
+    f = tvm_ffi.Function(lambda: 1)
+    with pytest.raises(TypeError, match="already holds an object"):
+        f.__init__(lambda: 2)
+    assert f() == 1

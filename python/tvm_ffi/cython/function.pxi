@@ -140,6 +140,7 @@ cdef class Function(Object):
 
     def __init__(self, func):
         cdef TVMFFIObjectHandle handle
+        check_not_initialized(self)
         if isinstance(func, Function):
             handle = (<Function>func).chandle
             TVMFFIObjectIncRef(handle)
@@ -150,8 +151,6 @@ cdef class Function(Object):
             self.c_release_gil = False
         else:
             raise TypeError("Function expects a callable, got %s" % type(func).__name__)
-        if self.chandle != NULL:
-            TVMFFIObjectDecRef(self.chandle)
         self.chandle = handle
 
     @property

@@ -26,12 +26,12 @@ cdef class Object:
         cdef TVMFFIAny result
         if not isinstance(fconstructor, Function):
             raise TypeError("constructor must be a tvm_ffi.Function")
+        check_not_initialized(self)
         function_call_raw(<Function>fconstructor, args, &result)
         if result.type_index < kTVMFFIStaticObjectBegin:
             release_any(&result)
             raise TypeError("constructor of %s did not return an object" % type(self).__name__)
-        if self.chandle != NULL:
-            TVMFFIObjectDecRef(self.chandle)
+        check_not_initialized(self)
         self.chandle = result.v_obj
 
     @property
@@ -97,6 +97,14 @@ cdef object type_key_of_index(int32_t type_index):
     if info == NULL:
         return "<unknown type %d>" % type_index
     return bytearray_to_str(&info.type_key)
+
+
+cdef int check_not_initialized(Object obj) except -1:
+    # A handle is set once: a call in progress may be using the current one.
+    if obj.chandle != NULL:
+        raise TypeError("this %s already holds an object; make a new one instead of "
+                        "calling __init__ again" % type(obj).__name__)
+    return 0
 
 
 cdef object lookup_class(int32_t type_index):
