@@ -140,6 +140,15 @@ def test_signal_error_swallowed_by_native_code_raises_keyboard_interrupt_on_gene
         call_and_catch.__call__(sig)  # tp_call -> function_call_items
 
 
+def test_callback_after_swallowed_signal_error_fails_with_keyboard_interrupt():
+    swallow_then_call = tvm_ffi.get_global_func("testing.swallow_error_then_call")
+    sig = tvm_ffi.get_global_func("testing.raise_sigint_and_check_signals")
+    calls = []
+    with pytest.raises(KeyboardInterrupt):
+        swallow_then_call(sig, lambda: calls.append(1))
+    assert calls == []
+
+
 def test_failed_call_error_survives_ffi_calls_made_while_arguments_are_released():
     add_one = tvm_ffi.get_global_func("testing.tensor_add_one_inplace")
     throw = tvm_ffi.get_global_func("testing.throw_error")

@@ -225,6 +225,15 @@ TVM_FFI_STATIC_INIT_BLOCK() {
              }
              return ffi::String("no error");
            })
+      .def("testing.swallow_error_then_call",
+           [](ffi::Function f, ffi::Function cb) -> Any {
+             // Native code that ignores f's error (a signal check's, say) and calls back.
+             try {
+               f();
+             } catch (const ffi::Error&) {
+             }
+             return cb();
+           })
       .def("testing.call_in_native_thread",
            [](ffi::Function f, Any arg) -> Any {
              // Calls f from a fresh std::thread, which has no Python thread state.

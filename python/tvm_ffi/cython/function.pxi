@@ -12,6 +12,10 @@ cdef int py_safe_call(void* handle, const TVMFFIAny* args, int32_t num_args,
     cdef PyObject** argv = stack_argv
     cdef PyObject* rv = NULL
     try:
+        if PyErr_Occurred() != NULL:
+            # Native code swallowed the error of a signal check and called back: the
+            # callback fails with that pending Python error instead of running under it.
+            raise_pending_py_error()
         if num_args > kStackArgs:
             argv = <PyObject**>malloc(num_args * sizeof(PyObject*))
             if argv == NULL:
