@@ -221,36 +221,42 @@ cdef int sequence_to_array(object x, TVMFFIObjectHandle* out) except? -1:
     """TVMFFIPyArrayFromViews over the converted items of x (its return code)."""
     cdef Py_ssize_t n = len(x)
     cdef Py_ssize_t i
+    cdef Py_ssize_t num_held = 0
     cdef TVMFFIAny stack_items[kStackArgs]
     cdef TVMFFIAny* items = stack_items
+    # The views borrow from their items until the Array is built, so each item
+    # is held here: converting an item may run Python code that replaces others
+    # in the list, and a subclass's __getitem__ may return new objects.
+    cdef PyObject* stack_held[kStackArgs]
+    cdef PyObject** held = stack_held
     cdef ArgStore inner
-    # The views below borrow from their items until the Array is built: a snapshot
-    # holds a reference to each (a list may be changed by an item's conversion, a
-    # tuple subclass's __getitem__ may return new objects).
-    cdef tuple keep
     cdef list as_list = x if isinstance(x, list) else None
-    if type(x) is tuple:
-        keep = x
-    elif type(x) is list:
-        keep = tuple(x)
-    else:
-        keep = tuple([x[i] for i in range(n)])
-    n = len(keep)
     args_store_init(&inner, n)
     if n > kStackArgs:
-        items = <TVMFFIAny*>malloc(n * sizeof(TVMFFIAny))
+        items = <TVMFFIAny*>malloc(n * (sizeof(TVMFFIAny) + sizeof(PyObject*)))
         if items == NULL:
             args_store_release(&inner)
             raise MemoryError("cannot convert a sequence of %d items" % n)
+        held = <PyObject**>(items + n)
     try:
         for i in range(n):
-            # An item's conversion may run Python code that resizes the list.
-            if as_list is not None and len(as_list) != n:
-                raise RuntimeError("list changed size while being converted to an ffi.Array")
-            convert_arg(keep[i], &items[i], &inner)
+            if as_list is not None:
+                # Checked before each (unchecked) read: conversion may resize the list.
+                if len(as_list) != n:
+                    raise RuntimeError("list changed size while being converted to an "
+                                       "ffi.Array")
+                item = as_list[i]
+            else:
+                item = x[i]
+            Py_INCREF(item)
+            held[i] = <PyObject*>item
+            num_held = i + 1
+            convert_arg(item, &items[i], &inner)
         return TVMFFIPyArrayFromViews(items, n, out)
     finally:
         args_store_release(&inner)
+        for i in range(num_held):
+            Py_XDECREF(held[i])
         if items != stack_items:
             free(items)
 
