@@ -7,6 +7,7 @@
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/string.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <exception>
 #include <functional>
@@ -135,6 +136,46 @@ TEST(ErrorThrow, IsCatchableAsStdException) {
   } catch (const std::exception& e) {
     EXPECT_STREQ(e.what(), "ValueError: as std::exception");
   }
+}
+
+TEST(ErrorWhat, FormattedOnceWhenManyThreadsAskAtOnce) {
+  // An Error read back from an Any has no text yet: the first what() formats it.
+  Any stored = Error("ValueError", "shared by threads");
+  for (int round = 0; round < 100; ++round) {
+    Error err = stored.cast<Error>();
+    std::atomic<int> ready{0};
+    std::vector<const char*> seen(4, nullptr);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t) {
+      threads.emplace_back([&, t] {
+        ready.fetch_add(1);
+        while (ready.load() < 4) {
+        }
+        seen[t] = err.what();
+      });
+    }
+    for (std::thread& th : threads) th.join();
+    for (const char* text : seen) {
+      // Every thread gets the one published text, which lives as long as err.
+      EXPECT_EQ(text, seen[0]);
+      EXPECT_STREQ(text, "ValueError: shared by threads");
+    }
+  }
+}
+
+TEST(ErrorWhat, SurvivesCopyMoveAndAssignment) {
+  Error err("TypeError", "original");
+  EXPECT_STREQ(err.what(), "TypeError: original");
+  Error copy = err;
+  EXPECT_STREQ(copy.what(), "TypeError: original");
+  Error moved = std::move(copy);
+  EXPECT_STREQ(moved.what(), "TypeError: original");
+  Error other("KeyError", "other");
+  EXPECT_STREQ(other.what(), "KeyError: other");
+  other = err;  // the old text must not be reported for the new error
+  EXPECT_STREQ(other.what(), "TypeError: original");
+  other = Error("IndexError", "moved in");
+  EXPECT_STREQ(other.what(), "IndexError: moved in");
 }
 
 // ---------------------------------------------------------------------------

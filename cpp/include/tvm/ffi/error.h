@@ -18,6 +18,7 @@
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/object.h>
 
+#include <atomic>
 #include <exception>
 #include <new>
 #include <optional>
@@ -63,10 +64,23 @@ class Error : public ObjectRef, public std::exception {
       : ObjectRef(Create(kind, message, backtrace)) {}
   explicit Error(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
   explicit Error(UnsafeInit tag) : ObjectRef(tag) {}
-  Error(const Error&) = default;
-  Error(Error&&) = default;
-  Error& operator=(const Error&) = default;
-  Error& operator=(Error&&) = default;
+  // The what() text is a cache of this handle, rebuilt on demand after a copy or assignment.
+  Error(const Error& other) : ObjectRef(other), std::exception(other) {}
+  Error(Error&& other) noexcept
+      : ObjectRef(std::move(other)),
+        std::exception(other),
+        what_(other.what_.exchange(nullptr, std::memory_order_acq_rel)) {}
+  Error& operator=(const Error& other) {
+    ObjectRef::operator=(other);
+    ResetWhat();
+    return *this;
+  }
+  Error& operator=(Error&& other) noexcept {
+    ObjectRef::operator=(std::move(other));
+    ResetWhat();
+    return *this;
+  }
+  ~Error() override { ResetWhat(); }
 
   const ErrorObj* get() const { return static_cast<const ErrorObj*>(data_.get()); }
   const ErrorObj* operator->() const { return get(); }
@@ -102,16 +116,27 @@ class Error : public ObjectRef, public std::exception {
     obj->update_backtrace(obj, &bytes, kTVMFFIBacktraceUpdateModeAppend);
   }
 
-  /*! \return "Kind: message" (computed on first use: an Error read back from Any has no copy yet). */
+  /*!
+   * \return "Kind: message", formatted on first use (an Error read back from
+   *  Any has no text yet). Safe to call from several threads at once.
+   */
   const char* what() const noexcept override {
-    if (what_.empty() && defined()) {
-      try {
-        what_ = kind() + ": " + std::string(details::ByteArrayView(get()->message));
-      } catch (...) {
-        return "Error (out of memory formatting the message)";
-      }
+    const std::string* text = what_.load(std::memory_order_acquire);
+    if (text != nullptr) return text->c_str();
+    if (!defined()) return "Error";
+    std::string* fresh = nullptr;
+    try {
+      fresh = new std::string(kind() + ": " + std::string(details::ByteArrayView(get()->message)));
+    } catch (...) {
+      return "Error (out of memory formatting the message)";
     }
-    return what_.c_str();
+    std::string* expected = nullptr;
+    // The first thread to finish publishes its text; the others use that one.
+    if (!what_.compare_exchange_strong(expected, fresh, std::memory_order_acq_rel)) {
+      delete fresh;
+      return expected->c_str();
+    }
+    return fresh->c_str();
   }
 
   static constexpr bool _type_is_nullable = false;
@@ -127,7 +152,8 @@ class Error : public ObjectRef, public std::exception {
     if (TVMFFIErrorCreate(&k, &m, &b, &out) != 0) throw std::bad_alloc();
     return details::ObjectUnsafe::ObjectPtrFromOwned<Object>(static_cast<TVMFFIObject*>(out));
   }
-  mutable std::string what_;
+  void ResetWhat() noexcept { delete what_.exchange(nullptr, std::memory_order_acq_rel); }
+  mutable std::atomic<std::string*> what_{nullptr};
 };
 
 namespace details {
