@@ -167,35 +167,21 @@ cdef int convert_bytearray_copy(object x, TVMFFIAny* out, ArgStore* store) excep
     return 0
 
 
+cdef extern from "tvm_ffi_vectorcall.h":
+    # Packs exact int/float/bool/None/str (no NUL)/Object: 0; 1 for any other value
+    # (or an int beyond int64, a str holding NUL); -1 with a Python error set.
+    int TVMFFIPyFastArg(object x, TVMFFIAny* out) noexcept
+
+
 cdef int convert_arg(object x, TVMFFIAny* out, ArgStore* store) except -1:
     """Write the FFI view of x into out (exact-type fast paths first)."""
-    cdef type t = type(x)
-    out.zero_padding = 0
-    if t is int:
-        return convert_int(x, out)
-    if t is float:
-        out.type_index = kTVMFFIFloat
-        out.v_float64 = x
+    # The simple types are converted where the C fast path of calls converts them.
+    cdef int rc = TVMFFIPyFastArg(x, out)
+    if rc == 0:
         return 0
-    if t is bool:
-        out.type_index = kTVMFFIBool
-        out.v_int64 = 1 if x is True else 0
-        return 0
-    if x is None:
-        out.type_index = kTVMFFINone
-        out.v_int64 = 0
-        return 0
-    if t is str:
-        return convert_str(x, out, store)
-    if isinstance(x, Object):
-        if (<Object>x).chandle == NULL:
-            out.type_index = kTVMFFINone
-            out.v_int64 = 0
-        else:
-            out.type_index = (<TVMFFIObject*>(<Object>x).chandle).type_index
-            out.v_obj = <TVMFFIObject*>(<Object>x).chandle
-        return 0
-    if t is bytes:
+    if rc < 0:
+        return raise_pending_py_error()
+    if type(x) is bytes:
         return convert_bytes(PyBytes_AS_STRING(x), PyBytes_GET_SIZE(x), out, store)
     return convert_arg_slow(x, out, store)
 

@@ -43,7 +43,8 @@ static inline void* TVMFFIPyHandleOf(PyObject* obj) {
 
 /* Packs x into *out when its type is one the fast path handles: 0 if packed,
  * 1 when x needs the general path (which also reports any error of x's value,
- * such as an int beyond int64), -1 with a Python error set. */
+ * such as an int beyond int64), -1 with a Python error set. The general path's
+ * convert_arg (convert.pxi) starts with it too: these types convert here only. */
 static inline int TVMFFIPyFastArg(PyObject* x, TVMFFIAny* out) {
   PyTypeObject* t = Py_TYPE(x);
   out->zero_padding = 0;
