@@ -438,3 +438,15 @@ def test_python_callback_receives_numpy_argument_as_tensor():
     arr = np.arange(3, dtype="float32")
     seen = apply(lambda t: t, arr)
     assert isinstance(seen, tvm_ffi.Tensor) and seen.data_ptr == arr.ctypes.data
+
+
+class NotACapsuleProducer:
+    def __dlpack__(self, stream=None, max_version=None, dl_device=None, copy=None):
+        return "not a capsule"
+
+
+@pytest.mark.parametrize("use", [tvm_ffi.from_dlpack, add_one_view, add_one_tensor],
+                         ids=["from_dlpack", "view_parameter", "tensor_parameter"])
+def test_producer_returning_no_capsule_raises_type_error_naming_it(use):
+    with pytest.raises(TypeError, match="NotACapsuleProducer returned 'not a capsule'"):
+        use(NotACapsuleProducer())

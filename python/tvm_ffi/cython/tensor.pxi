@@ -440,25 +440,35 @@ cdef object ml_dtypes_name(object arr):
 # DLPack capsule path
 # ---------------------------------------------------------------------------
 
-cdef TVMFFIObjectHandle capsule_to_handle(object capsule, int32_t require_alignment,
+cdef bint capsule_is_versioned(object capsule, object producer) except -1:
+    """Whether capsule is an unconsumed versioned (else legacy) DLPack capsule;
+    TypeError naming the producer when it is neither."""
+    if PyCapsule_IsValid(capsule, kCapsuleVersioned):
+        return True
+    if PyCapsule_IsValid(capsule, kCapsuleLegacy):
+        return False
+    raise TypeError("tvm_ffi: __dlpack__ of %s returned %r, not an unconsumed "
+                    "\"dltensor\" or \"dltensor_versioned\" capsule"
+                    % (type(producer).__name__, capsule))
+
+
+cdef TVMFFIObjectHandle capsule_to_handle(object capsule, object producer,
+                                          int32_t require_alignment,
                                           int32_t require_contiguous) except NULL:
     cdef DLManagedTensorVersioned* versioned
     cdef DLManagedTensor* legacy
     cdef TVMFFIObjectHandle out = NULL
-    if PyCapsule_IsValid(capsule, kCapsuleVersioned):
+    if capsule_is_versioned(capsule, producer):
         versioned = <DLManagedTensorVersioned*>PyCapsule_GetPointer(capsule, kCapsuleVersioned)
         check_call(TVMFFITensorFromDLPackVersioned(versioned, require_alignment,
                                                    require_contiguous, &out))
         # From here the Tensor owns the producer's tensor: the capsule must not delete it.
         PyCapsule_SetName(capsule, kCapsuleVersionedUsed)
         return out
-    if PyCapsule_IsValid(capsule, kCapsuleLegacy):
-        legacy = <DLManagedTensor*>PyCapsule_GetPointer(capsule, kCapsuleLegacy)
-        check_call(TVMFFITensorFromDLPack(legacy, require_alignment, require_contiguous, &out))
-        PyCapsule_SetName(capsule, kCapsuleLegacyUsed)
-        return out
-    raise TypeError("tvm_ffi.from_dlpack: __dlpack__ returned %r, not an unconsumed "
-                    "\"dltensor\" or \"dltensor_versioned\" capsule" % (capsule,))
+    legacy = <DLManagedTensor*>PyCapsule_GetPointer(capsule, kCapsuleLegacy)
+    check_call(TVMFFITensorFromDLPack(legacy, require_alignment, require_contiguous, &out))
+    PyCapsule_SetName(capsule, kCapsuleLegacyUsed)
+    return out
 
 
 cdef TVMFFIObjectHandle dlpack_to_handle(object obj, int32_t require_alignment,
@@ -483,7 +493,7 @@ cdef TVMFFIObjectHandle dlpack_to_handle(object obj, int32_t require_alignment,
                 relabelled = Tensor_relabel(<Tensor>tensor, name)
                 TVMFFIObjectIncRef((<Tensor>relabelled).chandle)
                 return (<Tensor>relabelled).chandle
-    return capsule_to_handle(dlpack_capsule(obj), require_alignment, require_contiguous)
+    return capsule_to_handle(dlpack_capsule(obj), obj, require_alignment, require_contiguous)
 
 
 cdef object dlpack_capsule(object obj):
@@ -547,15 +557,11 @@ cdef int convert_dlpack_view(object x, TVMFFIAny* out, ArgStore* store) except -
         t.shape = store.views.shapes[k]
     else:
         capsule = dlpack_capsule(x)
-        if PyCapsule_IsValid(capsule, kCapsuleVersioned):
+        if capsule_is_versioned(capsule, x):
             t[0] = (<DLManagedTensorVersioned*>PyCapsule_GetPointer(
                 capsule, kCapsuleVersioned)).dl_tensor
-        elif PyCapsule_IsValid(capsule, kCapsuleLegacy):
-            t[0] = (<DLManagedTensor*>PyCapsule_GetPointer(capsule, kCapsuleLegacy)).dl_tensor
         else:
-            raise TypeError("tvm_ffi: __dlpack__ of %s returned %r, not an unconsumed "
-                            "\"dltensor\" or \"dltensor_versioned\" capsule"
-                            % (type(x).__name__, capsule))
+            t[0] = (<DLManagedTensor*>PyCapsule_GetPointer(capsule, kCapsuleLegacy)).dl_tensor
         # Unconsumed, the capsule calls the producer's deleter when the store drops it.
         Py_INCREF(capsule)
         store.views.pyrefs[store.num_pyrefs] = <PyObject*>capsule
