@@ -9,11 +9,19 @@
 #include <Python.h>
 #include <tvm/ffi/c_api.h>
 
+/* CPython 3.13 made the interpreter-finalizing check public and removed the
+ * underscored name. */
+#if PY_VERSION_HEX >= 0x030D0000
+#define TVMFFIPyIsFinalizing() Py_IsFinalizing()
+#else
+#define TVMFFIPyIsFinalizing() _Py_IsFinalizing()
+#endif
+
 /* Safe to call from any thread, with or without the GIL. During interpreter
  * shutdown the reference is leaked on purpose: touching a finalized
  * interpreter would crash, and the process is exiting anyway. */
 static void TVMFFIPyDecRefDeleter(void* handle) {
-  if (!Py_IsInitialized() || _Py_IsFinalizing()) return;
+  if (!Py_IsInitialized() || TVMFFIPyIsFinalizing()) return;
   PyGILState_STATE state = PyGILState_Ensure();
   Py_DECREF((PyObject*)handle);
   PyGILState_Release(state);
@@ -23,7 +31,7 @@ static void TVMFFIPyDecRefDeleter(void* handle) {
  * On a pending signal the Python exception stays set in this thread's state,
  * and the binding re-raises it when the native call returns. */
 static int TVMFFIPyCheckSignals(void) {
-  if (!Py_IsInitialized() || _Py_IsFinalizing()) return 0;
+  if (!Py_IsInitialized() || TVMFFIPyIsFinalizing()) return 0;
   PyGILState_STATE state = PyGILState_Ensure();
   int ret = PyErr_CheckSignals();
   PyGILState_Release(state);
