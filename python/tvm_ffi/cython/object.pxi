@@ -31,7 +31,11 @@ cdef class Object:
         if result.type_index < kTVMFFIStaticObjectBegin:
             release_any(&result)
             raise TypeError("constructor of %s did not return an object" % type(self).__name__)
-        check_not_initialized(self)
+        if self.chandle != NULL:
+            # The constructor initialized self on its own (re-entrantly); the
+            # result it returned is not adopted, so release it before raising.
+            release_any(&result)
+            check_not_initialized(self)
         self.chandle = result.v_obj
 
     @property
