@@ -1,6 +1,6 @@
 """Quickstart: compile a C++ kernel from Python and call it on numpy arrays without copying.
 
-    pip install . && python examples/quickstart/run.py
+    pip install . numpy && python examples/quickstart/run.py
 
 The first run compiles add_one.cc (a few seconds); later runs load the cached library.
 """

@@ -202,6 +202,9 @@ cdef extern from "tvm_ffi_python_helpers.h" nogil:
     void* TVMFFIPyObjectCell(void* obj) noexcept
 
 cdef extern from "tvm_ffi_python_helpers.h":
+    # Like Py_EnterRecursiveCall, plus a fixed nesting cap on every Python.
+    int TVMFFIPyEnterNested(const char* where)
+    void TVMFFIPyLeaveNested()
     # cls(...) without __init__, through the tp_new of its extension base type.
     object TVMFFIPyNewInstance(object base, object cls)
 
@@ -209,9 +212,6 @@ cdef extern from "tvm_ffi_array_builder.h":
     int TVMFFIPyArrayFromViews(const TVMFFIAny* items, int64_t n, TVMFFIObjectHandle* out) noexcept
 
 cdef extern from "Python.h":
-    # Nonzero (not necessarily -1) with RecursionError set when too deep.
-    int Py_EnterRecursiveCall(const char* where)
-    void Py_LeaveRecursiveCall()
     PyObject* PyObject_Vectorcall(PyObject* callable, PyObject** args, size_t nargsf,
                                   PyObject* kwnames)
 

@@ -191,12 +191,12 @@ cdef int convert_sequence(object x, TVMFFIAny* out, ArgStore* store) except -1:
     cdef TVMFFIObjectHandle handle = NULL
     cdef int ret
     # Nesting recurses on the C stack: deep enough nesting is a RecursionError.
-    if Py_EnterRecursiveCall(" while converting a nested list or tuple to an ffi.Array") != 0:
+    if TVMFFIPyEnterNested(" while converting a nested list or tuple to an ffi.Array") != 0:
         raise_pending_py_error()
     try:
         ret = sequence_to_array(x, &handle)
     finally:
-        Py_LeaveRecursiveCall()
+        TVMFFIPyLeaveNested()
     if ret != 0:
         raise_last_ffi_error()
     set_owned_object(out, handle, store)
@@ -302,12 +302,12 @@ cdef int convert_arg_slow(object x, TVMFFIAny* out, ArgStore* store) except -1:
         for key, value in x.items():
             flat.append(key)
             flat.append(value)
-        if Py_EnterRecursiveCall(" while converting a nested dict to an ffi.Map") != 0:
+        if TVMFFIPyEnterNested(" while converting a nested dict to an ffi.Map") != 0:
             raise_pending_py_error()
         try:
             function_call_raw(rt_func("ffi.Map"), tuple(flat), &tmp)
         finally:
-            Py_LeaveRecursiveCall()
+            TVMFFIPyLeaveNested()
         set_owned_object(out, tmp.v_obj, store)
         return 0
     if isinstance(x, BaseException):

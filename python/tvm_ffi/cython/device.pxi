@@ -37,7 +37,7 @@ cdef class Device:
     """A device: DLPack device type plus index, e.g. ``Device("cuda", 0)``."""
     cdef DLDevice cdevice
 
-    def __init__(self, device_type, int index=0):
+    def __init__(self, device_type, index=0):
         cdef int code
         if isinstance(device_type, str):
             name = device_type
@@ -57,8 +57,10 @@ cdef class Device:
         else:
             raise TypeError("device type must be a str or int, got %s"
                             % type(device_type).__name__)
-        if index < 0:
-            raise ValueError("device index must be >= 0, got %d" % index)
+        if not isinstance(index, int):
+            raise TypeError("device index must be an int, got %s" % type(index).__name__)
+        if index < 0 or index > 0x7FFFFFFF:
+            raise ValueError("device index must be in [0, 2147483647], got %d" % index)
         self.cdevice.device_type = <CDLDeviceType>code
         self.cdevice.device_id = index
 
