@@ -68,16 +68,38 @@ def find_dlpack_include_path():
 
 
 def find_cmake_path():
-    """Directory holding tvm_ffiConfig.cmake, for -Dtvm_ffi_DIR=.
+    """Directory of the CMake package (tvm_ffi-config.cmake), for -Dtvm_ffi_DIR=.
 
-    Only an installed package has one (the source tree holds just the template).
+    The installed package's share/cmake/tvm_ffi, else <repo>/cmake in a source checkout.
     """
-    candidates = [os.path.join(_PKG_DIR, "share", "cmake", "tvm_ffi")]
-    for path in candidates:
-        if os.path.isfile(os.path.join(path, "tvm_ffiConfig.cmake")):
+    candidates = [os.path.join(_PKG_DIR, "share", "cmake", "tvm_ffi"),
+                  os.path.join(_REPO_ROOT, "cmake")]
+    return _first_dir(candidates, "CMake package directory")
+
+
+def find_source_path():
+    """The directory holding the runtime sources: the package dir or the checkout root."""
+    for path in (_PKG_DIR, _REPO_ROOT):
+        if os.path.isdir(os.path.join(path, "src")) or os.path.isdir(
+                os.path.join(path, "cpp", "src")):
             return os.path.abspath(path)
-    raise RuntimeError("cannot find tvm_ffiConfig.cmake; searched: %s (it is installed with "
-                       "the Python package: pip install .)" % ", ".join(candidates))
+    raise RuntimeError("cannot find the tvm-ffi sources; searched: %s, %s" % (_PKG_DIR, _REPO_ROOT))
+
+
+def find_cython_lib():
+    """Resolved path of the tvm_ffi.core extension, found without importing it."""
+    import glob
+    import sysconfig
+
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    exact = os.path.join(_PKG_DIR, "core" + suffix)
+    if os.path.isfile(exact):
+        return os.path.realpath(exact)
+    found = sorted(glob.glob(os.path.join(_PKG_DIR, "core.*.so")) +
+                   glob.glob(os.path.join(_PKG_DIR, "core.*.pyd")))
+    if found:
+        return os.path.realpath(found[0])
+    raise RuntimeError("cannot find the tvm_ffi.core extension in %s" % _PKG_DIR)
 
 
 def include_paths():

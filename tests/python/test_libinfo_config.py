@@ -25,27 +25,51 @@ def _run_config(*args):
                           capture_output=True, text=True)
 
 
-def test_config_prints_flags_in_order():
-    out = _run_config("--libs", "--includedir").stdout.split()
-    assert out[0] == "-ltvm_ffi"
-    assert out[1] == libinfo.find_include_path()
+def test_config_prints_one_line_per_flag_in_fixed_order():
+    result = _run_config("--libs", "--includedir")
+    assert result.stdout.splitlines() == ["%s" % libinfo.find_include_path(), "-ltvm_ffi"]
+    assert result.stderr == ""
 
 
-def test_config_cxxflags_and_ldflags():
-    out = _run_config("--cxxflags", "--ldflags").stdout
-    assert "-I" + libinfo.find_include_path() in out and "-std=c++17" in out
+def test_config_repeated_flag_prints_once():
+    assert _run_config("--libs", "--libs").stdout.splitlines() == ["-ltvm_ffi"]
+
+
+def test_config_cxxflags_cflags_and_ldflags():
+    inc = libinfo.find_include_path()
+    dlpack = libinfo.find_dlpack_include_path()
     libdir = os.path.dirname(libinfo.find_libtvm_ffi())
-    assert "-L" + libdir in out and "-Wl,-rpath," + libdir in out
+    lines = _run_config("--ldflags", "--cflags", "--cxxflags").stdout.splitlines()
+    assert lines == ["-I%s -I%s -std=c++17" % (inc, dlpack), "-I%s -I%s" % (inc, dlpack),
+                     "-L" + libdir]
 
 
-def test_config_libdir_and_libfiles():
+def test_config_libdir_libfiles_and_cmakedir():
     assert _run_config("--libdir").stdout.strip() == os.path.dirname(libinfo.find_libtvm_ffi())
     assert _run_config("--libfiles").stdout.strip() == libinfo.find_libtvm_ffi()
+    cmakedir = _run_config("--cmakedir").stdout.strip()
+    assert os.path.isfile(os.path.join(cmakedir, "tvm_ffi-config.cmake"))
+    for name in ("Library.cmake", "EmbedCubin.cmake", "ObjectCopyUtil.cmake"):
+        assert os.path.isfile(os.path.join(cmakedir, "Utils", name)), name
 
 
-def test_config_without_flags_prints_help_and_fails():
+def test_config_cython_lib_path_names_the_extension():
+    path = _run_config("--cython-lib-path").stdout.strip()
+    assert os.path.isfile(path) and os.path.basename(path).startswith("core.")
+    import tvm_ffi.core
+
+    assert os.path.realpath(tvm_ffi.core.__file__) == path
+
+
+def test_config_without_flags_prints_help_and_succeeds():
     result = _run_config()
-    assert result.returncode != 0 and "usage" in result.stdout.lower()
+    assert result.returncode == 0 and "usage" in result.stdout.lower()
+
+
+def test_config_unknown_flag_exits_2():
+    result = _run_config("--bogus")
+    assert result.returncode == 2
+    assert "unrecognized arguments: --bogus" in result.stderr
 
 
 def test_console_script_when_installed():
