@@ -80,9 +80,11 @@ void ModuleObj::ImportModule(const Module& other) {
 }
 
 void ModuleObj::ClearImports() {
-  imports_.clear();
+  // Fresh containers instead of clearing in place: a module made by a library
+  // built against other tvm-ffi headers holds containers its own code made.
+  imports_ = Array<Any>();
   std::lock_guard<std::mutex> lock(ImportCacheMutex());
-  import_lookup_cache_.clear();
+  import_lookup_cache_ = Map<String, Function>();
 }
 
 Optional<Function> ModuleObj::GetFunction(const String& name, bool query_imports) {
