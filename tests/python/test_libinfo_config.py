@@ -72,6 +72,44 @@ def test_config_unknown_flag_exits_2():
     assert "unrecognized arguments: --bogus" in result.stderr
 
 
+def test_load_lib_ctypes_finds_our_library_under_any_distribution_name():
+    lib = libinfo.load_lib_ctypes("apache-tvm-ffi", "tvm_ffi", "RTLD_GLOBAL")
+    assert os.path.realpath(lib._name) == os.path.realpath(libinfo.find_libtvm_ffi())
+
+
+def test_find_library_in_extra_lib_paths(tmp_path):
+    import pathlib
+
+    (tmp_path / "libmy_target.so").write_bytes(b"")
+    found = libinfo._find_library_by_basename("no-such-dist", "my_target",
+                                              [pathlib.Path(tmp_path)], use_env_path=False)
+    assert found == (tmp_path / "libmy_target.so").resolve()
+
+
+def test_find_library_rejects_non_path_extra_lib_paths(tmp_path):
+    import pytest
+
+    with pytest.raises(TypeError, match=r"extra_lib_paths\[0\] must be a pathlib.Path, got str"):
+        libinfo._find_library_by_basename("no-such-dist", "x", [str(tmp_path)])
+
+
+def test_find_library_missing_lists_the_directories(tmp_path):
+    import pathlib
+
+    import pytest
+
+    with pytest.raises(RuntimeError, match="Cannot find library libnothing_here.so") as info:
+        libinfo._find_library_by_basename("no-such-dist", "nothing_here", [pathlib.Path(tmp_path)],
+                                          use_env_path=False)
+    assert str(tmp_path) in str(info.value)
+
+
+def test_include_paths_are_sorted_and_unique():
+    paths = libinfo.include_paths()
+    assert paths == sorted(set(paths))
+    assert libinfo.find_include_path() in paths
+
+
 def test_console_script_when_installed():
     exe = shutil.which("tvm-ffi-config")
     if exe is None:
