@@ -634,4 +634,84 @@ TEST(Module, LibraryCodeCallsItsImports) {
             "Cannot find function no_such_helper in the imported modules or global registry.");
 }
 
+// ---------------------------------------------------------------------------
+// Modules embedded in a library (__tvm_ffi__library_bin)
+// ---------------------------------------------------------------------------
+/*! \brief Load a fresh copy of blob_lib.so whose blob is the given variant. */
+Module LoadBlobVariant(const std::string& variant) {
+  static bool registered = [] {
+    Function::SetGlobal("ffi.Module.load_from_bytes.test_blob",
+                        Function::FromTyped([](ffi::Bytes payload) {
+                          return MakeTable(std::string(payload));
+                        }));
+    return true;
+  }();
+  (void)registered;
+  char dir_template[] = "/tmp/tvm_ffi_test_blob_XXXXXX";
+  char* dir = mkdtemp(dir_template);
+  EXPECT_NE(dir, nullptr);
+  std::string copy = std::string(dir) + "/blob_" + variant + ".so";
+  {
+    std::ifstream src(std::string(TVM_FFI_TEST_LIB_DIR) + "/blob_lib.so", std::ios::binary);
+    std::ofstream dst(copy, std::ios::binary);
+    dst << src.rdbuf();
+  }
+  setenv("TVM_FFI_TEST_BLOB_VARIANT", variant.c_str(), 1);
+  struct Cleanup {
+    std::string file, dir;
+    ~Cleanup() {
+      unsetenv("TVM_FFI_TEST_BLOB_VARIANT");
+      std::remove(file.c_str());
+      rmdir(dir.c_str());
+    }
+  } cleanup{copy, dir};
+  return Module::LoadFromFile(copy);
+}
+
+TEST(Module, EmbeddedModulesFollowTheImportTree) {
+  Module mod = LoadBlobVariant("tree");
+  EXPECT_STREQ(mod->kind(), "library");
+  EXPECT_EQ(mod->GetFunction("from_lib").value()(1).cast<int>(), 1001);
+  ASSERT_EQ(mod->imports().size(), 1u);
+  EXPECT_STREQ(mod->imports()[0].cast<Module>()->kind(), "table");
+  EXPECT_EQ(mod->GetFunction("child", true).value()(2).cast<String>(), "child2");
+}
+
+TEST(Module, EmbeddedModulesWithoutTreeAreImportedByTheLibrary) {
+  Module mod = LoadBlobVariant("flat");
+  ASSERT_EQ(mod->imports().size(), 2u);
+  EXPECT_EQ(mod->GetFunction("a", true).value()(1).cast<String>(), "a1");
+  EXPECT_EQ(mod->GetFunction("b", true).value()(1).cast<String>(), "b1");
+}
+
+TEST(Module, EmbeddedRootModuleIsReturned) {
+  Module mod = LoadBlobVariant("root");
+  EXPECT_STREQ(mod->kind(), "table");
+  ASSERT_EQ(mod->imports().size(), 1u);
+  Module lib = mod->imports()[0].cast<Module>();
+  EXPECT_STREQ(lib->kind(), "library");
+  EXPECT_EQ(mod->GetFunction("from_lib", true).value()(1).cast<int>(), 1001);
+  // The library's context is the library module, not the root.
+  TVMFFIObjectHandle handle = nullptr;
+  EXPECT_EQ(TVMFFIEnvModLookupFromImports(lib.get(), "ffi.ModuleGetKind", &handle), 0);
+}
+
+TEST(Module, MalformedEmbeddedBlobIsReported) {
+  ffi::Error e = CatchError([] { LoadBlobVariant("truncated"); });
+  EXPECT_EQ(e.kind(), "RuntimeError");
+  EXPECT_NE(e.message().find("Malformed __tvm_ffi__library_bin in "), std::string::npos)
+      << e.message();
+  EXPECT_NE(e.message().find("truncated while reading a module kind"), std::string::npos)
+      << e.message();
+}
+
+TEST(Module, EmbeddedModuleOfUnknownKindNamesItsLoader) {
+  ffi::Error e = CatchError([] { LoadBlobVariant("unknown"); });
+  EXPECT_EQ(e.kind(), "RuntimeError");
+  EXPECT_NE(e.message().find("embeds a module of kind `nokind`, but its loader "
+                             "(ffi.Module.load_from_bytes.nokind) is not registered"),
+            std::string::npos)
+      << e.message();
+}
+
 }  // namespace

@@ -1,7 +1,8 @@
 /*
  * Modules of the runtime: the out-of-line members of ModuleObj and Module,
  * shared libraries loaded with dlopen (the builtin loader
- * "ffi.Module.load_from_file.so"), the system library (symbols registered
+ * "ffi.Module.load_from_file.so", which also unpacks the modules a library
+ * embeds in __tvm_ffi__library_bin), the system library (symbols registered
  * with TVMFFIEnvModRegisterSystemLibSymbol), context symbols, the lookup of
  * functions from a library's imports, and the module globals of
  * docs/runtime_globals.md.
@@ -27,6 +28,7 @@
 
 #include <dlfcn.h>
 
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -387,6 +389,12 @@ class LibraryModuleObj : public ModuleObj {
    * \brief Write the context symbols into the library's same-named void*
    *  variables, and this module into its library context variable.
    */
+  /*! \brief The library's embedded module blob (__tvm_ffi__library_bin), or NULL. */
+  const char* EmbeddedBlob() const {
+    return static_cast<const char*>(Symbol(symbol::tvm_ffi_library_bin));
+  }
+  const std::string& path() const { return path_; }
+
   void InitContext() {
     for (const auto& [name, value] : ContextSymbolTable::Global().Snapshot()) {
       if (void** slot = static_cast<void**>(Symbol(name))) *slot = value;
@@ -448,6 +456,122 @@ class SystemLibModuleObj : public ModuleObj {
   FunctionCache functions_;
 };
 
+/*!
+ * \brief Reader of the embedded module blob of a library: little-endian
+ *  uint64 counts, strings and byte strings as a uint64 length plus the bytes,
+ *  uint64 vectors as a length plus the elements. Every read is bounds-checked.
+ */
+class BlobReader {
+ public:
+  BlobReader(const char* data, uint64_t size, const std::string& path)
+      : data_(data), left_(size), path_(path) {}
+
+  uint64_t U64() {
+    const char* p = Take(8, "a count");
+    uint64_t v = 0;
+    for (int i = 0; i < 8; ++i) {
+      v |= static_cast<uint64_t>(static_cast<unsigned char>(p[i])) << (8 * i);
+    }
+    return v;
+  }
+  std::string Str(const char* what) {
+    uint64_t n = U64();
+    return std::string(Take(n, what), n);
+  }
+  std::vector<uint64_t> U64Vector(const char* what) {
+    uint64_t n = U64();
+    if (n > left_ / 8) Fail(what);
+    std::vector<uint64_t> out(n);
+    for (uint64_t& v : out) v = U64();
+    return out;
+  }
+  [[noreturn]] void Fail(const std::string& what) const {
+    TVM_FFI_THROW(RuntimeError) << "Malformed " << symbol::tvm_ffi_library_bin << " in " << path_
+                                << ": truncated while reading " << what;
+  }
+
+ private:
+  const char* Take(uint64_t n, const char* what) {
+    if (n > left_) Fail(what);
+    const char* p = data_;
+    data_ += n;
+    left_ -= n;
+    return p;
+  }
+  const char* data_;
+  uint64_t left_;
+  const std::string& path_;
+};
+
+/*!
+ * \brief The module a library with an embedded blob stands for. The blob
+ *  (after its uint64 byte count) lists modules as (kind, payload) entries:
+ *  kind "_lib" is the library itself, "_import_tree" carries the import edges
+ *  (CSR row pointers and child indices over the module list; the first module
+ *  is the root), any other kind is loaded from its bytes by the global
+ *  "ffi.Module.load_from_bytes.<kind>". Without an import tree the library
+ *  imports every other module.
+ */
+Module ProcessLibraryBlob(const char* blob, const Module& lib, const std::string& path) {
+  BlobReader header(blob, 8, path);
+  uint64_t nbytes = header.U64();
+  BlobReader in(blob + 8, nbytes, path);
+  uint64_t count = in.U64();
+  std::vector<Module> modules;
+  std::vector<uint64_t> row_ptr, child_indices;
+  bool has_lib = false;
+  for (uint64_t i = 0; i < count; ++i) {
+    std::string kind = in.Str("a module kind");
+    if (kind == "_lib") {
+      if (has_lib) {
+        TVM_FFI_THROW(RuntimeError) << "Malformed " << symbol::tvm_ffi_library_bin << " in "
+                                    << path << ": more than one _lib entry";
+      }
+      has_lib = true;
+      modules.push_back(lib);
+    } else if (kind == "_import_tree") {
+      row_ptr = in.U64Vector("the import tree");
+      child_indices = in.U64Vector("the import tree");
+    } else {
+      std::string payload = in.Str("a module payload");
+      std::string loader_name = "ffi.Module.load_from_bytes." + kind;
+      Optional<Function> loader = Function::GetGlobal(loader_name);
+      if (!loader.has_value()) {
+        TVM_FFI_THROW(RuntimeError) << "Library " << path << " embeds a module of kind `" << kind
+                                    << "`, but its loader (" << loader_name
+                                    << ") is not registered in the global registry.";
+      }
+      modules.push_back(loader.value()(Bytes(payload.data(), payload.size())).cast<Module>());
+    }
+  }
+  if (row_ptr.empty()) {
+    for (const Module& m : modules) {
+      if (!m.same_as(lib)) lib->ImportModule(m);
+    }
+    return lib;
+  }
+  if (row_ptr.size() != modules.size() + 1) {
+    TVM_FFI_THROW(RuntimeError) << "Malformed " << symbol::tvm_ffi_library_bin << " in " << path
+                                << ": the import tree has " << row_ptr.size() - 1
+                                << " rows for " << modules.size() << " modules";
+  }
+  for (size_t i = 0; i < modules.size(); ++i) {
+    if (row_ptr[i] > row_ptr[i + 1] || row_ptr[i + 1] > child_indices.size()) {
+      TVM_FFI_THROW(RuntimeError) << "Malformed " << symbol::tvm_ffi_library_bin << " in "
+                                  << path << ": bad import tree row " << i;
+    }
+    for (uint64_t j = row_ptr[i]; j < row_ptr[i + 1]; ++j) {
+      if (child_indices[j] >= modules.size()) {
+        TVM_FFI_THROW(RuntimeError) << "Malformed " << symbol::tvm_ffi_library_bin << " in "
+                                    << path << ": import of module " << child_indices[j]
+                                    << " of " << modules.size();
+      }
+      modules[i]->ImportModule(modules[child_indices[j]]);
+    }
+  }
+  return modules.empty() ? lib : modules[0];
+}
+
 Module LoadSharedLibrary(const std::string& path) {
   if (path.empty()) {
     TVM_FFI_THROW(ValueError) << "ffi.Module.load_from_file.so: the path is empty";
@@ -460,9 +584,12 @@ Module LoadSharedLibrary(const std::string& path) {
     TVM_FFI_THROW(RuntimeError) << "Failed to load dynamic shared library " << path << " "
                                 << (msg ? msg : "unknown dlopen error");
   }
-  ObjectPtr<LibraryModuleObj> mod = make_object<LibraryModuleObj>(handle, path);
-  mod->InitContext();
-  return Module(ObjectPtr<ModuleObj>(std::move(mod)));
+  ObjectPtr<LibraryModuleObj> obj = make_object<LibraryModuleObj>(handle, path);
+  obj->InitContext();
+  const char* blob = obj->EmbeddedBlob();
+  Module lib(ObjectPtr<ModuleObj>(std::move(obj)));
+  if (blob != nullptr) return ProcessLibraryBlob(blob, lib, path);
+  return lib;
 }
 
 Module SystemLib(const std::string& prefix) {
