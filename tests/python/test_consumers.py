@@ -102,6 +102,8 @@ def test_cmake_package_variables_commands_and_targets(api_build_dir):
         assert "command " + cmd in checks, cmd
     assert "target tvm_ffi::header" in checks and "target tvm_ffi::shared" in checks
     assert "Finding libfiles " + libinfo.find_libtvm_ffi() in proc.stdout
+    assert checks["plain_links"] == "tvm_ffi::header;tvm_ffi::shared"
+    assert checks["plain_options"] == "_opts-NOTFOUND"
 
 
 @needs_cmake
