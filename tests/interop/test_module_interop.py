@@ -55,6 +55,16 @@ ffi::String Doc(ffi::Module m, ffi::String name) {
 
 ffi::Module Load(ffi::String path) { return ffi::Module::LoadFromFile(path); }
 
+// Virtual calls on any module: the slots of the vtable must agree.
+ffi::String KindOf(ffi::Module m) { return ffi::String(m->kind()); }
+int64_t MaskOf(ffi::Module m) { return m->GetPropertyMask(); }
+ffi::String OwnDoc(ffi::Module m, ffi::String name) {
+  ffi::Optional<ffi::String> doc = m->GetFunctionDoc(name);
+  return doc.has_value() ? doc.value() : ffi::String("<none>");
+}
+ffi::String Source(ffi::Module m) { return m->InspectSource("c"); }
+int64_t NumWriteFormats(ffi::Module m) { return m->GetWriteFormats().size(); }
+
 void ImportInto(ffi::Module m, ffi::Module other) { m->ImportModule(other); }
 
 void ClearImportsOf(ffi::Module m) { m->ClearImports(); }
@@ -74,6 +84,11 @@ TVM_FFI_DLL_EXPORT_TYPED_FUNC(probe, Probe);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(implements, Implements);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(doc, Doc);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(load, Load);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(kind_of, KindOf);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(mask_of, MaskOf);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(own_doc, OwnDoc);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(source, Source);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(num_write_formats, NumWriteFormats);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(import_into, ImportInto);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(clear_imports_of, ClearImportsOf);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(count_imports, CountImports);
@@ -81,10 +96,35 @@ TVM_FFI_DLL_EXPORT_TYPED_FUNC(context_symbols, ContextSymbols);
 """
 
 OUR_SOURCE = r"""
+#include <tvm/ffi/extra/module.h>
 #include <tvm/ffi/function.h>
+
+namespace ffi = tvm::ffi;
 
 int64_t Double(int64_t x) { return 2 * x; }
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(double_it, Double);
+
+// A module subclass built with our headers: every Module member is inline,
+// so this library runs on either runtime.
+class OurModuleObj : public ffi::ModuleObj {
+ public:
+  const char* kind() const final { return "ours"; }
+  ffi::Optional<ffi::Function> GetFunction(const ffi::String& name) final {
+    if (name == "triple") return ffi::Function::FromTyped([](int64_t x) { return 3 * x; });
+    return std::nullopt;
+  }
+};
+
+ffi::Module MakeOurModule() { return ffi::Module(ffi::make_object<OurModuleObj>()); }
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(make_our_module, MakeOurModule);
+
+// Module API called from inside the library.
+int64_t LoadAndCall(ffi::String path, ffi::String name, int64_t x) {
+  ffi::Module mod = ffi::Module::LoadFromFile(path);
+  mod->ImportModule(MakeOurModule());
+  return mod->GetFunction(name, true).value()(x).cast<int64_t>();
+}
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(load_and_call, LoadAndCall);
 """
 
 
@@ -144,6 +184,26 @@ def test_peer_code_queries_our_modules_through_exported_members(peer, our_lib):
     assert peer.doc(ours, "double_it") == "<none>"
 
 
+def test_peer_code_dispatches_virtuals_of_our_modules(peer, our_lib):
+    import os
+
+    ours = tvm_ffi.load_module(our_lib)
+    assert peer.kind_of(ours) == "library"
+    assert peer.mask_of(ours) == int(tvm_ffi.module.ModulePropertyMask.RUNNABLE)
+    assert peer.own_doc(ours, "double_it") == "<none>"
+    assert peer.source(ours) == ""
+    assert peer.num_write_formats(ours) == 0
+    lib_dir = os.environ.get("TVM_FFI_TEST_LIB_DIR")
+    if not lib_dir:
+        pytest.skip("TVM_FFI_TEST_LIB_DIR is not set (tests/run_all.sh sets it)")
+    table = tvm_ffi.load_module(os.path.join(lib_dir, "module_subclass_lib.so")).make_table_module("t")
+    assert peer.kind_of(table) == "table"
+    assert peer.mask_of(table) == 3
+    assert peer.own_doc(table, "t") == "Return the tag and x."
+    assert peer.source(table) == "// table t (c)"
+    assert peer.num_write_formats(table) == 1
+
+
 def test_peer_code_loads_modules_with_our_loader(peer, our_lib):
     loaded = peer.load(our_lib)
     assert loaded.kind == "library"
@@ -169,6 +229,34 @@ def test_imports_cross_the_two_implementations(peer, our_lib):
     peer.clear_imports_of(other)
     assert peer.count_imports(other) == 0
     assert peer.probe(other, "double_it", 3) == -1
+
+
+def test_our_built_library_needs_no_cpp_symbol_of_the_runtime(our_lib):
+    needed = {s for s in _dynamic_symbols(our_lib, "--undefined-only") if "3tvm3ffi" in s}
+    assert needed == set()
+
+
+def test_our_built_module_runs_on_the_peer_runtime(run_under_peer, our_lib):
+    script = (
+        "import tvm_ffi\n"
+        "assert 'tvm_peer' in tvm_ffi.__file__, tvm_ffi.__file__\n"
+        "lib = tvm_ffi.load_module(%r)\n"
+        "m = lib.make_our_module()\n"
+        "print(m.kind, m.triple(5), lib.double_it(4))\n"
+        "print(lib.load_and_call(%r, 'triple', 7), lib.load_and_call(%r, 'double_it', 7))\n"
+    ) % (our_lib, our_lib, our_lib)
+    proc = run_under_peer(script)
+    assert proc.returncode == 0, proc.stdout
+    assert proc.stdout.splitlines() == ["ours 15 8", "21 14"]
+
+
+def test_our_module_subclass_is_used_by_peer_code(peer, our_lib):
+    mod = tvm_ffi.load_module(our_lib).make_our_module()
+    assert peer.probe(mod, "triple", 2) == 6
+    assert peer.implements(mod, "triple")
+    peer_mod = peer.make_peer_module()
+    peer.import_into(mod, peer_mod)
+    assert peer.probe(mod, "answer", 0) == 42
 
 
 def test_peer_code_visits_context_symbols(peer):

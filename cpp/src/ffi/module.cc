@@ -40,93 +40,16 @@
 TVM_FFI_NAMESPACE_BEGIN
 
 // ---------------------------------------------------------------------------
-// ModuleObj / Module members
+// The lookup from a library's imports and the context symbols
 // ---------------------------------------------------------------------------
 
 namespace {
-/*! \brief Whether target is root or reachable from root through imports. */
-bool ReachesModule(const ModuleObj* root, const ModuleObj* target) {
-  std::vector<const ModuleObj*> stack{root};
-  std::unordered_set<const ModuleObj*> seen;
-  while (!stack.empty()) {
-    const ModuleObj* m = stack.back();
-    stack.pop_back();
-    if (m == target) return true;
-    if (!seen.insert(m).second) continue;
-    for (const Any& item : m->imports()) {
-      if (const ModuleObj* child = item.as<ModuleObj>()) stack.push_back(child);
-    }
-  }
-  return false;
-}
-
-/*! \brief The imports of mod as Modules, copied so a lookup may edit the list. */
-std::vector<Module> ImportedModules(const ModuleObj* mod) {
-  std::vector<Module> out;
-  for (const Any& item : mod->imports()) out.push_back(item.cast<Module>());
-  return out;
-}
-
 /*! \brief Guards every module's import_lookup_cache_ (lookups are rare). */
 std::mutex& ImportCacheMutex() {
   static std::mutex* mutex = new std::mutex();
   return *mutex;
 }
 }  // namespace
-
-void ModuleObj::ImportModule(const Module& other) {
-  if (ReachesModule(other.get(), this)) {
-    TVM_FFI_THROW(RuntimeError) << "Cyclic dependency detected during import";
-  }
-  imports_.push_back(other);
-}
-
-void ModuleObj::ClearImports() {
-  // Fresh containers instead of clearing in place: a module made by a library
-  // built against other tvm-ffi headers holds containers its own code made.
-  imports_ = Array<Any>();
-  std::lock_guard<std::mutex> lock(ImportCacheMutex());
-  import_lookup_cache_ = Map<String, Function>();
-}
-
-Optional<Function> ModuleObj::GetFunction(const String& name, bool query_imports) {
-  Optional<Function> own = GetFunction(name);
-  if (own.has_value() || !query_imports) return own;
-  for (const Module& m : ImportedModules(this)) {
-    Optional<Function> f = m->GetFunction(name, true);
-    if (f.has_value()) return f;
-  }
-  return std::nullopt;
-}
-
-bool ModuleObj::ImplementsFunction(const String& name, bool query_imports) {
-  if (ImplementsFunction(name)) return true;
-  if (!query_imports) return false;
-  for (const Module& m : ImportedModules(this)) {
-    if (m->ImplementsFunction(name, true)) return true;
-  }
-  return false;
-}
-
-Optional<String> ModuleObj::GetFunctionDoc(const String& name, bool query_imports) {
-  Optional<String> own = GetFunctionDoc(name);
-  if (own.has_value() || !query_imports) return own;
-  for (const Module& m : ImportedModules(this)) {
-    Optional<String> doc = m->GetFunctionDoc(name, true);
-    if (doc.has_value()) return doc;
-  }
-  return std::nullopt;
-}
-
-Optional<String> ModuleObj::GetFunctionMetadata(const String& name, bool query_imports) {
-  Optional<String> own = GetFunctionMetadata(name);
-  if (own.has_value() || !query_imports) return own;
-  for (const Module& m : ImportedModules(this)) {
-    Optional<String> meta = m->GetFunctionMetadata(name, true);
-    if (meta.has_value()) return meta;
-  }
-  return std::nullopt;
-}
 
 /*! \brief Runtime-internal access to the import lookup cache. */
 struct ModuleObj::InternalUnsafe {
@@ -139,7 +62,7 @@ struct ModuleObj::InternalUnsafe {
     }
     // Looked up outside the lock: a lookup may call into library code.
     Optional<Function> found;
-    for (const Module& m : ImportedModules(mod)) {
+    for (const Module& m : details::ModuleImportList(mod)) {
       found = m->GetFunction(name, true);
       if (found.has_value()) break;
     }
@@ -174,33 +97,14 @@ struct ContextSymbolTable {
     return entries;
   }
 };
-}  // namespace
 
-Module Module::LoadFromFile(const String& file_name) {
-  std::string path(file_name);
-  size_t dot = path.find_last_of('.');
-  // A dot inside a directory name is not an extension.
-  if (dot == std::string::npos || path.find('/', dot) != std::string::npos ||
-      dot + 1 == path.size()) {
-    TVM_FFI_THROW(RuntimeError) << "Failed to get file format from " << path;
-  }
-  std::string format = path.substr(dot + 1);
-  if (format == "dll" || format == "dylib" || format == "dso") format = "so";
-  std::string loader_name = "ffi.Module.load_from_file." + format;
-  Optional<Function> loader = Function::GetGlobal(loader_name);
-  if (!loader.has_value()) {
-    TVM_FFI_THROW(RuntimeError) << "Loader for `." << format
-                                << "` files is not registered, resolved to (" << loader_name
-                                << ") in the global registry.";
-  }
-  return loader.value()(file_name, String(format)).cast<Module>();
-}
-
-void Module::VisitContextSymbols(const TypedFunction<void(String, void*)>& callback) {
+/*! \brief Call callback(name, symbol) for each registered context symbol, in order. */
+void VisitContextSymbolTable(const Function& callback) {
   for (const auto& [name, symbol] : ContextSymbolTable::Global().Snapshot()) {
     callback(String(name), symbol);
   }
 }
+}  // namespace
 
 namespace details {
 
@@ -269,7 +173,7 @@ TVMFFIObjectHandle ModuleAbiLoadFromFile(const void* file_name) {
 }
 void ModuleAbiVisitContextSymbols(const void* callback) {
   // A TypedFunction is one Function handle.
-  Module::VisitContextSymbols(*static_cast<const Function*>(callback));
+  VisitContextSymbolTable(*static_cast<const Function*>(callback));
 }
 TVMFFIObjectHandle ModuleAbiEmptyArray() {
   return ObjectUnsafe::MoveObjectRefToHandle(Array<String>());
@@ -676,6 +580,11 @@ TVM_FFI_STATIC_INIT_BLOCK() {
           "ffi.ModuleImportModule",
           [](Module mod, Module other) { mod->ImportModule(other); },
           "Append other to the imports of mod.")
+      .def(
+          "ffi.ModuleVisitContextSymbols",
+          [](const Function& callback) { VisitContextSymbolTable(callback); },
+          "Call callback(name, symbol) for each symbol registered with "
+          "TVMFFIEnvModRegisterContextSymbol (Module::VisitContextSymbols).")
       .def(
           "ffi.ModuleGetImports", [](Module mod) { return mod->imports(); },
           "The imported modules of mod (an Array of Module).")

@@ -18,6 +18,10 @@
  *
  * A loaded library stays loaded for the rest of the process, so its
  * functions - and any object its code made - may outlive the Module handle.
+ *
+ * Every member is defined in this header (nothing links to a C++ symbol of
+ * the runtime), so a library built against these headers also runs on
+ * another tvm-ffi runtime; the runtime is reached through global functions.
  */
 #ifndef TVM_FFI_EXTRA_MODULE_H_
 #define TVM_FFI_EXTRA_MODULE_H_
@@ -33,7 +37,10 @@
 #include <tvm/ffi/optional.h>
 #include <tvm/ffi/string.h>
 
+#include <string>
+#include <unordered_set>
 #include <utility>
+#include <vector>
 
 TVM_FFI_NAMESPACE_BEGIN
 
@@ -78,7 +85,7 @@ class TVM_FFI_EXTRA_CXX_API ModuleObj : public Object {
    *  detected during import" when other is this module or imports it.
    */
   virtual void ImportModule(const Module& other);
-  /*! \brief Remove every import. */
+  /*! \brief Remove every import (not synchronized with concurrent lookups). */
   virtual void ClearImports();
 
   /*! \brief GetFunction(name), then (when query_imports) each import recursively, in order. */
@@ -110,7 +117,7 @@ class TVM_FFI_EXTRA_CXX_API ModuleObj : public Object {
 };
 
 /*! \brief A reference to a ModuleObj (never null). */
-class TVM_FFI_EXTRA_CXX_API Module : public ObjectRef {
+class Module : public ObjectRef {
  public:
   /*! \brief Properties a module reports through GetPropertyMask(). */
   enum ModulePropertyMask : int {
@@ -175,6 +182,108 @@ constexpr const char* tvm_ffi_metadata_prefix = "__tvm_ffi__metadata_";
 /*! \brief Prefix of the doc function of name: __tvm_ffi__doc_<name>. */
 constexpr const char* tvm_ffi_doc_prefix = "__tvm_ffi__doc_";
 }  // namespace symbol
+
+namespace details {
+/*! \brief Whether target is root or reachable from root through imports. */
+inline bool ModuleReaches(const ModuleObj* root, const ModuleObj* target) {
+  std::vector<const ModuleObj*> stack{root};
+  std::unordered_set<const ModuleObj*> seen;
+  while (!stack.empty()) {
+    const ModuleObj* m = stack.back();
+    stack.pop_back();
+    if (m == target) return true;
+    if (!seen.insert(m).second) continue;
+    for (const Any& item : m->imports()) {
+      if (const ModuleObj* child = item.as<ModuleObj>()) stack.push_back(child);
+    }
+  }
+  return false;
+}
+
+/*! \brief The imports of mod as Modules, copied so a lookup may edit the list. */
+inline std::vector<Module> ModuleImportList(const ModuleObj* mod) {
+  std::vector<Module> out;
+  for (const Any& item : mod->imports()) out.push_back(item.cast<Module>());
+  return out;
+}
+}  // namespace details
+
+inline void ModuleObj::ImportModule(const Module& other) {
+  if (details::ModuleReaches(other.get(), this)) {
+    TVM_FFI_THROW(RuntimeError) << "Cyclic dependency detected during import";
+  }
+  imports_.push_back(other);
+}
+
+inline void ModuleObj::ClearImports() {
+  // Fresh containers instead of clearing in place: a module made by a library
+  // built against other tvm-ffi headers holds containers its own code made.
+  imports_ = Array<Any>();
+  import_lookup_cache_ = Map<String, Function>();
+}
+
+inline Optional<Function> ModuleObj::GetFunction(const String& name, bool query_imports) {
+  Optional<Function> own = GetFunction(name);
+  if (own.has_value() || !query_imports) return own;
+  for (const Module& m : details::ModuleImportList(this)) {
+    Optional<Function> f = m->GetFunction(name, true);
+    if (f.has_value()) return f;
+  }
+  return std::nullopt;
+}
+
+inline bool ModuleObj::ImplementsFunction(const String& name, bool query_imports) {
+  if (ImplementsFunction(name)) return true;
+  if (!query_imports) return false;
+  for (const Module& m : details::ModuleImportList(this)) {
+    if (m->ImplementsFunction(name, true)) return true;
+  }
+  return false;
+}
+
+inline Optional<String> ModuleObj::GetFunctionDoc(const String& name, bool query_imports) {
+  Optional<String> own = GetFunctionDoc(name);
+  if (own.has_value() || !query_imports) return own;
+  for (const Module& m : details::ModuleImportList(this)) {
+    Optional<String> doc = m->GetFunctionDoc(name, true);
+    if (doc.has_value()) return doc;
+  }
+  return std::nullopt;
+}
+
+inline Optional<String> ModuleObj::GetFunctionMetadata(const String& name, bool query_imports) {
+  Optional<String> own = GetFunctionMetadata(name);
+  if (own.has_value() || !query_imports) return own;
+  for (const Module& m : details::ModuleImportList(this)) {
+    Optional<String> meta = m->GetFunctionMetadata(name, true);
+    if (meta.has_value()) return meta;
+  }
+  return std::nullopt;
+}
+
+inline Module Module::LoadFromFile(const String& file_name) {
+  std::string path(file_name);
+  size_t dot = path.find_last_of('.');
+  // A dot inside a directory name is not an extension.
+  if (dot == std::string::npos || path.find('/', dot) != std::string::npos ||
+      dot + 1 == path.size()) {
+    TVM_FFI_THROW(RuntimeError) << "Failed to get file format from " << path;
+  }
+  std::string format = path.substr(dot + 1);
+  if (format == "dll" || format == "dylib" || format == "dso") format = "so";
+  std::string loader_name = "ffi.Module.load_from_file." + format;
+  Optional<Function> loader = Function::GetGlobal(loader_name);
+  if (!loader.has_value()) {
+    TVM_FFI_THROW(RuntimeError) << "Loader for `." << format
+                                << "` files is not registered, resolved to (" << loader_name
+                                << ") in the global registry.";
+  }
+  return loader.value()(file_name, String(format)).cast<Module>();
+}
+
+inline void Module::VisitContextSymbols(const TypedFunction<void(String, void*)>& callback) {
+  Function::GetGlobalRequired("ffi.ModuleVisitContextSymbols")(callback.packed());
+}
 
 TVM_FFI_NAMESPACE_END
 
