@@ -293,9 +293,8 @@ TEST(Module, RuntimeGlobals) {
   EXPECT_EQ(Function::GetGlobalRequired("ffi.ModuleGetPropertyMask")(mod).cast<int>(),
             Module::kRunnable);
   EXPECT_EQ(Function::GetGlobalRequired("ffi.ModuleInspectSource")(mod, "").cast<String>(), "");
-  EXPECT_EQ(
-      Function::GetGlobalRequired("ffi.ModuleGetWriteFormats")(mod).cast<ffi::Array<String>>().size(),
-      0u);
+  Function write_formats = Function::GetGlobalRequired("ffi.ModuleGetWriteFormats");
+  EXPECT_EQ(write_formats(mod).cast<ffi::Array<String>>().size(), 0u);
   ffi::Error e = CatchError(
       [&] { Function::GetGlobalRequired("ffi.ModuleWriteToFile")(mod, "/tmp/x.so", "so"); });
   EXPECT_EQ(e.kind(), "RuntimeError");

@@ -196,7 +196,8 @@ def test_peer_code_dispatches_virtuals_of_our_modules(peer, our_lib):
     lib_dir = os.environ.get("TVM_FFI_TEST_LIB_DIR")
     if not lib_dir:
         pytest.skip("TVM_FFI_TEST_LIB_DIR is not set (tests/run_all.sh sets it)")
-    table = tvm_ffi.load_module(os.path.join(lib_dir, "module_subclass_lib.so")).make_table_module("t")
+    table_lib = tvm_ffi.load_module(os.path.join(lib_dir, "module_subclass_lib.so"))
+    table = table_lib.make_table_module("t")
     assert peer.kind_of(table) == "table"
     assert peer.mask_of(table) == 3
     assert peer.own_doc(table, "t") == "Return the tag and x."
