@@ -319,8 +319,8 @@ def test_quickstart_example_runs(tmp_path):
 @pytest.mark.skipif(shutil.which("cmake") is None, reason="cmake is not on PATH")
 def test_cmake_consumer_example(tmp_path):
     cmake_dir = tvm_ffi.libinfo.find_cmake_path()
-    if not os.path.isfile(os.path.join(cmake_dir, "tvm_ffiConfig.cmake")):
-        pytest.skip("no installed CMake package (tvm_ffiConfig.cmake) in %s: run `pip install .`" % cmake_dir)
+    if not os.path.isfile(os.path.join(cmake_dir, "tvm_ffi-config.cmake")):
+        pytest.skip("no installed CMake package (tvm_ffi-config.cmake) in %s: run `pip install .`" % cmake_dir)
     example = REPO / "examples" / "cmake_consumer"
     build_dir = tmp_path / "build"
     configure = ["cmake", "-S", str(example), "-B", str(build_dir), "-Dtvm_ffi_DIR=" + cmake_dir]
