@@ -1,0 +1,202 @@
+# Value protocols of argument conversion that user classes opt into, and the small
+# value classes around them (ObjectConvertible, CAny, String, Bytes).
+#
+# convert_arg_slow asks convert_protocol_pre before turning a callable into a
+# Function, and convert_protocol_post before wrapping anything else as an opaque
+# Python object; common argument types never reach either.
+
+import numbers as _numbers_mod
+
+# Exact class -> callable returning an address: such values pass as OpaquePtr.
+_OPAQUE_PTR_HANDLERS = {}
+
+
+class ObjectConvertible:
+    """Base of user classes that pass to the FFI as the Object ``asobject()`` returns."""
+
+    def asobject(self):
+        """The Object standing for self; subclasses implement it."""
+        raise NotImplementedError()
+
+
+class String(str):
+    """A str that may hold the FFI string object it came from (``_tvm_ffi_cached_object``)."""
+
+    __slots__ = ["_tvm_ffi_cached_object"]
+
+    def __new__(cls, value=""):
+        self = str.__new__(cls, value)
+        self._tvm_ffi_cached_object = None
+        return self
+
+    def __reduce__(self):
+        return (str, (str(self),))
+
+
+class Bytes(bytes):
+    """A bytes that may hold the FFI bytes object it came from (``_tvm_ffi_cached_object``)."""
+
+    def __new__(cls, value=b""):
+        self = bytes.__new__(cls, value)
+        self._tvm_ffi_cached_object = None
+        return self
+
+    def __reduce__(self):
+        return (bytes, (bytes(self),))
+
+
+cdef int convert_owned_value(object value, TVMFFIAny* out, ArgStore* store) except -1:
+    """Convert value into an owned FFI value the store releases after the call
+    (value itself may be a temporary that dies before the call)."""
+    cdef TVMFFIAny owned
+    owned.type_index = kTVMFFINone
+    owned.zero_padding = 0
+    owned.v_int64 = 0
+    if Py_EnterRecursiveCall(" while converting a __tvm_ffi_value__ result") != 0:
+        raise_pending_py_error()
+    try:
+        py_to_owned_any(value, &owned)
+    finally:
+        Py_LeaveRecursiveCall()
+    if owned.type_index >= kTVMFFIStaticObjectBegin:
+        set_owned_object(out, owned.v_obj, store)
+    else:
+        out[0] = owned
+    return 0
+
+
+cdef int set_opaque_ptr(object address, TVMFFIAny* out) except -1:
+    out.type_index = kTVMFFIOpaquePtr
+    out.zero_padding = 0
+    out.v_ptr = <void*><uintptr_t>int(address or 0)
+    return 0
+
+
+cdef int set_dlpack_dtype(object triple, TVMFFIAny* out) except -1:
+    code, bits, lanes = triple
+    out.type_index = kTVMFFIDataType
+    out.zero_padding = 0
+    out.v_uint64 = 0
+    out.v_dtype.code = code
+    out.v_dtype.bits = bits
+    out.v_dtype.lanes = <uint16_t><int16_t>lanes
+    return 0
+
+
+cdef int convert_protocol_pre(object x, TVMFFIAny* out, ArgStore* store) except -1:
+    """Protocols checked before callables: 1 when x was converted, else 0."""
+    cdef type t = type(x)
+    if getattr(t, "__tvm_ffi_object__", None) is not None:
+        obj = x.__tvm_ffi_object__()
+        if not isinstance(obj, Object):
+            raise TypeError("%s.__tvm_ffi_object__() must return a tvm_ffi Object, got %s"
+                            % (t.__name__, type(obj).__name__))
+        convert_owned_value(obj, out, store)
+        return 1
+    if getattr(t, "__cuda_stream__", None) is not None:
+        set_opaque_ptr(x.__cuda_stream__()[1], out)
+        return 1
+    if getattr(t, "__tvm_ffi_opaque_ptr__", None) is not None:
+        set_opaque_ptr(x.__tvm_ffi_opaque_ptr__(), out)
+        return 1
+    handler = _OPAQUE_PTR_HANDLERS.get(t)
+    if handler is not None:
+        set_opaque_ptr(handler(x), out)
+        return 1
+    return 0
+
+
+cdef int convert_protocol_post(object x, TVMFFIAny* out, ArgStore* store) except -1:
+    """Protocols checked after callables: 1 when x was converted, else 0."""
+    cdef type t = type(x)
+    try:
+        name = framework_dtype_name(x)
+    except KeyError:
+        raise ValueError("unsupported dtype %r: tvm_ffi has no equivalent" % (x,)) from None
+    if name is not None:
+        out.type_index = kTVMFFIDataType
+        out.zero_padding = 0
+        out.v_uint64 = 0
+        out.v_dtype = dtype_to_dl(dtype(name))
+        return 1
+    if isinstance(x, DataType):
+        out.type_index = kTVMFFIDataType
+        out.zero_padding = 0
+        out.v_uint64 = 0
+        out.v_dtype = (<DataType>x).cdtype
+        return 1
+    if getattr(t, "__dlpack_data_type__", None) is not None:
+        set_dlpack_dtype(x.__dlpack_data_type__(), out)
+        return 1
+    if getattr(t, "__dlpack_device__", None) is not None and getattr(t, "__dlpack__", None) is None:
+        dev_type, dev_id = x.__dlpack_device__()
+        out.type_index = kTVMFFIDevice
+        out.zero_padding = 0
+        out.v_device.device_type = <CDLDeviceType><int>dev_type
+        out.v_device.device_id = dev_id
+        return 1
+    if getattr(t, "__tvm_ffi_int__", None) is not None:
+        convert_owned_value(int(x.__tvm_ffi_int__()), out, store)
+        return 1
+    if getattr(t, "__tvm_ffi_float__", None) is not None:
+        out.type_index = kTVMFFIFloat
+        out.zero_padding = 0
+        out.v_float64 = float(x.__tvm_ffi_float__())
+        return 1
+    if getattr(t, "__tvm_ffi_value__", None) is not None:
+        convert_owned_value(x.__tvm_ffi_value__(), out, store)
+        return 1
+    if isinstance(x, ObjectConvertible):
+        convert_owned_value(x.asobject(), out, store)
+        return 1
+    if isinstance(x, _numbers_mod.Real) and not isinstance(x, _numbers_mod.Integral):
+        out.type_index = kTVMFFIFloat
+        out.zero_padding = 0
+        out.v_float64 = float(x)
+        return 1
+    return 0
+
+
+cdef class CAny:
+    """One owned FFI value converted from a Python value (``CAny(5)``)."""
+    cdef TVMFFIAny value
+
+    def __cinit__(self):
+        self.value.type_index = kTVMFFINone
+        self.value.zero_padding = 0
+        self.value.v_int64 = 0
+
+    def __init__(self, value=None):
+        release_any(&self.value)
+        py_to_owned_any(value, &self.value)
+
+    def __dealloc__(self):
+        release_any(&self.value)
+
+    @property
+    def type_index(self):
+        return self.value.type_index
+
+    def __repr__(self):
+        cdef int32_t tindex = self.value.type_index
+        if tindex == kTVMFFINone:
+            return "CAny(None)"
+        if tindex == kTVMFFIInt:
+            return "CAny(int=%d)" % self.value.v_int64
+        if tindex == kTVMFFIFloat:
+            return "CAny(float=%r)" % self.value.v_float64
+        if tindex == kTVMFFIBool:
+            return "CAny(bool=%r)" % bool(self.value.v_int64)
+        if tindex >= kTVMFFIStaticObjectBegin:
+            return "CAny(object, type_index=%d)" % tindex
+        return "CAny(type_index=%d)" % tindex
+
+
+def _to_py_class_value(CAny value):
+    """The Python value held by a CAny (strings as String, bytes as Bytes)."""
+    result = any_view_to_py(&value.value)
+    if type(result) is str:
+        return String(result)
+    if type(result) is bytes:
+        return Bytes(result)
+    return result
