@@ -12,19 +12,18 @@ link to a temporary file that is renamed over the final library, so a reader nev
 half-written library and a second builder finds the first one's result.
 """
 
-import datetime
 import fcntl
-import hashlib
-import json
 import os
 import re
 import shlex
-import subprocess
 import sys
 import time
 
 from .. import libinfo
 from . import _toolchain
+
+# hashlib, json, subprocess and datetime are imported where used: `import tvm_ffi`
+# imports this module and must stay fast.
 
 # Bumped when the layout or the command lines change, so old cache entries are not reused.
 _CACHE_FORMAT = 2
@@ -129,6 +128,7 @@ def _write_atomic(path, data):
 
 
 def _sha256_file(path):
+    import hashlib
     h = hashlib.sha256()
     with open(path, "rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
@@ -175,6 +175,7 @@ def _stat_entry(path):
 
 
 def _up_to_date(build_dir, lib_path, key):
+    import json
     try:
         with open(os.path.join(build_dir, _MANIFEST), encoding="utf-8") as f:
             manifest = json.load(f)
@@ -290,6 +291,7 @@ class _Plan:
 
 
 def _run(cmd, log, cwd):
+    import subprocess
     log.write("$ %s\n" % shlex.join(cmd))
     try:
         proc = subprocess.run(
@@ -357,6 +359,8 @@ def build_library(name, generated_source, source_files, extra_cflags, extra_ldfl
     hipcc, ``.o`` linked as is, anything else with $CXX). ``output`` names the result file in
     the build directory (an ``.o`` output only compiles and merges the objects).
     """
+    import hashlib
+    import json
     check_name(name)
     if output is not None:
         if not isinstance(output, str) or os.path.basename(output) != output or not output:
@@ -447,6 +451,8 @@ def build_library(name, generated_source, source_files, extra_cflags, extra_ldfl
 
 def _build_locked(plan, key, generated):
     """Run the build of plan (the caller holds the lock) and write the manifest."""
+    import datetime
+    import json
     manifest_path = os.path.join(plan.build_dir, _MANIFEST)
     if os.path.exists(manifest_path):
         os.remove(manifest_path)

@@ -3,7 +3,6 @@
 import os
 import shlex
 import shutil
-import subprocess
 import threading
 
 _lock = threading.Lock()
@@ -38,6 +37,7 @@ def find_compiler():
 
 def compiler_version(cmd):
     """The compiler's ``--version`` output (part of the cache key), computed once per process."""
+    import subprocess
     key = tuple(cmd)
     with _lock:
         cached = _version_cache.get(key)
@@ -148,6 +148,7 @@ def find_gpu_compiler(backend):
 
 def cuda_gencode_flags():
     """-gencode flags from $TVM_FFI_CUDA_ARCH_LIST ("8.9 9.0a"), else from nvidia-smi."""
+    import subprocess
     arch_list = os.environ.get("TVM_FFI_CUDA_ARCH_LIST", "").replace(";", " ").split()
     if not arch_list:
         smi = shutil.which("nvidia-smi")
