@@ -137,9 +137,14 @@ def test_register_object_unknown_key_raises_value_error_naming_key():
             pass
 
 
-def test_object_without_constructor_raises_type_error():
+def test_bare_object_is_an_empty_wrapper():
+    obj = tvm_ffi.Object()
+    assert obj.__chandle__() == 0 and repr(obj) == "Object(chandle=None)"
+
+
+def test_object_with_arguments_but_no_constructor_raises_type_error():
     with pytest.raises(TypeError, match="constructor"):
-        tvm_ffi.Object()
+        tvm_ffi.Object(1)
 
 
 def test_function_is_object_subclass():

@@ -392,13 +392,7 @@ cdef object owned_object_to_py(TVMFFIObjectHandle handle):
     if tindex == kTVMFFIFunction:
         func = <Function>Function.__new__(Function)
         func.chandle = handle
-        # Functions wrapping Python callables take the GIL themselves; releasing
-        # it first would only add a round trip.
-        func.c_release_gil = (
-            (<TVMFFIFunctionCell*>TVMFFIPyObjectCell(handle)).safe_call != py_safe_call)
         return func
-    if tindex == kTVMFFIError:
-        return error_to_py_exception(handle)
     if tindex == kTVMFFIOpaquePyObject:
         value = <object>(<TVMFFIOpaqueObjectCell*>TVMFFIPyObjectCell(handle)).handle
         TVMFFIObjectDecRef(handle)

@@ -18,8 +18,10 @@ cdef class Object:
             self.chandle = NULL
 
     def __init__(self, *args, **kwargs):
-        raise TypeError("%s has no constructor registered from C++ (no __ffi_init__)"
-                        % type(self).__name__)
+        # Object() is an empty wrapper (handle NULL), as in the reference package.
+        if args or kwargs:
+            raise TypeError("%s has no constructor registered from C++ (no __ffi_init__)"
+                            % type(self).__name__)
 
     def __init_handle_by_constructor__(self, fconstructor, *args):
         """Call a constructor Function and take the object it returns as self's handle."""
@@ -56,26 +58,45 @@ cdef class Object:
         """Address of the underlying object header, as an int (0 when empty)."""
         return <uintptr_t>self.chandle
 
+    @property
+    def id_(self):
+        """Same as ``__chandle__()``."""
+        return <uintptr_t>self.chandle
+
+    def __ctypes_handle__(self):
+        """The handle as a ctypes.c_void_p (value None when empty)."""
+        import ctypes
+        return ctypes.c_void_p(<uintptr_t>self.chandle if self.chandle != NULL else None)
+
+    def __move_handle_from__(self, other):
+        """Take other's handle (other becomes empty); self must be empty."""
+        if not isinstance(other, Object):
+            raise TypeError("__move_handle_from__ expects a tvm_ffi Object, got %s"
+                            % type(other).__name__)
+        check_not_initialized(self)
+        self.chandle = (<Object>other).chandle
+        (<Object>other).chandle = NULL
+
     def same_as(self, other):
         """Whether other refers to the same underlying object."""
         return isinstance(other, Object) and (<Object>other).chandle == self.chandle
 
+    def is_(self, other):
+        """Alias of same_as."""
+        return isinstance(other, Object) and (<Object>other).chandle == self.chandle
+
     def __eq__(self, other):
-        if not isinstance(other, Object):
-            return NotImplemented
-        return (<Object>other).chandle == self.chandle
+        return isinstance(other, Object) and (<Object>other).chandle == self.chandle
 
     def __ne__(self, other):
-        if not isinstance(other, Object):
-            return NotImplemented
-        return (<Object>other).chandle != self.chandle
+        return not (isinstance(other, Object) and (<Object>other).chandle == self.chandle)
 
     def __hash__(self):
         return hash(<uintptr_t>self.chandle)
 
     def __repr__(self):
         if self.chandle == NULL:
-            return "<%s: NULL>" % type(self).__name__
+            return "%s(chandle=None)" % type(self).__name__
         return "<%s object at 0x%x>" % (self.type_key, <uintptr_t>self.chandle)
 
     def __reduce__(self):
@@ -276,3 +297,21 @@ cdef int call_setter_function(TVMFFIObjectHandle f, TVMFFIAny* addr, TVMFFIAny* 
     check_call(TVMFFIFunctionCall(f, args, 2, &result))
     release_any(&result)
     return 0
+
+
+def _registered_type_keys():
+    """Type keys of every registered type index (static ones, then the dynamic ones in order)."""
+    cdef const TVMFFITypeInfo* info
+    cdef int32_t i = 0
+    cdef int32_t misses = 0
+    keys = []
+    # Static indices below kTVMFFIDynObjectBegin may have gaps; dynamic ones are dense.
+    while i < kTVMFFIDynObjectBegin or misses == 0:
+        info = TVMFFIGetTypeInfo(i)
+        if info != NULL:
+            keys.append(bytearray_to_str(&info.type_key))
+            misses = 0
+        elif i >= kTVMFFIDynObjectBegin:
+            misses = 1
+        i += 1
+    return keys

@@ -200,3 +200,91 @@ def _to_py_class_value(CAny value):
     if type(result) is bytes:
         return Bytes(result)
     return result
+
+
+class Error(Object):
+    """An FFI error object (``ffi.Error``): kind, message and backtrace (innermost first).
+
+    ``Error(kind, message, backtrace)`` makes one; ``py_error()`` gives the Python exception
+    a native call raising it would raise. Pickles by value (extra_context is dropped).
+    """
+
+    __slots__ = ()
+
+    def __init__(self, kind, message, backtrace=""):
+        self.__move_handle_from__(_error_new(str(kind), str(message), str(backtrace)))
+
+    @property
+    def kind(self):
+        return _error_fields(self)[0]
+
+    @property
+    def message(self):
+        return _error_fields(self)[1]
+
+    @property
+    def backtrace(self):
+        return _error_fields(self)[2]
+
+    @property
+    def extra_context(self):
+        return _error_fields(self)[3]
+
+    def update_backtrace(self, backtrace):
+        """Replace the stored backtrace with the text backtrace."""
+        _error_update_backtrace(self, str(backtrace))
+
+    def py_error(self):
+        """The Python exception of this error (class from the registered kind)."""
+        return _error_py_exception(self)
+
+    def __reduce__(self):
+        kind, message, backtrace, _ = _error_fields(self)
+        return (Error, (kind, message, backtrace))
+
+    def __reduce_ex__(self, protocol):
+        return self.__reduce__()
+
+    def __repr__(self):
+        if self.__chandle__() == 0:
+            return "Error(chandle=None)"
+        return "ffi.Error"
+
+
+cdef TVMFFIErrorCell* error_cell(Object err) except NULL:
+    err._check_handle()
+    if (<TVMFFIObject*>err.chandle).type_index != kTVMFFIError:
+        raise TypeError("expected an ffi.Error, got %s" % err.type_key)
+    return <TVMFFIErrorCell*>TVMFFIPyObjectCell(err.chandle)
+
+
+def _error_new(str kind, str message, str backtrace):
+    cdef TVMFFIByteArray c_kind = str_to_bytearray(kind)
+    cdef TVMFFIByteArray c_msg = str_to_bytearray(message)
+    cdef TVMFFIByteArray c_bt = str_to_bytearray(backtrace)
+    cdef TVMFFIObjectHandle out = NULL
+    check_call(TVMFFIErrorCreateWithCauseAndExtraContext(&c_kind, &c_msg, &c_bt, NULL, NULL,
+                                                         &out))
+    return wrap_object(out)
+
+
+def _error_fields(Object err):
+    cdef TVMFFIErrorCell* cell = error_cell(err)
+    extra = None
+    if cell.extra_context != NULL:
+        TVMFFIObjectIncRef(cell.extra_context)
+        extra = owned_object_to_py(cell.extra_context)
+    return (bytearray_to_str(&cell.kind), bytearray_to_str(&cell.message),
+            bytearray_to_str(&cell.backtrace), extra)
+
+
+def _error_update_backtrace(Object err, str backtrace):
+    cdef TVMFFIErrorCell* cell = error_cell(err)
+    cdef TVMFFIByteArray c_bt = str_to_bytearray(backtrace)
+    cell.update_backtrace(err.chandle, &c_bt, 0)
+
+
+def _error_py_exception(Object err):
+    error_cell(err)
+    TVMFFIObjectIncRef(err.chandle)
+    return error_to_py_exception(err.chandle)
