@@ -28,7 +28,6 @@ from .core import (  # noqa: E402
     Device,
     DLDeviceType,
     device,
-    convert,
     register_error,
 )
 from . import error  # noqa: E402
@@ -77,7 +76,7 @@ from . import container  # noqa: E402
 from .container import CContainerBase  # noqa: E402
 from .module import Module, load_module, system_lib  # noqa: E402
 from . import module  # noqa: E402
-from ._convert import convert_func  # noqa: E402
+from ._convert import convert, convert_func  # noqa: E402
 from . import _convert  # noqa: E402
 from . import utils  # noqa: E402
 from . import cpp  # noqa: E402

@@ -330,3 +330,86 @@ def test_file_lock_excludes_a_second_holder(tmp_path):
     first.release()
     with FileLock(path) as again:
         assert again.acquire()
+
+
+# ---- convert (section 3.4) and class overrides ---------------------------------
+
+def test_convert_returns_objects_and_numbers_unchanged():
+    arr = tvm_ffi.Array([1])
+    assert tvm_ffi.convert(arr) is arr
+    assert tvm_ffi.convert(5) == 5 and tvm_ffi.convert(None) is None
+    d = tvm_ffi.dtype("f32")
+    assert tvm_ffi.convert(d) is d
+
+
+def test_convert_str_and_bytes_give_string_and_bytes():
+    assert type(tvm_ffi.convert("hello")) is tvm_ffi.core.String
+    assert type(tvm_ffi.convert(b"hi")) is tvm_ffi.core.Bytes
+
+
+def test_convert_containers_and_callables():
+    assert isinstance(tvm_ffi.convert([1, 2]), tvm_ffi.Array)
+    assert isinstance(tvm_ffi.convert({"a": 1}), tvm_ffi.Map)
+    assert isinstance(tvm_ffi.convert(lambda: 1), tvm_ffi.Function)
+
+
+def test_convert_object_convertible_and_protocol_object():
+    arr = tvm_ffi.Array([2])
+
+    class Conv(tvm_ffi.ObjectConvertible):
+        def asobject(self):
+            return arr
+
+    class Proto:
+        def __tvm_ffi_object__(self):
+            return arr
+
+    assert tvm_ffi.convert(Conv()).same_as(arr)
+    assert tvm_ffi.convert(Proto()) is arr
+
+
+def test_convert_torch_dtype_gives_dtype():
+    torch = pytest.importorskip("torch")
+    out = tvm_ffi.convert(torch.float16)
+    assert isinstance(out, tvm_ffi.dtype) and str(out) == "float16"
+
+
+def test_set_class_tensor_changes_returned_tensors():
+    class MyTensor(tvm_ffi.Tensor):
+        pass
+
+    tvm_ffi.core._set_class_tensor(MyTensor)
+    try:
+        assert type(tvm_ffi.from_dlpack(np.zeros(2))) is MyTensor
+        assert tvm_ffi.core._CLASS_TENSOR is MyTensor
+    finally:
+        tvm_ffi.core._set_class_tensor(tvm_ffi.Tensor)
+    assert type(tvm_ffi.from_dlpack(np.zeros(2))) is tvm_ffi.Tensor
+
+
+def test_set_class_dtype_changes_returned_dtypes():
+    class MyDtype(tvm_ffi.dtype):
+        __slots__ = ()
+
+    tvm_ffi.core._set_class_dtype(MyDtype)
+    try:
+        out = tvm_ffi.convert(lambda x: x)(tvm_ffi.dtype("int8"))
+        assert type(out) is MyDtype and str(out) == "int8"
+    finally:
+        tvm_ffi.core._set_class_dtype(tvm_ffi.dtype)
+
+
+def test_class_override_hooks_reject_non_subclasses():
+    for hook in ("_set_class_tensor", "_set_class_device", "_set_class_dtype",
+                 "_set_class_object"):
+        with pytest.raises(TypeError):
+            getattr(tvm_ffi.core, hook)(int)
+
+
+def test_dlpack_version():
+    assert tvm_ffi.core.__dlpack_version__ >= (1, 0)
+
+
+def test_empty_tensor_wrapper():
+    t = tvm_ffi.Tensor()
+    assert t.__chandle__() == 0 and repr(t) == "Tensor(chandle=None)"

@@ -288,3 +288,27 @@ def _error_py_exception(Object err):
     error_cell(err)
     TVMFFIObjectIncRef(err.chandle)
     return error_to_py_exception(err.chandle)
+
+
+# DLPack version of the headers this package was built with.
+__dlpack_version__ = (DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION)
+_CLASS_TENSOR = Tensor
+_CLASS_OBJECT = Object
+
+
+def _set_class_tensor(cls):
+    """Make every Tensor the FFI produces (returns, from_dlpack, callbacks) an instance of cls."""
+    global _CLASS_TENSOR
+    if not (isinstance(cls, type) and issubclass(cls, Tensor)):
+        raise TypeError("_set_class_tensor expects a subclass of Tensor, got %r" % (cls,))
+    _register_object_class(kTVMFFITensor, cls)
+    _CLASS_TENSOR = cls
+
+
+def _set_class_object(cls):
+    """The class of FFI objects whose type has no registered class of its own."""
+    global _CLASS_OBJECT
+    if not (isinstance(cls, type) and issubclass(cls, Object)):
+        raise TypeError("_set_class_object expects a subclass of Object, got %r" % (cls,))
+    _register_object_class(kTVMFFIObject, cls)
+    _CLASS_OBJECT = cls
