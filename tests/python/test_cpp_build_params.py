@@ -141,3 +141,28 @@ def test_build_failure_message_starts_with_ninja_status(tmp_path):
         pytest.skip("needs ninja")
     with pytest.raises(RuntimeError, match="ninja exited with status"):
         tvm_ffi.cpp.build_inline("broken_mod", cpp_sources="int f() { return nope; }")
+
+
+def _nvcc_available():
+    from tvm_ffi.cpp import _toolchain
+
+    try:
+        _toolchain.find_gpu_compiler("cuda")
+    except RuntimeError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _nvcc_available(), reason="needs nvcc")
+def test_cpp_and_cuda_sources_build_one_module():
+    cuda = """
+__global__ void bump(int* x) { x[threadIdx.x] += 1; }
+int64_t cuda_side(int64_t x) { return x * 3; }
+"""
+    cpp = """
+int64_t cuda_side(int64_t x);
+int64_t from_cpp(int64_t x) { return cuda_side(x) + 1; }
+"""
+    mod = tvm_ffi.cpp.load_inline("cpp_and_cuda", cpp_sources=cpp, cuda_sources=cuda,
+                                  functions=["from_cpp"])
+    assert mod.from_cpp(4) == 13
