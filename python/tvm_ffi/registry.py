@@ -192,6 +192,25 @@ def register_object(type_key=None, *, init=True):
     return register
 
 
+def _make_fallback_class(type_index, type_key, parent):
+    """The class of objects of an unregistered type: named after the key, deriving from the
+    parent type's class, with the type's reflected fields and methods."""
+    module, _, name = type_key.rpartition(".")
+    cls = type(name, (parent,), {
+        "__slots__": (),
+        "__doc__": "Auto-generated fallback class for the unregistered type %s." % type_key,
+        "__module__": module,
+        "__qualname__": type_key,
+    })
+    cls.__tvm_ffi_type_key__ = type_key
+    cls.__tvm_ffi_type_index__ = type_index
+    _install_reflection(cls, type_index)
+    return cls
+
+
+core._set_fallback_class_factory(_make_fallback_class)
+
+
 __all__ = ["get_global_func", "get_global_func_metadata", "get_registered_type_keys",
            "init_ffi_api", "list_global_func_names", "register_global_func", "register_object",
            "remove_global_func"]

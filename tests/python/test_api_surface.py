@@ -413,3 +413,29 @@ def test_dlpack_version():
 def test_empty_tensor_wrapper():
     t = tvm_ffi.Tensor()
     assert t.__chandle__() == 0 and repr(t) == "Tensor(chandle=None)"
+
+
+def test_with_append_backtrace_adds_native_frames_innermost_last():
+    import traceback
+
+    try:
+        raise ValueError("v")
+    except ValueError as caught:
+        exc = caught
+    out = tvm_ffi.error._with_append_backtrace(
+        exc, 'File "inner.cc", line 7, in inner\nFile "outer.cc", line 3, in outer\n')
+    names = [f.name for f in traceback.extract_tb(out.__traceback__)]
+    assert names[0] == "test_with_append_backtrace_adds_native_frames_innermost_last"
+    assert names[-2:] == ["outer", "inner"]
+
+
+def test_traceback_to_backtrace_str_is_innermost_first():
+    def inner():
+        raise KeyError("k")
+
+    try:
+        inner()
+    except KeyError as exc:
+        text = tvm_ffi.error._traceback_to_backtrace_str(exc.__traceback__)
+    frames = tvm_ffi.error._parse_backtrace(text)
+    assert frames[0][2] == "inner"

@@ -128,8 +128,22 @@ cdef int check_not_initialized(Object obj) except -1:
     return 0
 
 
+# registry.py installs the maker of the auto-generated classes of unregistered types:
+# factory(type_index, type_key, parent_class) -> class. Made classes are kept per type index.
+cdef object _FALLBACK_FACTORY = None
+cdef dict _FALLBACK_CLS = {}
+
+
+def _set_fallback_class_factory(factory):
+    global _FALLBACK_FACTORY
+    _FALLBACK_FACTORY = factory
+    del _RESOLVED_CLS[:]
+
+
 cdef object lookup_class(int32_t type_index):
-    """Python class for objects of type_index (nearest registered ancestor, else Object)."""
+    """Python class for objects of type_index: its registered class, else an auto-generated
+    class deriving from its parent type's class (nearest registered ancestor without the
+    factory; Object at the root)."""
     cdef const TVMFFITypeInfo* info
     cdef int32_t depth
     if type_index < len(_RESOLVED_CLS):
@@ -139,6 +153,16 @@ cdef object lookup_class(int32_t type_index):
     cls = None
     if type_index < len(_REGISTERED_CLS):
         cls = _REGISTERED_CLS[type_index]
+    if cls is None and _FALLBACK_FACTORY is not None and type_index >= kTVMFFIDynObjectBegin:
+        cls = _FALLBACK_CLS.get(type_index)
+        if cls is None:
+            info = TVMFFIGetTypeInfo(type_index)
+            if info != NULL:
+                parent = Object
+                if info.type_depth > 0:
+                    parent = lookup_class(info.type_ancestors[info.type_depth - 1].type_index)
+                cls = _FALLBACK_FACTORY(type_index, bytearray_to_str(&info.type_key), parent)
+                _FALLBACK_CLS[type_index] = cls
     if cls is None:
         info = TVMFFIGetTypeInfo(type_index)
         if info != NULL:
