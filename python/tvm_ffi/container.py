@@ -33,9 +33,6 @@ class _MissingType:
     def __repr__(self):
         return "<MISSING>"
 
-    def __bool__(self):
-        return False
-
     def __reduce__(self):
         return (_MissingType, ())
 

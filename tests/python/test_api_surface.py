@@ -439,3 +439,20 @@ def test_traceback_to_backtrace_str_is_innermost_first():
         text = tvm_ffi.error._traceback_to_backtrace_str(exc.__traceback__)
     frames = tvm_ffi.error._parse_backtrace(text)
     assert frames[0][2] == "inner"
+
+
+def test_from_dlpack_consumes_a_raw_capsule():
+    arr = np.arange(3, dtype="int32")
+    capsule = arr.__dlpack__()
+    t = tvm_ffi.from_dlpack(capsule)
+    assert t.data_ptr() == arr.ctypes.data and t.shape == (3,)
+    assert "used_dltensor" in repr(capsule)
+
+
+def test_from_dlpack_rejects_consumed_capsule_and_non_tensors():
+    capsule = np.zeros(2).__dlpack__()
+    tvm_ffi.from_dlpack(capsule)
+    for value in (capsule, [1, 2], np.float32(1)):
+        with pytest.raises(TypeError, match="Expect from_dlpack to take either a compatible "
+                                            "tensor or PyCapsule"):
+            tvm_ffi.from_dlpack(value)

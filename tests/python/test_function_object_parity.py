@@ -225,3 +225,20 @@ def test_register_object_unknown_key_message():
 def test_register_object_rejects_non_str_key():
     with pytest.raises(TypeError):
         tvm_ffi.register_object(3)
+
+
+def test_error_from_native_keeps_its_identity_through_nested_calls():
+    throw_error = tvm_ffi.get_global_func("testing.throw_error")
+    apply = tvm_ffi.get_global_func("testing.apply")
+    seen = []
+
+    def inner():
+        try:
+            throw_error("ValueError", "deep")
+        except ValueError as exc:
+            seen.append(exc.__tvm_ffi_error__)
+            raise
+
+    with pytest.raises(ValueError, match="deep") as info:
+        apply(inner)
+    assert info.value.__tvm_ffi_error__.same_as(seen[0])

@@ -233,6 +233,19 @@ cdef TVMFFIObjectHandle py_exception_to_error(object exc) except NULL:
     cdef TVMFFIObjectHandle opaque = NULL
     cdef TVMFFIObjectHandle out = NULL
     cdef TVMFFIByteArray c_kind, c_msg, c_bt
+    cdef TVMFFIObjectHandle reused
+    carried = getattr(exc, "__tvm_ffi_error__", None)
+    if (isinstance(carried, Object) and (<Object>carried).chandle != NULL
+            and (<TVMFFIObject*>(<Object>carried).chandle).type_index == kTVMFFIError):
+        # An error that came from native code goes back as the same Error object, with
+        # the Python frames it crossed appended to its backtrace.
+        reused = (<Object>carried).chandle
+        backtrace, _ = _format_py_frames(exc.__traceback__)
+        if backtrace:
+            c_bt = str_to_bytearray(backtrace)
+            (<TVMFFIErrorCell*>TVMFFIPyObjectCell(reused)).update_backtrace(reused, &c_bt, 1)
+        TVMFFIObjectIncRef(reused)
+        return reused
     kind = getattr(exc, _ATTR_KIND, None)
     message = getattr(exc, _ATTR_MESSAGE, None)
     if not isinstance(kind, str):

@@ -545,8 +545,11 @@ cdef object dlpack_capsule(object obj):
     """obj.__dlpack__(), versioned when the producer supports it."""
     producer = getattr(obj, "__dlpack__", None)
     if producer is None:
-        raise TypeError("tvm_ffi.from_dlpack: %s does not implement the DLPack protocol "
-                        "(no __dlpack__)" % type(obj).__name__)
+        if type(obj).__name__ == "PyCapsule" and (PyCapsule_IsValid(obj, kCapsuleVersioned)
+                                                 or PyCapsule_IsValid(obj, kCapsuleLegacy)):
+            return obj  # a raw DLPack capsule is consumed as it is
+        raise TypeError("Expect from_dlpack to take either a compatible tensor or PyCapsule "
+                        "(got %s)" % type(obj).__name__)
     try:
         return producer(max_version=(DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION))
     except TypeError:
