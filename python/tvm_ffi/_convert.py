@@ -35,7 +35,11 @@ def convert(value):
     if any(hasattr(cls, name) for name in _PASS_THROUGH_PROTOCOLS) and not hasattr(
             cls, "__dlpack__"):
         return value
-    return core.convert(value)
+    result = core.convert(value)
+    if result is value:
+        # Values with no FFI form come back as themselves: wrap them like the reference does.
+        return core._convert_to_opaque_object(value)
+    return result
 
 __all__ = ["convert", "convert_func"]
 

@@ -12,7 +12,7 @@ def _rt(name):
     return core._get_global_func(name, False)
 
 
-class Shape(tuple):
+class Shape(tuple, core.PyNativeObject):
     """A tuple of ints backed by an ``ffi.Shape`` object (kept in ``_tvm_ffi_cached_object``).
 
     Passing a Shape to the FFI passes that object; a Shape returned by the FFI keeps the

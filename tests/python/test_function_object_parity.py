@@ -242,3 +242,36 @@ def test_error_from_native_keeps_its_identity_through_nested_calls():
     with pytest.raises(ValueError, match="deep") as info:
         apply(inner)
     assert info.value.__tvm_ffi_error__.same_as(seen[0])
+
+
+def test_moved_object_reaches_a_typed_parameter():
+    lst = tvm_ffi.List([1, 2])
+    assert tvm_ffi.get_global_func("testing.list_size")(lst._move()) == 2
+    # The callee may take the handle over (then lst is empty) or copy it.
+    assert lst.__chandle__() == 0 or list(lst) == [1, 2]
+
+
+def test_move_passes_an_object_rvalue_ref():
+    lst = tvm_ffi.List([1])
+    kind = tvm_ffi.get_global_func("testing.type_index")(lst._move())
+    assert kind == 10  # kTVMFFIObjectRValueRef, seen by an AnyView parameter
+    assert lst.__chandle__() != 0
+
+
+def test_object_rvalue_ref_must_hold_an_object():
+    with pytest.raises(TypeError):
+        echo(core.ObjectRValueRef(3))
+
+
+def test_convert_of_plain_python_value_is_opaque_wrapper():
+    value = {1, 2}
+    out = tvm_ffi.convert(value)
+    assert isinstance(out, core.OpaquePyObject) and out.pyobject() is value
+    # Passing the wrapper hands the original object to callees.
+    assert echo(out) is value
+
+
+def test_native_values_share_the_py_native_object_mixin():
+    assert isinstance(core.String("a"), core.PyNativeObject)
+    assert isinstance(tvm_ffi.Shape((1,)), core.PyNativeObject)
+    assert core.CObject is tvm_ffi.Object

@@ -77,6 +77,10 @@ cdef class Object:
         self.chandle = (<Object>other).chandle
         (<Object>other).chandle = NULL
 
+    def _move(self):
+        """An ObjectRValueRef of self: passed to a function, the callee may take the handle."""
+        return ObjectRValueRef(self)
+
     def same_as(self, other):
         """Whether other refers to the same underlying object."""
         return isinstance(other, Object) and (<Object>other).chandle == self.chandle

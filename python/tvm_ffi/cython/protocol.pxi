@@ -11,6 +11,26 @@ import numbers as _numbers_mod
 _OPAQUE_PTR_HANDLERS = {}
 
 
+class PyNativeObject:
+    """Mixin of the Python-native values (String, Bytes, Shape) that carry an FFI object."""
+
+    __slots__ = ()
+
+
+class ObjectRValueRef:
+    """``obj._move()``: passes obj so that the callee may take its handle over (obj is then
+    empty when it did)."""
+
+    __slots__ = ["obj"]
+
+    def __init__(self, obj):
+        self.obj = obj
+
+
+# The reference package's root handle class; here every handle class derives from Object.
+CObject = Object
+
+
 class ObjectConvertible:
     """Base of user classes that pass to the FFI as the Object ``asobject()`` returns."""
 
@@ -19,7 +39,7 @@ class ObjectConvertible:
         raise NotImplementedError()
 
 
-class String(str):
+class String(str, PyNativeObject):
     """A str that may hold the FFI string object it came from (``_tvm_ffi_cached_object``)."""
 
     __slots__ = ["_tvm_ffi_cached_object"]
@@ -33,7 +53,7 @@ class String(str):
         return (str, (str(self),))
 
 
-class Bytes(bytes):
+class Bytes(bytes, PyNativeObject):
     """A bytes that may hold the FFI bytes object it came from (``_tvm_ffi_cached_object``)."""
 
     def __new__(cls, value=b""):
@@ -86,6 +106,18 @@ cdef int set_dlpack_dtype(object triple, TVMFFIAny* out) except -1:
 cdef int convert_protocol_pre(object x, TVMFFIAny* out, ArgStore* store) except -1:
     """Protocols checked before callables: 1 when x was converted, else 0."""
     cdef type t = type(x)
+    cdef Object moved
+    if t is ObjectRValueRef:
+        if not isinstance(x.obj, Object):
+            raise TypeError("ObjectRValueRef must hold a tvm_ffi Object, got %s"
+                            % type(x.obj).__name__)
+        moved = <Object>x.obj
+        moved._check_handle()
+        # The callee reads (and may take over) the handle slot of the Object itself.
+        out.type_index = kTVMFFIObjectRValueRef
+        out.zero_padding = 0
+        out.v_ptr = <void*>&moved.chandle
+        return 1
     if getattr(t, "__tvm_ffi_object__", None) is not None:
         obj = x.__tvm_ffi_object__()
         if not isinstance(obj, Object):
@@ -312,3 +344,38 @@ def _set_class_object(cls):
         raise TypeError("_set_class_object expects a subclass of Object, got %r" % (cls,))
     _register_object_class(kTVMFFIObject, cls)
     _CLASS_OBJECT = cls
+
+
+class OpaquePyObject(Object):
+    """An FFI object holding a Python object (``ffi.OpaquePyObject``); ``pyobject()`` returns it."""
+
+    __slots__ = ()
+
+    def pyobject(self):
+        """The wrapped Python object."""
+        return _opaque_pyobject(self)
+
+
+def _opaque_pyobject(Object obj):
+    obj._check_handle()
+    if (<TVMFFIObject*>obj.chandle).type_index != kTVMFFIOpaquePyObject:
+        raise TypeError("expected an ffi.OpaquePyObject, got %s" % obj.type_key)
+    return <object>(<TVMFFIOpaqueObjectCell*>TVMFFIPyObjectCell(obj.chandle)).handle
+
+
+def _convert_to_opaque_object(value):
+    """An OpaquePyObject wrapper holding a strong reference to value."""
+    cdef TVMFFIObjectHandle handle = NULL
+    Py_INCREF(value)
+    if TVMFFIObjectCreateOpaque(<void*>value, kTVMFFIOpaquePyObject, TVMFFIPyDecRefDeleter,
+                                &handle) != 0:
+        Py_XDECREF(<PyObject*>value)
+        raise_last_ffi_error()
+    return wrap_object(handle)
+
+
+def _convert_to_ffi_func(f, tensor_cls=None):
+    """A Function wrapping the Python callable f."""
+    if tensor_cls is not None:
+        raise NotImplementedError("tensor_cls needs the DLPack exchange API")
+    return Function(f)
