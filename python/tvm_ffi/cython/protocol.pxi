@@ -103,11 +103,89 @@ cdef int set_dlpack_dtype(object triple, TVMFFIAny* out) except -1:
     return 0
 
 
+# What each protocol hook does for a type, decided once per exact type (the first value of
+# a type decides, as in the reference package; the dicts keep the types alive).
+cdef dict _PRE_KIND = {}
+cdef dict _POST_KIND = {}
+
+cdef enum:
+    kPreNone = 0
+    kPreRValueRef = 1
+    kPreObject = 2
+    kPreCudaStream = 3
+    kPreOpaquePtr = 4
+
+cdef enum:
+    kPostNone = 0
+    kPostFrameworkDType = 1
+    kPostDataType = 2
+    kPostDLPackDType = 3
+    kPostDLPackDevice = 4
+    kPostInt = 5
+    kPostFloat = 6
+    kPostValue = 7
+    kPostConvertible = 8
+    kPostReal = 9
+
+
+cdef int pre_kind(type t) except -1:
+    kind = _PRE_KIND.get(t)
+    if kind is None:
+        if t is ObjectRValueRef:
+            kind = kPreRValueRef
+        elif getattr(t, "__tvm_ffi_object__", None) is not None:
+            kind = kPreObject
+        elif getattr(t, "__cuda_stream__", None) is not None:
+            kind = kPreCudaStream
+        elif getattr(t, "__tvm_ffi_opaque_ptr__", None) is not None:
+            kind = kPreOpaquePtr
+        else:
+            kind = kPreNone
+        _PRE_KIND[t] = kind
+    return kind
+
+
+cdef bint is_framework_dtype_type(type t):
+    if t.__module__ == "torch" and t.__name__ == "dtype":
+        return True
+    np = _sys.modules.get("numpy")
+    return np is not None and issubclass(t, np.dtype)
+
+
+cdef int post_kind(type t) except -1:
+    kind = _POST_KIND.get(t)
+    if kind is None:
+        if is_framework_dtype_type(t):
+            kind = kPostFrameworkDType
+        elif issubclass(t, DataType):
+            kind = kPostDataType
+        elif getattr(t, "__dlpack_data_type__", None) is not None:
+            kind = kPostDLPackDType
+        elif (getattr(t, "__dlpack_device__", None) is not None
+              and getattr(t, "__dlpack__", None) is None):
+            kind = kPostDLPackDevice
+        elif getattr(t, "__tvm_ffi_int__", None) is not None:
+            kind = kPostInt
+        elif getattr(t, "__tvm_ffi_float__", None) is not None:
+            kind = kPostFloat
+        elif getattr(t, "__tvm_ffi_value__", None) is not None:
+            kind = kPostValue
+        elif issubclass(t, ObjectConvertible):
+            kind = kPostConvertible
+        elif issubclass(t, _numbers_mod.Real) and not issubclass(t, _numbers_mod.Integral):
+            kind = kPostReal
+        else:
+            kind = kPostNone
+        _POST_KIND[t] = kind
+    return kind
+
+
 cdef int convert_protocol_pre(object x, TVMFFIAny* out, ArgStore* store) except -1:
     """Protocols checked before callables: 1 when x was converted, else 0."""
     cdef type t = type(x)
     cdef Object moved
-    if t is ObjectRValueRef:
+    cdef int kind = pre_kind(t)
+    if kind == kPreRValueRef:
         if not isinstance(x.obj, Object):
             raise TypeError("ObjectRValueRef must hold a tvm_ffi Object, got %s"
                             % type(x.obj).__name__)
@@ -118,75 +196,76 @@ cdef int convert_protocol_pre(object x, TVMFFIAny* out, ArgStore* store) except 
         out.zero_padding = 0
         out.v_ptr = <void*>&moved.chandle
         return 1
-    if getattr(t, "__tvm_ffi_object__", None) is not None:
+    if kind == kPreObject:
         obj = x.__tvm_ffi_object__()
         if not isinstance(obj, Object):
             raise TypeError("%s.__tvm_ffi_object__() must return a tvm_ffi Object, got %s"
                             % (t.__name__, type(obj).__name__))
         convert_owned_value(obj, out, store)
         return 1
-    if getattr(t, "__cuda_stream__", None) is not None:
+    if kind == kPreCudaStream:
         set_opaque_ptr(x.__cuda_stream__()[1], out)
         return 1
-    if getattr(t, "__tvm_ffi_opaque_ptr__", None) is not None:
+    if kind == kPreOpaquePtr:
         set_opaque_ptr(x.__tvm_ffi_opaque_ptr__(), out)
         return 1
-    handler = _OPAQUE_PTR_HANDLERS.get(t)
-    if handler is not None:
-        set_opaque_ptr(handler(x), out)
-        return 1
+    if _OPAQUE_PTR_HANDLERS:
+        handler = _OPAQUE_PTR_HANDLERS.get(t)
+        if handler is not None:
+            set_opaque_ptr(handler(x), out)
+            return 1
     return 0
 
 
 cdef int convert_protocol_post(object x, TVMFFIAny* out, ArgStore* store) except -1:
     """Protocols checked after callables: 1 when x was converted, else 0."""
-    cdef type t = type(x)
-    try:
-        name = framework_dtype_name(x)
-    except KeyError:
-        raise ValueError("unsupported dtype %r: tvm_ffi has no equivalent" % (x,)) from None
-    if name is not None:
+    cdef int kind = post_kind(type(x))
+    if kind == kPostNone:
+        return 0
+    if kind == kPostFrameworkDType:
+        try:
+            name = framework_dtype_name(x)
+        except KeyError:
+            raise ValueError("unsupported dtype %r: tvm_ffi has no equivalent" % (x,)) from None
         out.type_index = kTVMFFIDataType
         out.zero_padding = 0
         out.v_uint64 = 0
         out.v_dtype = dtype_to_dl(dtype(name))
         return 1
-    if isinstance(x, DataType):
+    if kind == kPostDataType:
         out.type_index = kTVMFFIDataType
         out.zero_padding = 0
         out.v_uint64 = 0
         out.v_dtype = (<DataType>x).cdtype
         return 1
-    if getattr(t, "__dlpack_data_type__", None) is not None:
+    if kind == kPostDLPackDType:
         set_dlpack_dtype(x.__dlpack_data_type__(), out)
         return 1
-    if getattr(t, "__dlpack_device__", None) is not None and getattr(t, "__dlpack__", None) is None:
+    if kind == kPostDLPackDevice:
         dev_type, dev_id = x.__dlpack_device__()
         out.type_index = kTVMFFIDevice
         out.zero_padding = 0
         out.v_device.device_type = <CDLDeviceType><int>dev_type
         out.v_device.device_id = dev_id
         return 1
-    if getattr(t, "__tvm_ffi_int__", None) is not None:
+    if kind == kPostInt:
         convert_owned_value(int(x.__tvm_ffi_int__()), out, store)
         return 1
-    if getattr(t, "__tvm_ffi_float__", None) is not None:
+    if kind == kPostFloat:
         out.type_index = kTVMFFIFloat
         out.zero_padding = 0
         out.v_float64 = float(x.__tvm_ffi_float__())
         return 1
-    if getattr(t, "__tvm_ffi_value__", None) is not None:
+    if kind == kPostValue:
         convert_owned_value(x.__tvm_ffi_value__(), out, store)
         return 1
-    if isinstance(x, ObjectConvertible):
+    if kind == kPostConvertible:
         convert_owned_value(x.asobject(), out, store)
         return 1
-    if isinstance(x, _numbers_mod.Real) and not isinstance(x, _numbers_mod.Integral):
-        out.type_index = kTVMFFIFloat
-        out.zero_padding = 0
-        out.v_float64 = float(x)
-        return 1
-    return 0
+    out.type_index = kTVMFFIFloat
+    out.zero_padding = 0
+    out.v_float64 = float(x)
+    return 1
 
 
 cdef class CAny:
