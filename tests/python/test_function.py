@@ -89,7 +89,7 @@ def test_register_existing_name_without_override_raises():
 
 
 def test_get_missing_global_func_raises_value_error_naming_it():
-    with pytest.raises(ValueError, match="no.such.function"):
+    with pytest.raises(ValueError, match="^Cannot find global function no.such.function$"):
         tvm_ffi.get_global_func("no.such.function")
 
 

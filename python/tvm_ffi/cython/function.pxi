@@ -373,7 +373,7 @@ def _get_global_func(str name, bint allow_missing=False):
     if handle == NULL:
         if allow_missing:
             return None
-        raise ValueError("Cannot find global function %r" % name)
+        raise ValueError("Cannot find global function %s" % name)
     func = owned_object_to_py(handle)
     if isinstance(func, Function):
         (<Function>func).c_schema_source = (_global_func_metadata_text, (name,))
