@@ -105,12 +105,17 @@ def test_custom_output_name(tmp_path):
 
 
 def test_cuda_sources_without_nvcc_name_the_compiler(monkeypatch, tmp_path):
+    from tvm_ffi.cpp import _toolchain
+
+    monkeypatch.setenv("CXX", shutil.which("c++") or shutil.which("g++"))
     monkeypatch.setenv("CUDA_HOME", str(tmp_path / "no_cuda"))
-    monkeypatch.setenv("PATH", "/usr/bin:/bin")
-    if shutil.which("nvcc") is not None or __import__("os").path.exists("/usr/local/cuda/bin/nvcc"):
-        pytest.skip("nvcc is installed")
+    monkeypatch.delenv("CUDA_PATH", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path / "empty_bin"))
+    monkeypatch.setitem(_toolchain._GPU_TOOLS, "cuda",
+                        ("nvcc", ("CUDA_HOME", "CUDA_PATH"), str(tmp_path / "no_default")))
     with pytest.raises(RuntimeError, match="nvcc"):
-        tvm_ffi.cpp.build_inline("cuda_mod", cuda_sources="__global__ void k() {}")
+        tvm_ffi.cpp.build_inline("cuda_mod", cuda_sources="__global__ void k() {}",
+                                 backend="cuda")
 
 
 def test_invalid_backend():
