@@ -45,6 +45,14 @@ def test_failed_list_mutation_leaves_list_unchanged(name):
     assert _snapshot(lst) == before
 
 
+def test_remove_of_absent_value_raises_value_error_and_changes_nothing():
+    lst = _list()
+    before = _snapshot(lst)
+    with pytest.raises(ValueError):
+        lst.remove(BAD)
+    assert _snapshot(lst) == before
+
+
 def test_slice_assign_of_big_int_never_empties_the_list():
     # Regression: lst[0:1] = [2**70] used to clear the list and then fail.
     lst = List([1, 2, 3])
@@ -72,6 +80,9 @@ DICT_MUTATIONS = {
     "update": lambda d: d.update({"x": 1, "y": BAD}),
     "update_pairs": lambda d: d.update([("x", 1), ("y", BAD)]),
     "setdefault": lambda d: d.setdefault("new", BAD),
+    "setdefault_key": lambda d: d.setdefault(BAD, 1),
+    "pop_key": lambda d: d.pop(BAD),
+    "delitem_key": lambda d: d.__delitem__(BAD),
 }
 
 
