@@ -294,6 +294,8 @@ cdef int convert_arg_slow(object x, TVMFFIAny* out, ArgStore* store) except -1:
     if isinstance(x, (list, tuple)):
         # Native-backed Python values (tvm_ffi.Shape is a tuple) carry their object.
         backing = getattr(x, "__tvm_ffi_object__", None)
+        if callable(backing) and not isinstance(backing, Object):
+            backing = backing()
         if isinstance(backing, Object) and (<Object>backing).chandle != NULL:
             return convert_arg(backing, out, store)
         return convert_sequence(x, out, store)
@@ -327,9 +329,13 @@ cdef int convert_arg_slow(object x, TVMFFIAny* out, ArgStore* store) except -1:
             value = None
         if value is not None:
             return convert_int(value, out)
+    if convert_protocol_pre(x, out, store):
+        return 0
     if callable(x):
         handle = py_callable_to_handle(x)
         set_owned_object(out, handle, store)
+        return 0
+    if convert_protocol_post(x, out, store):
         return 0
     Py_INCREF(x)
     if TVMFFIObjectCreateOpaque(<void*>x, kTVMFFIOpaquePyObject, TVMFFIPyDecRefDeleter,
@@ -386,13 +392,7 @@ cdef object owned_object_to_py(TVMFFIObjectHandle handle):
     if tindex == kTVMFFIFunction:
         func = <Function>Function.__new__(Function)
         func.chandle = handle
-        # Functions wrapping Python callables take the GIL themselves; releasing
-        # it first would only add a round trip.
-        func.c_release_gil = (
-            (<TVMFFIFunctionCell*>TVMFFIPyObjectCell(handle)).safe_call != py_safe_call)
         return func
-    if tindex == kTVMFFIError:
-        return error_to_py_exception(handle)
     if tindex == kTVMFFIOpaquePyObject:
         value = <object>(<TVMFFIOpaqueObjectCell*>TVMFFIPyObjectCell(handle)).handle
         TVMFFIObjectDecRef(handle)

@@ -3,6 +3,17 @@
 # tvm_ffi_vectorcall.h), Python callables as Functions (py_safe_call), and
 # register_global_func / get_global_func.
 
+# Initial release_gil of every Function (TVM_FFI_RELEASE_GIL_BY_DEFAULT=0 turns it off).
+cdef bint _RELEASE_GIL_BY_DEFAULT = _os.environ.get("TVM_FFI_RELEASE_GIL_BY_DEFAULT", "1") != "0"
+
+ctypedef void (*MlirPackedFn)(void** args) noexcept nogil
+ctypedef void (*PyDeleter)(void* handle) noexcept nogil
+
+cdef struct MlirPackedCall:
+    MlirPackedFn fn
+    PyObject* keep_alive
+
+
 cdef int py_safe_call(void* handle, const TVMFFIAny* args, int32_t num_args,
                       TVMFFIAny* result) noexcept with gil:
     """safe_call of Functions that wrap a Python callable (handle is the callable)."""
@@ -134,16 +145,20 @@ cdef class Function(Object):
     cdef uint64_t c_view_mask
     cdef bint c_view_known
     cdef object c_schema_source
+    # Arbitrary attributes (e.g. __name__ set by init_ffi_api).
+    cdef dict __dict__
 
     def __cinit__(self):
-        self.c_release_gil = True
+        self.c_release_gil = _RELEASE_GIL_BY_DEFAULT
         self.c_vectorcall = TVMFFIPyFunctionVectorcallPtr()
         self.c_view_mask = 0
         self.c_view_known = False
         self.c_schema_source = None
 
-    def __init__(self, func):
+    def __init__(self, func=None):
         cdef TVMFFIObjectHandle handle
+        if func is None:
+            return  # an empty Function, as Function() is in the reference package
         check_not_initialized(self)
         if isinstance(func, Function):
             handle = (<Function>func).chandle
@@ -152,7 +167,6 @@ cdef class Function(Object):
             self.c_schema_source = (<Function>func).c_schema_source
         elif callable(func):
             handle = py_callable_to_handle(func)
-            self.c_release_gil = False
         else:
             raise TypeError("Function expects a callable, got %s" % type(func).__name__)
         self.chandle = handle
@@ -173,7 +187,59 @@ cdef class Function(Object):
         return any_to_py_owned(&result)
 
     def __repr__(self):
-        return "<tvm_ffi.Function at 0x%x>" % <uintptr_t>self.chandle
+        if self.chandle == NULL:
+            return "%s(chandle=None)" % type(self).__name__
+        return "ffi.Function"
+
+    @staticmethod
+    def __from_extern_c__(c_symbol, *, keep_alive_object=None):
+        """A Function calling the TVMFFISafeCallType function at address c_symbol.
+
+        The function receives keep_alive_object (as a PyObject*, or NULL) as its first
+        argument; the Function holds one reference to keep_alive_object until it dies.
+        """
+        cdef TVMFFIObjectHandle out = NULL
+        cdef void* self_ptr = NULL
+        cdef uintptr_t addr = int(c_symbol)
+        if addr == 0:
+            raise ValueError("__from_extern_c__: the symbol address is NULL")
+        if keep_alive_object is not None:
+            Py_INCREF(keep_alive_object)
+            self_ptr = <void*>keep_alive_object
+        cdef PyDeleter deleter = NULL
+        if self_ptr != NULL:
+            deleter = TVMFFIPyDecRefDeleter
+        if TVMFFIFunctionCreate(self_ptr, <TVMFFISafeCallType>addr, deleter, &out) != 0:
+            if self_ptr != NULL:
+                Py_XDECREF(<PyObject*>self_ptr)
+            raise_last_ffi_error()
+        return owned_object_to_py(out)
+
+    @staticmethod
+    def __from_mlir_packed_safe_call__(mlir_packed_symbol, *, keep_alive_object=None):
+        """A Function calling an MLIR packed function ``void(void** args)`` at the address.
+
+        Each call passes five pointers: to the handle (NULL), the args pointer, num_args,
+        the result pointer and an int return code (0 initially) that becomes the result.
+        """
+        cdef TVMFFIObjectHandle out = NULL
+        cdef MlirPackedCall* packed
+        cdef uintptr_t addr = int(mlir_packed_symbol)
+        if addr == 0:
+            raise ValueError("__from_mlir_packed_safe_call__: the symbol address is NULL")
+        packed = <MlirPackedCall*>malloc(sizeof(MlirPackedCall))
+        if packed == NULL:
+            raise MemoryError()
+        packed.fn = <MlirPackedFn>addr
+        packed.keep_alive = NULL
+        if keep_alive_object is not None:
+            Py_INCREF(keep_alive_object)
+            packed.keep_alive = <PyObject*>keep_alive_object
+        if TVMFFIFunctionCreate(<void*>packed, mlir_packed_safe_call, mlir_packed_deleter,
+                                &out) != 0:
+            mlir_packed_deleter(packed)
+            raise_last_ffi_error()
+        return owned_object_to_py(out)
 
     def _set_schema_source(self, getter, args):
         """Where the metadata JSON of this function comes from: getter(*args)."""
@@ -256,8 +322,32 @@ _enable_function_vectorcall()
 cdef Function make_function_from_callable(object f):
     cdef Function func = <Function>Function.__new__(Function)
     func.chandle = py_callable_to_handle(f)
-    func.c_release_gil = False
     return func
+
+
+cdef int mlir_packed_safe_call(void* handle, const TVMFFIAny* args, int32_t num_args,
+                               TVMFFIAny* result) noexcept nogil:
+    cdef MlirPackedCall* packed = <MlirPackedCall*>handle
+    cdef void* self_handle = NULL
+    cdef const TVMFFIAny* c_args = args
+    cdef int32_t c_num_args = num_args
+    cdef TVMFFIAny* c_result = result
+    cdef int ret = 0
+    cdef void* call_args[5]
+    call_args[0] = &self_handle
+    call_args[1] = &c_args
+    call_args[2] = &c_num_args
+    call_args[3] = &c_result
+    call_args[4] = &ret
+    packed.fn(call_args)
+    return ret
+
+
+cdef void mlir_packed_deleter(void* handle) noexcept nogil:
+    cdef MlirPackedCall* packed = <MlirPackedCall*>handle
+    if packed.keep_alive != NULL:
+        TVMFFIPyDecRefDeleter(<void*>packed.keep_alive)
+    free(packed)
 
 
 # ---------------------------------------------------------------------------
@@ -283,7 +373,7 @@ def _get_global_func(str name, bint allow_missing=False):
     if handle == NULL:
         if allow_missing:
             return None
-        raise ValueError("Cannot find global function %r" % name)
+        raise ValueError("Cannot find global function %s" % name)
     func = owned_object_to_py(handle)
     if isinstance(func, Function):
         (<Function>func).c_schema_source = (_global_func_metadata_text, (name,))
