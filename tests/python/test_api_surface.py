@@ -30,14 +30,14 @@ def test_submodules_usable_after_bare_import():
     subprocess.run([sys.executable, "-c", code], check=True, cwd="/")
 
 
-def test_import_stays_fast():
-    code = ("import time; t = time.perf_counter(); import tvm_ffi; "
-            "print(time.perf_counter() - t)")
-    best = min(float(subprocess.run([sys.executable, "-c", code], check=True, cwd="/",
-                                    stdout=subprocess.PIPE, text=True).stdout)
-               for _ in range(5))
-    # The target is 100 ms on an idle machine; shared CI machines get slack.
-    assert best < 0.3, best
+def test_import_loads_no_framework_or_build_machinery():
+    # What keeps `import tvm_ffi` fast (benchmarks/ measures it): frameworks
+    # and the build helpers' heavy modules load only when first used.
+    code = ("import sys, tvm_ffi; heavy = ('torch', 'numpy', 'ml_dtypes', 'subprocess', "
+            "'hashlib', 'json'); print(','.join(m for m in heavy if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], check=True, cwd="/",
+                         stdout=subprocess.PIPE, text=True).stdout.strip()
+    assert out == ""
 
 
 def test_error_module_registry_aliases():
