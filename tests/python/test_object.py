@@ -109,6 +109,7 @@ def test_unregistered_type_comes_back_as_nearest_registered_ancestor():
     # A fresh interpreter where only testing.Base has a Python class.
     code = (
         "import tvm_ffi\n"
+        "import tvm_ffi.testing\n"
         "@tvm_ffi.register_object('testing.Base')\n"
         "class Base(tvm_ffi.Object):\n"
         "    pass\n"
@@ -124,6 +125,7 @@ def test_unregistered_type_comes_back_as_nearest_registered_ancestor():
 def test_unregistered_type_without_registered_ancestor_is_plain_object():
     code = (
         "import tvm_ffi\n"
+        "import tvm_ffi.testing\n"
         "obj = tvm_ffi.get_global_func('testing.make_base')(1)\n"
         "assert type(obj) is tvm_ffi.Object, type(obj)\n"
     )
