@@ -75,7 +75,8 @@ TVM_FFI_DLL int TVMFFIObjectDecRef(TVMFFIObjectHandle handle) {
   if (handle == nullptr) return 0;
   TVMFFIObject* obj = static_cast<TVMFFIObject*>(handle);
   constexpr uint64_t kWeakOne = uint64_t(1) << 32;
-  uint64_t old = __atomic_fetch_sub(&obj->combined_ref_count, 1, __ATOMIC_RELEASE);
+  constexpr int kOrder = tvm::ffi::details::kRefCountReleaseOrder;
+  uint64_t old = __atomic_fetch_sub(&obj->combined_ref_count, 1, kOrder);
   if (old == (kWeakOne | 1)) {
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     if (obj->deleter != nullptr) obj->deleter(obj, kTVMFFIObjectDeleterFlagBitMaskBoth);
@@ -83,7 +84,7 @@ TVM_FFI_DLL int TVMFFIObjectDecRef(TVMFFIObjectHandle handle) {
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     if (obj->deleter != nullptr) obj->deleter(obj, kTVMFFIObjectDeleterFlagBitMaskStrong);
     // The strong references together held one weak reference; drop it now.
-    uint64_t old_weak = __atomic_fetch_sub(&obj->combined_ref_count, kWeakOne, __ATOMIC_RELEASE);
+    uint64_t old_weak = __atomic_fetch_sub(&obj->combined_ref_count, kWeakOne, kOrder);
     if (old_weak == kWeakOne) {
       __atomic_thread_fence(__ATOMIC_ACQUIRE);
       if (obj->deleter != nullptr) obj->deleter(obj, kTVMFFIObjectDeleterFlagBitMaskWeak);

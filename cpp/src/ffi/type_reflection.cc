@@ -210,7 +210,9 @@ extern "C" {
 
 TVM_FFI_DLL int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInfo* info) {
   return SafeInvoke([&]() -> int {
-    if (info == nullptr) throw Error("ValueError", "TVMFFITypeRegisterField: info must not be NULL");
+    if (info == nullptr) {
+      throw Error("ValueError", "TVMFFITypeRegisterField: info must not be NULL");
+    }
     ReflectionTables::Global().RegisterField(type_index, *info);
     return 0;
   });

@@ -59,7 +59,7 @@ struct TypeEntry {
 
 class TypeTable {
  public:
-  /*! \brief The table; leaked on purpose so that static destructors of other libraries may query it. */
+  /*! \brief The table; leaked so that static destructors of other libraries may still query it. */
   static TypeTable& Global();
 
   /*! \brief Lock-free lookup: the info of a registered index, else nullptr. */
