@@ -27,6 +27,7 @@ namespace {
 namespace ffi = tvm::ffi;
 
 TVMFFIByteArray Bytes(const std::string& s) { return TVMFFIByteArray{s.data(), s.size()}; }
+TVMFFIByteArray Bytes(const char* s) { return TVMFFIByteArray{s, std::strlen(s)}; }
 
 int32_t NewType(const std::string& key) {
   TVMFFIByteArray k = Bytes(key);
