@@ -576,6 +576,22 @@ TEST(CAPITypeRegistry, Fields) {
   EXPECT_NE(err.second.find("123456"), std::string::npos) << err.second;
 }
 
+TEST(CAPITypeRegistry, TooManyFieldsRaiseIndexErrorNamingTheType) {
+  int32_t t = Register("test.registry.ManyFields", 1, kTVMFFIObject);
+  std::vector<std::string> names;
+  for (int i = 0; i <= 4096; ++i) names.push_back("f" + std::to_string(i));
+  for (int i = 0; i < 4096; ++i) {
+    TVMFFIFieldInfo f = MakeField(names[i].c_str(), 8 * i);
+    ASSERT_EQ(TVMFFITypeRegisterField(t, &f), 0) << i;
+  }
+  TVMFFIFieldInfo extra = MakeField(names[4096].c_str(), 0);
+  EXPECT_EQ(TVMFFITypeRegisterField(t, &extra), -1);
+  auto err = TakeError();
+  EXPECT_EQ(err.first, "IndexError");
+  EXPECT_NE(err.second.find("test.registry.ManyFields"), std::string::npos) << err.second;
+  EXPECT_EQ(TVMFFIGetTypeInfo(t)->num_fields, 4096);
+}
+
 TEST(CAPITypeRegistry, ObjectValuesAreRetained) {
   int32_t t = Register("test.registry.RetainsObjects", 1, kTVMFFIObject);
   TVMFFIObjectHandle obj = nullptr;
