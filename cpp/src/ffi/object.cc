@@ -69,12 +69,12 @@ TVMFFIAny ToOwned(const TVMFFIAny& view, const char* what) {
       TVMFFIObjectHandle err = nullptr;
       TVMFFIErrorMoveFromRaised(&err);
       if (err != nullptr) TVMFFIObjectDecRef(err);
-      throw Error("TypeError", std::string("cannot store a value of type index ") +
-                                           std::to_string(tindex) + " as " + what);
+      TVM_FFI_THROW(TypeError) << std::string("cannot store a value of type index ") +
+                                           std::to_string(tindex) + " as " + what;
     }
   } else if (tindex < kTVMFFINone || tindex > kTVMFFIUnchanged) {
-    throw Error("TypeError", std::string("invalid type index ") + std::to_string(tindex) +
-                                         " in value stored as " + what);
+    TVM_FFI_THROW(TypeError) << std::string("invalid type index ") + std::to_string(tindex) +
+                                         " in value stored as " + what;
   }
   return out;
 }
@@ -135,7 +135,7 @@ class Registry {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = key_to_index_.find(key);
     if (it == key_to_index_.end()) {
-      throw Error("KeyError", "Cannot find type key \"" + key + "\"");
+      TVM_FFI_THROW(KeyError) << "Cannot find type key \"" + key + "\"";
     }
     return it->second;
   }
@@ -149,52 +149,52 @@ class Registry {
       int32_t existing_parent =
           e->info.type_depth > 0 ? e->ancestors[e->info.type_depth - 1]->type_index : -1;
       if (existing_parent != parent_index) {
-        throw Error("ValueError", "Type key \"" + key + "\" is already registered with parent index " +
+        TVM_FFI_THROW(ValueError) << "Type key \"" + key + "\" is already registered with parent index " +
                                               std::to_string(existing_parent) +
                                               ", cannot re-register it with parent index " +
-                                              std::to_string(parent_index));
+                                              std::to_string(parent_index);
       }
       if (static_index >= 0 && static_index != it->second) {
-        throw Error("ValueError", "Type key \"" + key + "\" is already registered with index " +
+        TVM_FFI_THROW(ValueError) << "Type key \"" + key + "\" is already registered with index " +
                                               std::to_string(it->second) +
                                               ", cannot re-register it with static index " +
-                                              std::to_string(static_index));
+                                              std::to_string(static_index);
       }
       return it->second;
     }
-    if (key.empty()) throw Error("ValueError", "type key must not be empty");
+    if (key.empty()) TVM_FFI_THROW(ValueError) << "type key must not be empty";
     if (num_child_slots < 0 || num_child_slots >= kMaxTypeIndex) {
-      throw Error("ValueError", "Type key \"" + key + "\": invalid num_child_slots " +
-                                            std::to_string(num_child_slots));
+      TVM_FFI_THROW(ValueError) << "Type key \"" + key + "\": invalid num_child_slots " +
+                                            std::to_string(num_child_slots);
     }
     TypeEntry* parent = nullptr;
     if (parent_index >= 0) {
       parent = EntryLocked(parent_index);
       if (parent == nullptr) {
-        throw Error("ValueError", "Type key \"" + key + "\": parent type index " +
-                                              std::to_string(parent_index) + " is not registered");
+        TVM_FFI_THROW(ValueError) << "Type key \"" + key + "\": parent type index " +
+                                              std::to_string(parent_index) + " is not registered";
       }
       if (depth != parent->info.type_depth + 1) {
-        throw Error("ValueError", "Type key \"" + key + "\": depth " + std::to_string(depth) +
+        TVM_FFI_THROW(ValueError) << "Type key \"" + key + "\": depth " + std::to_string(depth) +
                                               " must be parent \"" + parent->key + "\" depth + 1 = " +
-                                              std::to_string(parent->info.type_depth + 1));
+                                              std::to_string(parent->info.type_depth + 1);
       }
     } else if (depth != 0) {
-      throw Error("ValueError", "Type key \"" + key + "\": a root type (no parent) must have depth 0, got " +
-                                            std::to_string(depth));
+      TVM_FFI_THROW(ValueError) << "Type key \"" + key + "\": a root type (no parent) must have depth 0, got " +
+                                            std::to_string(depth);
     }
 
     int32_t index;
     int32_t num_slots = 1;
     if (static_index >= 0) {
       if (static_index >= kMaxTypeIndex) {
-        throw Error("IndexError", "Type key \"" + key + "\": static index " +
-                                              std::to_string(static_index) + " is out of range");
+        TVM_FFI_THROW(IndexError) << "Type key \"" + key + "\": static index " +
+                                              std::to_string(static_index) + " is out of range";
       }
       if (EntryLocked(static_index) != nullptr) {
-        throw Error("ValueError", "Type key \"" + key + "\": static index " +
+        TVM_FFI_THROW(ValueError) << "Type key \"" + key + "\": static index " +
                                               std::to_string(static_index) + " is already used by \"" +
-                                              EntryLocked(static_index)->key + "\"");
+                                              EntryLocked(static_index)->key + "\"";
       }
       index = static_index;
     } else {
@@ -225,10 +225,10 @@ class Registry {
     std::lock_guard<std::mutex> lock(mutex_);
     TypeEntry* e = RequireLocked(type_index, "register a field");
     std::string name = ToString(&src.name);
-    if (name.empty()) throw Error("ValueError", "field name must not be empty (type \"" + e->key + "\")");
+    if (name.empty()) TVM_FFI_THROW(ValueError) << "field name must not be empty (type \"" + e->key + "\")";
     for (int32_t i = 0; i < e->info.num_fields; ++i) {
       if (ToString(&e->info.fields[i].name) == name) {
-        throw Error("ValueError", "Field \"" + name + "\" is already registered on type \"" + e->key + "\"");
+        TVM_FFI_THROW(ValueError) << "Field \"" + name + "\" is already registered on type \"" + e->key + "\"";
       }
     }
     TVMFFIFieldInfo copy = src;
@@ -246,10 +246,10 @@ class Registry {
     std::lock_guard<std::mutex> lock(mutex_);
     TypeEntry* e = RequireLocked(type_index, "register a method");
     std::string name = ToString(&src.name);
-    if (name.empty()) throw Error("ValueError", "method name must not be empty (type \"" + e->key + "\")");
+    if (name.empty()) TVM_FFI_THROW(ValueError) << "method name must not be empty (type \"" + e->key + "\")";
     for (int32_t i = 0; i < e->info.num_methods; ++i) {
       if (ToString(&e->info.methods[i].name) == name) {
-        throw Error("ValueError", "Method \"" + name + "\" is already registered on type \"" + e->key + "\"");
+        TVM_FFI_THROW(ValueError) << "Method \"" + name + "\" is already registered on type \"" + e->key + "\"";
       }
     }
     TVMFFIMethodInfo copy = src;
@@ -274,14 +274,14 @@ class Registry {
   void RegisterAttr(int32_t type_index, const std::string& name, const TVMFFIAny& value) {
     std::lock_guard<std::mutex> lock(mutex_);
     TypeEntry* e = RequireLocked(type_index, "register attribute \"" + name + "\"");
-    if (name.empty()) throw Error("ValueError", "attribute name must not be empty");
+    if (name.empty()) TVM_FFI_THROW(ValueError) << "attribute name must not be empty";
     std::unique_ptr<AttrColumn>& slot = columns_[name];
     if (slot == nullptr) slot.reset(new AttrColumn());
     AttrColumn* col = slot.get();
     if (type_index < col->column.size &&
         col->column.data[type_index].type_index != kTVMFFINone) {
-      throw Error("ValueError", "Attribute \"" + name + "\" is already registered on type \"" +
-                                            e->key + "\"");
+      TVM_FFI_THROW(ValueError) << "Attribute \"" + name + "\" is already registered on type \"" +
+                                            e->key + "\"";
     }
     TVMFFIAny owned = ToOwned(value, ("attribute \"" + name + "\"").c_str());
     if (type_index >= col->column.size) GrowColumnLocked(col, type_index + 1);
@@ -338,8 +338,8 @@ class Registry {
   TypeEntry* RequireLocked(int32_t index, const std::string& action) const {
     TypeEntry* e = EntryLocked(index);
     if (e == nullptr) {
-      throw Error("ValueError", "Cannot " + action + ": type index " + std::to_string(index) +
-                                            " is not registered");
+      TVM_FFI_THROW(ValueError) << "Cannot " + action + ": type index " + std::to_string(index) +
+                                            " is not registered";
     }
     return e;
   }
@@ -366,18 +366,18 @@ class Registry {
         return index;
       }
       if (!parent->child_slots_can_overflow) {
-        throw Error("IndexError", "Type key \"" + key + "\": parent \"" + parent->key + "\" has " +
+        TVM_FFI_THROW(IndexError) << "Type key \"" + key + "\": parent \"" + parent->key + "\" has " +
                                               std::to_string(parent->num_slots - 1) +
                                               " child slots, not enough left for " +
                                               std::to_string(num_slots) +
-                                              " and child_slots_can_overflow is false");
+                                              " and child_slots_can_overflow is false";
       }
     }
     int32_t begin = next_dynamic_;
     while (!RangeFreeLocked(begin, num_slots)) {
       if (begin >= kMaxTypeIndex - num_slots) {
-        throw Error("IndexError", "Type key \"" + key + "\": no free type index left (maximum " +
-                                              std::to_string(kMaxTypeIndex) + ")");
+        TVM_FFI_THROW(IndexError) << "Type key \"" + key + "\": no free type index left (maximum " +
+                                              std::to_string(kMaxTypeIndex) + ")";
       }
       ++begin;
     }
@@ -514,10 +514,10 @@ TVM_FFI_DLL int TVMFFIObjectCreateOpaque(void* handle, int32_t type_index,
   // Any registered object type index is accepted (kTVMFFIOpaquePyObject or a
   // dynamic type whose objects carry a TVMFFIOpaqueObjectCell).
   return SafeInvoke([&]() -> int {
-    if (out == nullptr) throw Error("ValueError", "TVMFFIObjectCreateOpaque: out must not be NULL");
+    if (out == nullptr) TVM_FFI_THROW(ValueError) << "TVMFFIObjectCreateOpaque: out must not be NULL";
     if (type_index < kTVMFFIStaticObjectBegin || TVMFFIGetTypeInfo(type_index) == nullptr) {
-      throw Error("ValueError", "TVMFFIObjectCreateOpaque: type index " + std::to_string(type_index) +
-                                            " is not a registered object type");
+      TVM_FFI_THROW(ValueError) << "TVMFFIObjectCreateOpaque: type index " + std::to_string(type_index) +
+                                            " is not a registered object type";
     }
     tvm::ffi::OpaqueObject* obj = new tvm::ffi::OpaqueObject();
     obj->header.combined_ref_count = (uint64_t(1) << 32) | 1;
@@ -534,7 +534,7 @@ TVM_FFI_DLL int TVMFFIObjectCreateOpaque(void* handle, int32_t type_index,
 TVM_FFI_DLL int TVMFFITypeKeyToIndex(const TVMFFIByteArray* type_key, int32_t* out_tindex) {
   return SafeInvoke([&]() -> int {
     if (type_key == nullptr || out_tindex == nullptr) {
-      throw Error("ValueError", "TVMFFITypeKeyToIndex: arguments must not be NULL");
+      TVM_FFI_THROW(ValueError) << "TVMFFITypeKeyToIndex: arguments must not be NULL";
     }
     *out_tindex = Registry::Global().KeyToIndex(ToString(type_key));
     return 0;
@@ -548,7 +548,7 @@ TVM_FFI_DLL int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key,
                                               int32_t parent_type_index) {
   int32_t result = -1;
   int rc = SafeInvoke([&]() -> int {
-    if (type_key == nullptr) throw Error("ValueError", "TVMFFITypeGetOrAllocIndex: type_key must not be NULL");
+    if (type_key == nullptr) TVM_FFI_THROW(ValueError) << "TVMFFITypeGetOrAllocIndex: type_key must not be NULL";
     result = Registry::Global().GetOrAlloc(ToString(type_key), static_type_index, type_depth,
                                            num_child_slots, child_slots_can_overflow != 0,
                                            parent_type_index);
@@ -563,7 +563,7 @@ TVM_FFI_DLL const TVMFFITypeInfo* TVMFFIGetTypeInfo(int32_t type_index) {
 
 TVM_FFI_DLL int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInfo* info) {
   return SafeInvoke([&]() -> int {
-    if (info == nullptr) throw Error("ValueError", "TVMFFITypeRegisterField: info must not be NULL");
+    if (info == nullptr) TVM_FFI_THROW(ValueError) << "TVMFFITypeRegisterField: info must not be NULL";
     Registry::Global().RegisterField(type_index, *info);
     return 0;
   });
@@ -571,7 +571,7 @@ TVM_FFI_DLL int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInf
 
 TVM_FFI_DLL int TVMFFITypeRegisterMethod(int32_t type_index, const TVMFFIMethodInfo* info) {
   return SafeInvoke([&]() -> int {
-    if (info == nullptr) throw Error("ValueError", "TVMFFITypeRegisterMethod: info must not be NULL");
+    if (info == nullptr) TVM_FFI_THROW(ValueError) << "TVMFFITypeRegisterMethod: info must not be NULL";
     Registry::Global().RegisterMethod(type_index, *info);
     return 0;
   });
@@ -580,7 +580,7 @@ TVM_FFI_DLL int TVMFFITypeRegisterMethod(int32_t type_index, const TVMFFIMethodI
 TVM_FFI_DLL int TVMFFITypeRegisterMetadata(int32_t type_index, const TVMFFITypeMetadata* metadata) {
   return SafeInvoke([&]() -> int {
     if (metadata == nullptr) {
-      throw Error("ValueError", "TVMFFITypeRegisterMetadata: metadata must not be NULL");
+      TVM_FFI_THROW(ValueError) << "TVMFFITypeRegisterMetadata: metadata must not be NULL";
     }
     Registry::Global().RegisterMetadata(type_index, *metadata);
     return 0;
@@ -591,7 +591,7 @@ TVM_FFI_DLL int TVMFFITypeRegisterAttr(int32_t type_index, const TVMFFIByteArray
                                        const TVMFFIAny* attr_value) {
   return SafeInvoke([&]() -> int {
     if (attr_name == nullptr || attr_value == nullptr) {
-      throw Error("ValueError", "TVMFFITypeRegisterAttr: arguments must not be NULL");
+      TVM_FFI_THROW(ValueError) << "TVMFFITypeRegisterAttr: arguments must not be NULL";
     }
     Registry::Global().RegisterAttr(type_index, ToString(attr_name), *attr_value);
     return 0;
@@ -611,7 +611,7 @@ TVM_FFI_DLL const TVMFFITypeAttrColumn* TVMFFIGetTypeAttrColumn(const TVMFFIByte
 TVM_FFI_DLL int TVMFFIHandleInitOnce(void** handle_addr, int (*init)(void** out)) {
   return SafeInvoke([&]() -> int {
     if (handle_addr == nullptr || init == nullptr) {
-      throw Error("ValueError", "TVMFFIHandleInitOnce: arguments must not be NULL");
+      TVM_FFI_THROW(ValueError) << "TVMFFIHandleInitOnce: arguments must not be NULL";
     }
     if (__atomic_load_n(handle_addr, __ATOMIC_ACQUIRE) != nullptr) return 0;
     std::lock_guard<std::recursive_mutex> lock(tvm::ffi::InitOnceMutex());
@@ -626,7 +626,7 @@ TVM_FFI_DLL int TVMFFIHandleInitOnce(void** handle_addr, int (*init)(void** out)
 TVM_FFI_DLL int TVMFFIHandleDeinitOnce(void** handle_addr, int (*deinit)(void* handle)) {
   return SafeInvoke([&]() -> int {
     if (handle_addr == nullptr || deinit == nullptr) {
-      throw Error("ValueError", "TVMFFIHandleDeinitOnce: arguments must not be NULL");
+      TVM_FFI_THROW(ValueError) << "TVMFFIHandleDeinitOnce: arguments must not be NULL";
     }
     std::lock_guard<std::recursive_mutex> lock(tvm::ffi::InitOnceMutex());
     void* value = __atomic_load_n(handle_addr, __ATOMIC_ACQUIRE);
