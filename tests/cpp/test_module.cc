@@ -163,7 +163,7 @@ TEST(Module, ErrorsFromTheLibrary) {
   e = CatchError([&] { add_one(); });
   EXPECT_EQ(e.message(),
             "Mismatched number of arguments when calling: `add_one(0: int) -> int`. "
-            "Expected 1 but got 0");
+            "Expected 1 but got 0 arguments");
   Function raise = mod->GetFunction("raise_error").value();
   e = CatchError([&] { raise("ValueError", "bad value"); });
   EXPECT_EQ(e.kind(), "ValueError");
