@@ -47,7 +47,8 @@ int64_t SumInt64(ffi::Tensor x) {
 
 // A name check in the style of kernel dispatch tables.
 bool IsCudaKernelName(ffi::String name) {
-  return name.starts_with("cuda_") && !name.ends_with("_ref") && name.find("__") == ffi::String::npos;
+  return name.starts_with("cuda_") && !name.ends_with("_ref") &&
+         name.find("__") == ffi::String::npos;
 }
 
 ffi::Expected<int64_t> ParsePositive(const ffi::String& text) {

@@ -23,7 +23,8 @@ TEST(ErrorApi, WhatIsTheMessageOnly) {
 }
 
 TEST(ErrorApi, FullMessageHasTracebackThenKindAndMessage) {
-  Error e("RuntimeError", "test0", "  File \"b.cc\", line 2, in g\n  File \"a.cc\", line 1, in f\n");
+  Error e("RuntimeError", "test0",
+          "  File \"b.cc\", line 2, in g\n  File \"a.cc\", line 1, in f\n");
   EXPECT_EQ(e.FullMessage(),
             "Traceback (most recent call last):\n"
             "  File \"a.cc\", line 1, in f\n"

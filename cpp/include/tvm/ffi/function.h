@@ -336,7 +336,8 @@ class Function : public ObjectRef {
     }
     Any result;
     int ret = f->safe_call(details::ObjectUnsafe::GetHeader(f), packed.data(),
-                           static_cast<int32_t>(kNumArgs), details::AnyUnsafe::GetTVMFFIAny(&result));
+                           static_cast<int32_t>(kNumArgs),
+                           details::AnyUnsafe::GetTVMFFIAny(&result));
     if (ret != 0) return Unexpected(details::MoveFromRaised());
     if constexpr (std::is_same_v<T, Any>) {
       return Expected<Any>(std::move(result));
