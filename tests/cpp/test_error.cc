@@ -158,7 +158,7 @@ TEST(ErrorWhat, FormattedOnceWhenManyThreadsAskAtOnce) {
     for (const char* text : seen) {
       // Every thread gets the one published text, which lives as long as err.
       EXPECT_EQ(text, seen[0]);
-      EXPECT_STREQ(text, "ValueError: shared by threads");
+      EXPECT_STREQ(text, "shared by threads");
     }
   }
 }
@@ -330,7 +330,7 @@ TEST(ErrorCheck, BinaryChecksPrintBothValues) {
 TEST(ErrorCheck, BinaryCheckAppendsTheStreamedMessage) {
   int a = 1, b = 2;
   Error e = Catch([&] { TVM_FFI_ICHECK_EQ(a, b) << "shapes differ"; });
-  EXPECT_EQ(e.message(), "Check failed: a == b (1 vs. 2): shapes differ");
+  EXPECT_EQ(e.message(), "Check failed: a == b (1 vs. 2) : shapes differ");
   EXPECT_EQ(e.message().rfind("Check failed: a == b (1 vs. 2)", 0), 0u);
 }
 
@@ -360,7 +360,7 @@ TEST(ErrorCheck, NotNullCheck) {
   const int* p = nullptr;
   Error e = Catch([&] { TVM_FFI_ICHECK_NOTNULL(p); });
   EXPECT_EQ(e.kind(), "InternalError");
-  EXPECT_EQ(e.message(), "Check failed: ((p) != nullptr) is false: ");
+  EXPECT_EQ(e.message(), "Check not null: p ");
   int x = 0;
   p = &x;
   EXPECT_NO_THROW(TVM_FFI_ICHECK_NOTNULL(p));

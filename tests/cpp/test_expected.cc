@@ -85,10 +85,10 @@ TEST(Expected, ValueRethrowsTheHeldErrorWithItsKind) {
   }
 }
 
-TEST(Expected, ErrorOnAValueThrowsValueError) {
+TEST(Expected, ErrorOnAValueThrowsRuntimeError) {
   Expected<int> r = 1;
-  EXPECT_EQ(ErrorMessage([&] { r.error(); }, "ValueError"),
-            "Expected holds a value, not an error");
+  EXPECT_EQ(ErrorMessage([&] { r.error(); }, "RuntimeError"),
+            "Bad expected access: contains value, not error");
 }
 
 TEST(Expected, HoldsStringsAndObjects) {

@@ -344,7 +344,7 @@ TEST(Function, MismatchMessagesOfEachKind) {
             "Expected `Optional<int>` but got `str`");
   Function f_dtype = Function::FromTyped([](DLDataType t) {}, "f");
   EXPECT_EQ(CatchError([&] { f_dtype("nonsense"); }).message(),
-            "Mismatched type on argument #0 when calling: `f(0: dtype) -> void`. "
+            "Mismatched type on argument #0 when calling: `f(0: DataType) -> void`. "
             "Expected `DataType` but got `str (not a valid dtype: \"nonsense\")`");
   Function f_dev = Function::FromTyped([](DLDevice d) {}, "f");
   EXPECT_EQ(CatchError([&] { f_dev(nullptr); }).message(),

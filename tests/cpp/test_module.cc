@@ -171,7 +171,7 @@ TEST(Module, ErrorsFromTheLibrary) {
   e = CatchError([&] { raise("IndexError", "bad index"); });
   EXPECT_EQ(e.kind(), "IndexError");
   e = CatchError([&] { raise("std", "std exception text"); });
-  EXPECT_EQ(e.kind(), "RuntimeError");
+  EXPECT_EQ(e.kind(), "InternalError");
   EXPECT_EQ(e.message(), "std exception text");
 }
 

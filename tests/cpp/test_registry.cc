@@ -93,7 +93,7 @@ TEST(Registry, MissingFunctions) {
   EXPECT_FALSE(Function::GetGlobal("testing.registry.missing").has_value());
   ffi::Error e = CatchError([] { Function::GetGlobalRequired("testing.registry.missing"); });
   EXPECT_EQ(e.kind(), "ValueError");
-  EXPECT_EQ(e.message(), "Function \"testing.registry.missing\" is not registered");
+  EXPECT_EQ(e.message(), "Function testing.registry.missing not found");
   EXPECT_FALSE(Function::RemoveGlobal("testing.registry.missing"));
   ffi::Error m = CatchError([] { Metadata("testing.registry.missing"); });
   EXPECT_EQ(m.kind(), "ValueError");
