@@ -541,8 +541,8 @@ TEST(Function, TypedFunctionAsValue) {
       [](ffi::TypedFunction<int(int)> f, int x) { return f(x) + 1; }, "apply");
   EXPECT_EQ(apply(twice, 5).cast<int>(), 11);
   EXPECT_EQ(CatchError([&] { apply(1, 5); }).message(),
-            "Mismatched type on argument #0 when calling: `apply(0: Function, 1: int) -> int`. "
-            "Expected `Function` but got `int`");
+            "Mismatched type on argument #0 when calling: `apply(0: (0: int) -> int, 1: int) -> "
+            "int`. Expected `(0: int) -> int` but got `int`");
   Function maker = Function::FromTyped([]() -> ffi::TypedFunction<int(int)> {
     return [](int x) { return x - 1; };
   });

@@ -143,4 +143,15 @@ TEST(TypedFunctionApi, AssignALambdaOrAFunction) {
   EXPECT_EQ(f(2), 6);
 }
 
+TEST(TypedFunctionApi, TypeStrIsTheSignature) {
+  using F = TypedFunction<int(int, String)>;
+  EXPECT_EQ(ffi::TypeTraits<F>::TypeStr(), "(0: int, 1: str) -> int");
+  EXPECT_EQ(F::TypeSchema(), F::Schema());
+  Function apply = Function::FromTyped([](F f) { return f(1, "x"); }, "apply");
+  ffi::Error e = CatchError([&] { apply(3); });
+  EXPECT_EQ(e.message(),
+            "Mismatched type on argument #0 when calling: `apply(0: (0: int, 1: str) -> int) -> "
+            "int`. Expected `(0: int, 1: str) -> int` but got `int`");
+}
+
 }  // namespace

@@ -509,6 +509,8 @@ class TypedFunction<R(Args...)> {
   static std::string Sig() { return details::FuncSignatureImpl<R, Args...>::Sig(); }
   /*! \brief The type schema, {"type":"ffi.Function","args":[...]}. */
   static std::string Schema() { return details::FuncSignatureImpl<R, Args...>::Schema(); }
+  /*! \brief Same as Schema(). */
+  static std::string TypeSchema() { return Schema(); }
 
  private:
   Function packed_;
@@ -539,7 +541,8 @@ struct TypeTraits<TypedFunction<FType>> : TypeTraitsBase {
   static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
     return FuncTraits::GetMismatchTypeInfo(src);
   }
-  static std::string TypeStr() { return FuncTraits::TypeStr(); }
+  // A TypedFunction parameter prints its own signature, e.g. "(0: int) -> int".
+  static std::string TypeStr() { return TypedFunction<FType>::Sig(); }
   static std::string TypeSchema() { return TypedFunction<FType>::Schema(); }
 };
 
