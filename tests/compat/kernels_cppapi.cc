@@ -1,6 +1,7 @@
 // Source-compatibility check: kernels written the way users write them
 // against the apache-tvm-ffi 0.1.x C++ API (only public headers, the usual
-// macros and member spellings). This file is compiled into the test binary;
+// macros and member spellings); it compiles unchanged against the upstream
+// 0.1.15 headers too. This file is compiled into the test binary;
 // tests/cpp/test_compat_cppapi.cc calls the exported symbols.
 #include <tvm/ffi/container/tensor.h>
 #include <tvm/ffi/dtype.h>
@@ -18,7 +19,7 @@ namespace ffi = tvm::ffi;
 
 // out[i, j] = x[i, j] * scale for a 2-d float32 tensor of any strides.
 void ScaleRows(ffi::TensorView x, ffi::TensorView out, double scale) {
-  TVM_FFI_CHECK_EQ(x.dim(), 2) << "x must be 2-d";
+  TVM_FFI_CHECK_EQ(x.dim(), 2, ValueError) << "x must be 2-d";
   TVM_FFI_CHECK_EQ(out.dim(), 2, ValueError) << "out must be 2-d";
   TVM_FFI_CHECK(x.dtype() == DLDataType({kDLFloat, 32, 1}), TypeError) << "x must be float32";
   TVM_FFI_CHECK(ffi::DTypeIsFloat(out.dtype()), TypeError) << "out must be floating point";
