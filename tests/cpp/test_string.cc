@@ -386,11 +386,23 @@ TEST(String, BytesIsNotAString) {
   EXPECT_EQ(small_bytes.try_cast<String>(), std::nullopt);
   EXPECT_EQ(heap_bytes.try_cast<String>(), std::nullopt);
   EXPECT_EQ(small_bytes.as<String>(), std::nullopt);
-  EXPECT_EQ(heap_bytes.try_cast<std::string>(), std::nullopt);
   EXPECT_EQ(ErrorMessage([&] { small_bytes.cast<String>(); }, "TypeError"),
             "Cannot convert from type `bytes` to `str`");
-  EXPECT_EQ(ErrorMessage([&] { heap_bytes.cast<std::string>(); }, "TypeError"),
-            "Cannot convert from type `bytes` to `str`");
+}
+
+TEST(String, StdStringReadsTextAndBytesAlike) {
+  Any small_bytes = Bytes("abc", 3);
+  Any heap_bytes = Bytes(std::string("bytes on the heap"));
+  EXPECT_EQ(small_bytes.cast<std::string>(), "abc");
+  EXPECT_EQ(heap_bytes.cast<std::string>(), "bytes on the heap");
+  TVMFFIByteArray array{"\x00\x01", 2};
+  TVMFFIAny cell;
+  cell.type_index = kTVMFFIByteArrayPtr;
+  cell.zero_padding = 0;
+  cell.v_ptr = &array;
+  EXPECT_EQ(AnyView::CopyFromTVMFFIAny(cell).cast<std::string>(), std::string("\x00\x01", 2));
+  EXPECT_EQ(Any(String("text")).cast<std::string>(), "text");
+  EXPECT_EQ(Any(1).try_cast<std::string>(), std::nullopt);
 }
 
 TEST(String, StringIsNotBytes) {

@@ -557,10 +557,11 @@ struct TypeTraits<std::string> : TypeTraitsBase {
     Any owned = details::AnyUnsafe::MoveTVMFFIAnyToAny(src);
     return s;
   }
+  // Reads the bytes of any of the four text forms and of the byte forms alike.
   static std::optional<std::string> TryCastFromAnyView(const TVMFFIAny* src) {
-    if (CheckAnyStrict(src) || src->type_index == kTVMFFIRawStr) {
-      return CopyFromAnyViewAfterCheck(src);
-    }
+    std::string_view view;
+    bool is_bytes = false;
+    if (details::AnyStringView(src, &view, &is_bytes)) return std::string(view);
     return std::nullopt;
   }
   static std::string TypeStr() { return "str"; }
