@@ -433,7 +433,7 @@ TEST(AnyCast, StringToIntThrowsWithExactMessage) {
   } catch (const ffi::Error& e) {
     EXPECT_EQ(e.kind(), "TypeError");
     EXPECT_EQ(e.message(), "Cannot convert from type `str` to `int`");
-    EXPECT_STREQ(e.what(), "TypeError: Cannot convert from type `str` to `int`");
+    EXPECT_STREQ(e.what(), "Cannot convert from type `str` to `int`");
   }
 }
 

@@ -11,8 +11,6 @@
 namespace {
 
 namespace ffi = tvm::ffi;
-using ffi::operator==;
-using ffi::operator!=;
 
 DLDataType DT(int code, int bits, int lanes) {
   return DLDataType{static_cast<uint8_t>(code), static_cast<uint8_t>(bits),
@@ -114,7 +112,7 @@ TEST(DTypeHelpers, EqualityAndPrinting) {
   EXPECT_TRUE(DT(kDLFloat, 32, 1) != DT(kDLInt, 32, 1));
   EXPECT_TRUE(DT(kDLFloat, 32, 1) != DT(kDLFloat, 16, 1));
   std::ostringstream os;
-  ffi::operator<<(os, DT(kDLBfloat, 16, 1));
+  os << DT(kDLBfloat, 16, 1);  // the global operator
   EXPECT_EQ(os.str(), "bfloat16");
 }
 
@@ -125,7 +123,7 @@ TEST(DTypeTypeTraits, StoredInlineAsDataType) {
   std::optional<DLDataType> exact = a.as<DLDataType>();
   ASSERT_TRUE(exact.has_value());
   EXPECT_TRUE(*exact == DT(kDLFloat, 32, 1));
-  EXPECT_EQ(ffi::TypeTraits<DLDataType>::TypeStr(), "dtype");
+  EXPECT_EQ(ffi::TypeTraits<DLDataType>::TypeStr(), "DataType");
   EXPECT_EQ(ffi::TypeTraits<DLDataType>::TypeSchema(), "{\"type\":\"DataType\"}");
 }
 
@@ -157,7 +155,7 @@ TEST(DTypeTypeTraits, BadConversionsReportWhatWasFound) {
   } catch (const ffi::Error& e) {
     EXPECT_EQ(e.kind(), "TypeError");
     EXPECT_NE(e.message().find("\"flot32\""), std::string::npos) << e.message();
-    EXPECT_NE(e.message().find("`dtype`"), std::string::npos) << e.message();
+    EXPECT_NE(e.message().find("`DataType`"), std::string::npos) << e.message();
   }
   ffi::Any number = 3;
   try {
@@ -165,7 +163,7 @@ TEST(DTypeTypeTraits, BadConversionsReportWhatWasFound) {
     ADD_FAILURE() << "cast did not throw";
   } catch (const ffi::Error& e) {
     EXPECT_EQ(e.kind(), "TypeError");
-    EXPECT_NE(e.message().find("Cannot convert from type `int` to `dtype`"), std::string::npos)
+    EXPECT_NE(e.message().find("Cannot convert from type `int` to `DataType`"), std::string::npos)
         << e.message();
   }
 }

@@ -109,7 +109,7 @@ TEST(ErrorThrow, KindAndStreamedMessage) {
 
 TEST(ErrorThrow, WhatIsKindColonMessage) {
   Error e = Catch([] { TVM_FFI_THROW(IndexError) << "index 5 out of range"; });
-  EXPECT_STREQ(e.what(), "IndexError: index 5 out of range");
+  EXPECT_STREQ(e.what(), "index 5 out of range");
 }
 
 TEST(ErrorThrow, EveryKindNameIsKeptVerbatim) {
@@ -126,7 +126,7 @@ TEST(ErrorThrow, EveryKindNameIsKeptVerbatim) {
 TEST(ErrorThrow, EmptyMessage) {
   Error e = Catch([] { TVM_FFI_THROW(RuntimeError); });
   EXPECT_EQ(e.message(), "");
-  EXPECT_STREQ(e.what(), "RuntimeError: ");
+  EXPECT_STREQ(e.what(), "");
 }
 
 TEST(ErrorThrow, IsCatchableAsStdException) {
@@ -134,7 +134,7 @@ TEST(ErrorThrow, IsCatchableAsStdException) {
     TVM_FFI_THROW(ValueError) << "as std::exception";
     FAIL() << "expected a throw";
   } catch (const std::exception& e) {
-    EXPECT_STREQ(e.what(), "ValueError: as std::exception");
+    EXPECT_STREQ(e.what(), "as std::exception");
   }
 }
 
@@ -158,24 +158,24 @@ TEST(ErrorWhat, FormattedOnceWhenManyThreadsAskAtOnce) {
     for (const char* text : seen) {
       // Every thread gets the one published text, which lives as long as err.
       EXPECT_EQ(text, seen[0]);
-      EXPECT_STREQ(text, "ValueError: shared by threads");
+      EXPECT_STREQ(text, "shared by threads");
     }
   }
 }
 
 TEST(ErrorWhat, SurvivesCopyMoveAndAssignment) {
   Error err("TypeError", "original");
-  EXPECT_STREQ(err.what(), "TypeError: original");
+  EXPECT_STREQ(err.what(), "original");
   Error copy = err;
-  EXPECT_STREQ(copy.what(), "TypeError: original");
+  EXPECT_STREQ(copy.what(), "original");
   Error moved = std::move(copy);
-  EXPECT_STREQ(moved.what(), "TypeError: original");
+  EXPECT_STREQ(moved.what(), "original");
   Error other("KeyError", "other");
-  EXPECT_STREQ(other.what(), "KeyError: other");
+  EXPECT_STREQ(other.what(), "other");
   other = err;  // the old text must not be reported for the new error
-  EXPECT_STREQ(other.what(), "TypeError: original");
+  EXPECT_STREQ(other.what(), "original");
   other = Error("IndexError", "moved in");
-  EXPECT_STREQ(other.what(), "IndexError: moved in");
+  EXPECT_STREQ(other.what(), "moved in");
 }
 
 // ---------------------------------------------------------------------------
@@ -318,19 +318,19 @@ TEST(ErrorCheck, PassingChecksDoNotEvaluateTheMessage) {
 
 TEST(ErrorCheck, BinaryChecksPrintBothValues) {
   int a = 1, b = 2;
-  EXPECT_EQ(Catch([&] { TVM_FFI_ICHECK_EQ(a, b); }).message(), "Check failed: a == b (1 vs. 2): ");
-  EXPECT_EQ(Catch([&] { TVM_FFI_ICHECK_NE(a, a); }).message(), "Check failed: a != a (1 vs. 1): ");
-  EXPECT_EQ(Catch([&] { TVM_FFI_ICHECK_LT(b, a); }).message(), "Check failed: b < a (2 vs. 1): ");
-  EXPECT_EQ(Catch([&] { TVM_FFI_ICHECK_LE(b, a); }).message(), "Check failed: b <= a (2 vs. 1): ");
-  EXPECT_EQ(Catch([&] { TVM_FFI_ICHECK_GT(a, b); }).message(), "Check failed: a > b (1 vs. 2): ");
-  EXPECT_EQ(Catch([&] { TVM_FFI_ICHECK_GE(a, b); }).message(), "Check failed: a >= b (1 vs. 2): ");
+  EXPECT_EQ(Catch([&] { TVM_FFI_ICHECK_EQ(a, b); }).message(), "Check failed: a == b (1 vs. 2) : ");
+  EXPECT_EQ(Catch([&] { TVM_FFI_ICHECK_NE(a, a); }).message(), "Check failed: a != a (1 vs. 1) : ");
+  EXPECT_EQ(Catch([&] { TVM_FFI_ICHECK_LT(b, a); }).message(), "Check failed: b < a (2 vs. 1) : ");
+  EXPECT_EQ(Catch([&] { TVM_FFI_ICHECK_LE(b, a); }).message(), "Check failed: b <= a (2 vs. 1) : ");
+  EXPECT_EQ(Catch([&] { TVM_FFI_ICHECK_GT(a, b); }).message(), "Check failed: a > b (1 vs. 2) : ");
+  EXPECT_EQ(Catch([&] { TVM_FFI_ICHECK_GE(a, b); }).message(), "Check failed: a >= b (1 vs. 2) : ");
   EXPECT_EQ(Catch([&] { TVM_FFI_ICHECK_EQ(a, b); }).kind(), "InternalError");
 }
 
 TEST(ErrorCheck, BinaryCheckAppendsTheStreamedMessage) {
   int a = 1, b = 2;
   Error e = Catch([&] { TVM_FFI_ICHECK_EQ(a, b) << "shapes differ"; });
-  EXPECT_EQ(e.message(), "Check failed: a == b (1 vs. 2): shapes differ");
+  EXPECT_EQ(e.message(), "Check failed: a == b (1 vs. 2) : shapes differ");
   EXPECT_EQ(e.message().rfind("Check failed: a == b (1 vs. 2)", 0), 0u);
 }
 
@@ -353,14 +353,14 @@ TEST(ErrorCheck, BinaryChecksEvaluateEachOperandOnce) {
   calls = 0;
   Error e = Catch([&] { TVM_FFI_ICHECK_EQ(next(), 5); });
   EXPECT_EQ(calls, 1) << "a failing check evaluated its operand " << calls << " times";
-  EXPECT_EQ(e.message(), "Check failed: next() == 5 (1 vs. 5): ");
+  EXPECT_EQ(e.message(), "Check failed: next() == 5 (1 vs. 5) : ");
 }
 
 TEST(ErrorCheck, NotNullCheck) {
   const int* p = nullptr;
   Error e = Catch([&] { TVM_FFI_ICHECK_NOTNULL(p); });
   EXPECT_EQ(e.kind(), "InternalError");
-  EXPECT_EQ(e.message(), "Check failed: ((p) != nullptr) is false: ");
+  EXPECT_EQ(e.message(), "Check not null: p ");
   int x = 0;
   p = &x;
   EXPECT_NO_THROW(TVM_FFI_ICHECK_NOTNULL(p));
@@ -440,19 +440,19 @@ TEST(ErrorSafeCall, FfiErrorKeepsItsKindMessageAndBacktrace) {
   EXPECT_FALSE(TakeRaisedIfAny());  // the slot is emptied by the move
 }
 
-TEST(ErrorSafeCall, StdExceptionBecomesRuntimeErrorWithWhat) {
+TEST(ErrorSafeCall, StdExceptionBecomesInternalErrorWithWhat) {
   ClearRaised();
   ASSERT_EQ(SafeCallThrowingStdError(), -1);
   Error err = ffi::details::MoveFromRaised();
-  EXPECT_EQ(err.kind(), "RuntimeError");
+  EXPECT_EQ(err.kind(), "InternalError");
   EXPECT_EQ(err.message(), "std error inside");
 }
 
-TEST(ErrorSafeCall, NonStdExceptionBecomesRuntimeError) {
+TEST(ErrorSafeCall, NonStdExceptionBecomesInternalError) {
   ClearRaised();
   ASSERT_EQ(SafeCallThrowingNonStd(), -1);
   Error err = ffi::details::MoveFromRaised();
-  EXPECT_EQ(err.kind(), "RuntimeError");
+  EXPECT_EQ(err.kind(), "InternalError");
   EXPECT_EQ(err.message(), "unknown C++ exception");
 }
 
@@ -476,7 +476,7 @@ TEST(ErrorSafeCall, CheckSafeCallRethrowsTheRaisedError) {
   Error e = Catch(RethrowFromSafeCall);
   EXPECT_EQ(e.kind(), "IndexError");
   EXPECT_EQ(e.message(), "ffi error inside");
-  EXPECT_STREQ(e.what(), "IndexError: ffi error inside");
+  EXPECT_STREQ(e.what(), "ffi error inside");
   EXPECT_FALSE(TakeRaisedIfAny());
 }
 
@@ -539,7 +539,7 @@ TEST(ErrorValue, ConstructedErrorHoldsItsParts) {
   EXPECT_EQ(e.kind(), "ValueError");
   EXPECT_EQ(e.message(), "message text");
   EXPECT_EQ(e.backtrace(), "  File \"x.cc\", line 3, in f\n");
-  EXPECT_STREQ(e.what(), "ValueError: message text");
+  EXPECT_STREQ(e.what(), "message text");
   EXPECT_EQ(e->type_index(), kTVMFFIError);
   EXPECT_EQ(e.GetTypeKey(), "ffi.Error");
 }
@@ -549,7 +549,7 @@ TEST(ErrorValue, CopiesShareTheErrorObject) {
   Error copy = e;
   EXPECT_TRUE(copy.same_as(e));
   EXPECT_EQ(e.use_count(), 2);
-  EXPECT_STREQ(copy.what(), "ValueError: m");
+  EXPECT_STREQ(copy.what(), "m");
 }
 
 TEST(ErrorValue, RoundTripsThroughAny) {
@@ -562,7 +562,7 @@ TEST(ErrorValue, RoundTripsThroughAny) {
   EXPECT_EQ(back.kind(), "TypeError");
   EXPECT_EQ(back.message(), "stored in any");
   EXPECT_EQ(back.backtrace(), "  File \"y.cc\", line 9, in g\n");
-  EXPECT_STREQ(back.what(), "TypeError: stored in any");
+  EXPECT_STREQ(back.what(), "stored in any");
   EXPECT_NE(a.as<ffi::ErrorObj>(), nullptr);
 }
 
@@ -581,7 +581,7 @@ TEST(ErrorValue, ThrownErrorCanBeStoredAndRethrown) {
     throw a.cast<Error>();
   } catch (const Error& again) {
     EXPECT_TRUE(again.same_as(e));
-    EXPECT_STREQ(again.what(), "KeyError: k");
+    EXPECT_STREQ(again.what(), "k");
   }
 }
 

@@ -306,17 +306,17 @@ TEST(Function, MismatchedArgumentCount) {
   EXPECT_EQ(e.kind(), "TypeError");
   EXPECT_EQ(e.message(),
             "Mismatched number of arguments when calling: `add(0: int, 1: int) -> int`. "
-            "Expected 2 but got 1");
+            "Expected 2 but got 1 arguments");
   e = CatchError([&] { add(1, 2, 3); });
   EXPECT_EQ(e.message(),
             "Mismatched number of arguments when calling: `add(0: int, 1: int) -> int`. "
-            "Expected 2 but got 3");
+            "Expected 2 but got 3 arguments");
 }
 
 TEST(Function, MismatchMessagesOfEachKind) {
   Function anon = Function::FromTyped([](int a) { return a; });
   EXPECT_EQ(CatchError([&] { anon("s"); }).message(),
-            "Mismatched type on argument #0 when calling: `<anonymous>(0: int) -> int`. "
+            "Mismatched type on argument #0 when calling: `(0: int) -> int`. "
             "Expected `int` but got `str`");
   Function f_str = Function::FromTyped([](String s) {}, "f");
   EXPECT_EQ(CatchError([&] { f_str(1); }).message(),
@@ -344,8 +344,8 @@ TEST(Function, MismatchMessagesOfEachKind) {
             "Expected `Optional<int>` but got `str`");
   Function f_dtype = Function::FromTyped([](DLDataType t) {}, "f");
   EXPECT_EQ(CatchError([&] { f_dtype("nonsense"); }).message(),
-            "Mismatched type on argument #0 when calling: `f(0: dtype) -> void`. "
-            "Expected `dtype` but got `str (not a valid dtype: \"nonsense\")`");
+            "Mismatched type on argument #0 when calling: `f(0: DataType) -> void`. "
+            "Expected `DataType` but got `str (not a valid dtype: \"nonsense\")`");
   Function f_dev = Function::FromTyped([](DLDevice d) {}, "f");
   EXPECT_EQ(CatchError([&] { f_dev(nullptr); }).message(),
             "Mismatched type on argument #0 when calling: `f(0: Device) -> void`. "
@@ -396,12 +396,12 @@ TEST(Function, ErrorKindsCrossTheBoundary) {
 
   Function std_error = Function::FromTyped([]() { throw std::invalid_argument("std failure"); });
   e = CatchError([&] { std_error(); });
-  EXPECT_EQ(e.kind(), "RuntimeError");
+  EXPECT_EQ(e.kind(), "InternalError");
   EXPECT_EQ(e.message(), "std failure");
 
   Function unknown = Function::FromPacked([](const AnyView*, int32_t, Any*) { throw 42; });
   e = CatchError([&] { unknown(); });
-  EXPECT_EQ(e.kind(), "RuntimeError");
+  EXPECT_EQ(e.kind(), "InternalError");
   EXPECT_EQ(e.message(), "unknown C++ exception");
 
   // The error is a value too: a packed function may return it without raising.
@@ -541,8 +541,8 @@ TEST(Function, TypedFunctionAsValue) {
       [](ffi::TypedFunction<int(int)> f, int x) { return f(x) + 1; }, "apply");
   EXPECT_EQ(apply(twice, 5).cast<int>(), 11);
   EXPECT_EQ(CatchError([&] { apply(1, 5); }).message(),
-            "Mismatched type on argument #0 when calling: `apply(0: Function, 1: int) -> int`. "
-            "Expected `Function` but got `int`");
+            "Mismatched type on argument #0 when calling: `apply(0: (0: int) -> int, 1: int) -> "
+            "int`. Expected `(0: int) -> int` but got `int`");
   Function maker = Function::FromTyped([]() -> ffi::TypedFunction<int(int)> {
     return [](int x) { return x - 1; };
   });
@@ -634,7 +634,7 @@ TEST(Function, CreateAndCallThroughCApi) {
   EXPECT_EQ(e.kind(), "TypeError");
   EXPECT_EQ(e.message(),
             "Mismatched number of arguments when calling: `sub(0: int, 1: int) -> int`. "
-            "Expected 2 but got 1");
+            "Expected 2 but got 1 arguments");
 }
 
 TEST(Function, CApiBadInput) {
@@ -745,7 +745,7 @@ TEST(Function, ExportMacros) {
   EXPECT_EQ(__tvm_ffi_testing_fn_synonym(nullptr, &arg, 0, &result), -1);
   EXPECT_EQ(ffi::details::MoveFromRaised().message(),
             "Mismatched number of arguments when calling: "
-            "`testing_fn_synonym(0: int) -> int`. Expected 1 but got 0");
+            "`testing_fn_synonym(0: int) -> int`. Expected 1 but got 0 arguments");
   ASSERT_EQ(__tvm_ffi__metadata_testing_fn_synonym(nullptr, nullptr, 0, &result), 0);
   Any meta = ffi::details::AnyUnsafe::MoveTVMFFIAnyToAny(&result);
   EXPECT_EQ(meta.cast<std::string>(),

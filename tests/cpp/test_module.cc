@@ -173,7 +173,7 @@ TEST(Module, ErrorsFromTheLibrary) {
   e = CatchError([&] { add_one(); });
   EXPECT_EQ(e.message(),
             "Mismatched number of arguments when calling: `add_one(0: int) -> int`. "
-            "Expected 1 but got 0");
+            "Expected 1 but got 0 arguments");
   Function raise = mod->GetFunction("raise_error").value();
   e = CatchError([&] { raise("ValueError", "bad value"); });
   EXPECT_EQ(e.kind(), "ValueError");
@@ -181,7 +181,7 @@ TEST(Module, ErrorsFromTheLibrary) {
   e = CatchError([&] { raise("IndexError", "bad index"); });
   EXPECT_EQ(e.kind(), "IndexError");
   e = CatchError([&] { raise("std", "std exception text"); });
-  EXPECT_EQ(e.kind(), "RuntimeError");
+  EXPECT_EQ(e.kind(), "InternalError");
   EXPECT_EQ(e.message(), "std exception text");
 }
 

@@ -82,7 +82,7 @@ TEST(Registry, ChainedDefsWithDocAndMetadata) {
   ffi::Error e = CatchError([] { Function::GetGlobalRequired("testing.registry.mul")(1); });
   EXPECT_EQ(e.message(),
             "Mismatched number of arguments when calling: "
-            "`testing.registry.mul(0: int, 1: int) -> int`. Expected 2 but got 1");
+            "`testing.registry.mul(0: int, 1: int) -> int`. Expected 2 but got 1 arguments");
   for (const char* name : {"testing.registry.mul", "testing.registry.name",
                            "testing.registry.packed"}) {
     EXPECT_TRUE(Function::RemoveGlobal(name));
@@ -93,7 +93,7 @@ TEST(Registry, MissingFunctions) {
   EXPECT_FALSE(Function::GetGlobal("testing.registry.missing").has_value());
   ffi::Error e = CatchError([] { Function::GetGlobalRequired("testing.registry.missing"); });
   EXPECT_EQ(e.kind(), "ValueError");
-  EXPECT_EQ(e.message(), "Function \"testing.registry.missing\" is not registered");
+  EXPECT_EQ(e.message(), "Function testing.registry.missing not found");
   EXPECT_FALSE(Function::RemoveGlobal("testing.registry.missing"));
   ffi::Error m = CatchError([] { Metadata("testing.registry.missing"); });
   EXPECT_EQ(m.kind(), "RuntimeError");

@@ -74,7 +74,7 @@ extern "C" {
 TVM_FFI_DLL int TVMFFIEnvRegisterCAPI(const TVMFFIByteArray* name, void* symbol) {
   return SafeInvoke([&]() -> int {
     if (name == nullptr || name->data == nullptr || name->size == 0) {
-      throw Error("ValueError", "TVMFFIEnvRegisterCAPI: name must not be empty");
+      TVM_FFI_THROW(ValueError) << "TVMFFIEnvRegisterCAPI: name must not be empty";
     }
     std::string key(name->data, name->size);
     CAPITable& table = CAPITable::Global();
@@ -134,15 +134,15 @@ TVM_FFI_DLL DLPackManagedTensorAllocator TVMFFIEnvGetDLPackManagedTensorAllocato
 TVM_FFI_DLL int TVMFFIEnvModRegisterSystemLibSymbol(const char* name, void* symbol) {
   return SafeInvoke([&]() -> int {
     if (name == nullptr || name[0] == '\0') {
-      throw Error("ValueError", "TVMFFIEnvModRegisterSystemLibSymbol: name must not be empty");
+      TVM_FFI_THROW(ValueError) << "TVMFFIEnvModRegisterSystemLibSymbol: name must not be empty";
     }
     SystemLibTable& table = SystemLibTable::Global();
     std::lock_guard<std::mutex> lock(table.mutex);
     auto it = table.symbols.find(name);
     if (it != table.symbols.end()) {
       if (it->second == symbol) return 0;
-      throw Error("ValueError", std::string("System library symbol \"") + name +
-                                       "\" is already registered with a different address");
+      TVM_FFI_THROW(ValueError) << std::string("System library symbol \"") + name +
+                                       "\" is already registered with a different address";
     }
     table.symbols.emplace(name, symbol);
     return 0;
@@ -152,7 +152,7 @@ TVM_FFI_DLL int TVMFFIEnvModRegisterSystemLibSymbol(const char* name, void* symb
 TVM_FFI_DLL int TVMFFIEnvModLookupSystemLibSymbol(const char* name, void** out) {
   return SafeInvoke([&]() -> int {
     if (name == nullptr || out == nullptr) {
-      throw Error("ValueError", "TVMFFIEnvModLookupSystemLibSymbol: arguments must not be NULL");
+      TVM_FFI_THROW(ValueError) << "TVMFFIEnvModLookupSystemLibSymbol: arguments must not be NULL";
     }
     SystemLibTable& table = SystemLibTable::Global();
     std::lock_guard<std::mutex> lock(table.mutex);

@@ -62,8 +62,8 @@ class InitOnceTable {
       if (busy.owner == me) {
         char addr[32];
         std::snprintf(addr, sizeof(addr), "%p", static_cast<void*>(handle_addr));
-        throw Error("RuntimeError", std::string(what) + ": the init/deinit of handle " + addr +
-                                        " re-entered itself on the same thread");
+        TVM_FFI_THROW(RuntimeError) << std::string(what) + ": the init/deinit of handle " + addr +
+                                        " re-entered itself on the same thread";
       }
       ++busy.waiters;
       busy.done.wait(lock);
@@ -118,7 +118,7 @@ extern "C" {
 TVM_FFI_DLL int TVMFFIHandleInitOnce(void** handle_addr, int (*init)(void** out)) {
   return SafeInvoke([&]() -> int {
     if (handle_addr == nullptr || init == nullptr) {
-      throw Error("ValueError", "TVMFFIHandleInitOnce: arguments must not be NULL");
+      TVM_FFI_THROW(ValueError) << "TVMFFIHandleInitOnce: arguments must not be NULL";
     }
     if (__atomic_load_n(handle_addr, __ATOMIC_ACQUIRE) != nullptr) return 0;
     return InitOnceTable::Global().RunExclusive(
@@ -135,7 +135,7 @@ TVM_FFI_DLL int TVMFFIHandleInitOnce(void** handle_addr, int (*init)(void** out)
 TVM_FFI_DLL int TVMFFIHandleDeinitOnce(void** handle_addr, int (*deinit)(void* handle)) {
   return SafeInvoke([&]() -> int {
     if (handle_addr == nullptr || deinit == nullptr) {
-      throw Error("ValueError", "TVMFFIHandleDeinitOnce: arguments must not be NULL");
+      TVM_FFI_THROW(ValueError) << "TVMFFIHandleDeinitOnce: arguments must not be NULL";
     }
     return InitOnceTable::Global().RunExclusive(
         handle_addr, "TVMFFIHandleDeinitOnce", [](void* value) { return value != nullptr; },

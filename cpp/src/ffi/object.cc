@@ -98,10 +98,10 @@ TVM_FFI_DLL int TVMFFIObjectCreateOpaque(void* handle, int32_t type_index,
   // Any registered object type index is accepted (kTVMFFIOpaquePyObject or a
   // dynamic type whose objects carry a TVMFFIOpaqueObjectCell).
   return SafeInvoke([&]() -> int {
-    if (out == nullptr) throw Error("ValueError", "TVMFFIObjectCreateOpaque: out must not be NULL");
+    if (out == nullptr) TVM_FFI_THROW(ValueError) << "TVMFFIObjectCreateOpaque: out must not be NULL";
     if (type_index < kTVMFFIStaticObjectBegin || TVMFFIGetTypeInfo(type_index) == nullptr) {
-      throw Error("ValueError", "TVMFFIObjectCreateOpaque: type index " + std::to_string(type_index) +
-                                            " is not a registered object type");
+      TVM_FFI_THROW(ValueError) << "TVMFFIObjectCreateOpaque: type index " + std::to_string(type_index) +
+                                            " is not a registered object type";
     }
     tvm::ffi::OpaqueObject* obj = new tvm::ffi::OpaqueObject();
     obj->header.combined_ref_count = (uint64_t(1) << 32) | 1;

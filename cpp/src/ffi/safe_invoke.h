@@ -1,7 +1,7 @@
 /*
  * Private helper of the runtime's C functions: run a body that may throw and
  * turn any exception into a raised error and -1 (see TVM_FFI_SAFE_CALL_END).
- * Bodies report bad input with `throw Error(kind, message)`.
+ * Bodies report bad input with `TVM_FFI_THROW(Kind) << message`.
  */
 #ifndef TVM_FFI_SRC_FFI_SAFE_INVOKE_H_
 #define TVM_FFI_SRC_FFI_SAFE_INVOKE_H_

@@ -41,12 +41,12 @@ TVMFFIAny ToOwned(const TVMFFIAny& view, const std::string& what) {
       TVMFFIObjectHandle err = nullptr;
       TVMFFIErrorMoveFromRaised(&err);
       if (err != nullptr) TVMFFIObjectDecRef(err);
-      throw Error("TypeError", "cannot store a value of type index " + std::to_string(tindex) +
-                                   " as " + what);
+      TVM_FFI_THROW(TypeError) << "cannot store a value of type index " + std::to_string(tindex) +
+                                   " as " + what;
     }
   } else if (tindex < kTVMFFINone || tindex > kTVMFFIUnchanged) {
-    throw Error("TypeError", "invalid type index " + std::to_string(tindex) +
-                                 " in value stored as " + what);
+    TVM_FFI_THROW(TypeError) << "invalid type index " + std::to_string(tindex) +
+                                 " in value stored as " + what;
   }
   return out;
 }
@@ -65,8 +65,8 @@ void AppendFixed(std::unique_ptr<T[]>* storage, const T** data, int32_t* count, 
                  const std::string& type_key, const char* what) {
   int32_t n = *count;
   if (n >= kMaxReflectionEntries) {
-    throw Error("IndexError", "Type \"" + type_key + "\" cannot have more than " +
-                                  std::to_string(kMaxReflectionEntries) + " " + what);
+    TVM_FFI_THROW(IndexError) << "Type \"" + type_key + "\" cannot have more than " +
+                                  std::to_string(kMaxReflectionEntries) + " " + what;
   }
   if (*storage == nullptr) {
     // Default-initialised: untouched pages cost no memory.
@@ -90,17 +90,16 @@ class ReflectionTables {
     TypeEntry* e = table.RequireLocked(type_index, "register a field");
     std::string name = ByteArrayToStdString(&src.name);
     if (name.empty()) {
-      throw Error("ValueError", "field name must not be empty (type \"" + e->key + "\")");
+      TVM_FFI_THROW(ValueError) << "field name must not be empty (type \"" + e->key + "\")";
     }
     for (int32_t i = 0; i < e->info.num_fields; ++i) {
       if (ByteArrayToStdString(&e->info.fields[i].name) == name) {
-        throw Error("ValueError",
-                    "Field \"" + name + "\" is already registered on type \"" + e->key + "\"");
+        TVM_FFI_THROW(ValueError) << "Field \"" + name + "\" is already registered on type \"" + e->key + "\"";
       }
     }
     if (e->info.num_fields >= kMaxReflectionEntries) {
-      throw Error("IndexError", "Type \"" + e->key + "\" cannot have more than " +
-                                    std::to_string(kMaxReflectionEntries) + " fields");
+      TVM_FFI_THROW(IndexError) << "Type \"" + e->key + "\" cannot have more than " +
+                                    std::to_string(kMaxReflectionEntries) + " fields";
     }
     TVMFFIFieldInfo copy = src;
     copy.default_value_or_factory = ToOwned(src.default_value_or_factory, "a field default");
@@ -119,17 +118,16 @@ class ReflectionTables {
     TypeEntry* e = table.RequireLocked(type_index, "register a method");
     std::string name = ByteArrayToStdString(&src.name);
     if (name.empty()) {
-      throw Error("ValueError", "method name must not be empty (type \"" + e->key + "\")");
+      TVM_FFI_THROW(ValueError) << "method name must not be empty (type \"" + e->key + "\")";
     }
     for (int32_t i = 0; i < e->info.num_methods; ++i) {
       if (ByteArrayToStdString(&e->info.methods[i].name) == name) {
-        throw Error("ValueError",
-                    "Method \"" + name + "\" is already registered on type \"" + e->key + "\"");
+        TVM_FFI_THROW(ValueError) << "Method \"" + name + "\" is already registered on type \"" + e->key + "\"";
       }
     }
     if (e->info.num_methods >= kMaxReflectionEntries) {
-      throw Error("IndexError", "Type \"" + e->key + "\" cannot have more than " +
-                                    std::to_string(kMaxReflectionEntries) + " methods");
+      TVM_FFI_THROW(IndexError) << "Type \"" + e->key + "\" cannot have more than " +
+                                    std::to_string(kMaxReflectionEntries) + " methods";
     }
     TVMFFIMethodInfo copy = src;
     copy.method = ToOwned(src.method, "a method");
@@ -156,11 +154,11 @@ class ReflectionTables {
     TypeTable& table = TypeTable::Global();
     std::lock_guard<std::mutex> lock(table.mutex());
     TypeEntry* e = table.RequireLocked(type_index, "register attribute \"" + name + "\"");
-    if (name.empty()) throw Error("ValueError", "attribute name must not be empty");
+    if (name.empty()) TVM_FFI_THROW(ValueError) << "attribute name must not be empty";
     auto it = columns_.find(name);
     if (it != columns_.end() && it->second->column.data[type_index].type_index != kTVMFFINone) {
-      throw Error("ValueError", "Attribute \"" + name + "\" is already registered on type \"" +
-                                    e->key + "\"");
+      TVM_FFI_THROW(ValueError) << "Attribute \"" + name + "\" is already registered on type \"" +
+                                    e->key + "\"";
     }
     TVMFFIAny owned = ToOwned(value, "attribute \"" + name + "\"");
     if (it == columns_.end()) it = columns_.emplace(name, NewColumn()).first;
@@ -211,7 +209,7 @@ extern "C" {
 TVM_FFI_DLL int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInfo* info) {
   return SafeInvoke([&]() -> int {
     if (info == nullptr) {
-      throw Error("ValueError", "TVMFFITypeRegisterField: info must not be NULL");
+      TVM_FFI_THROW(ValueError) << "TVMFFITypeRegisterField: info must not be NULL";
     }
     ReflectionTables::Global().RegisterField(type_index, *info);
     return 0;
@@ -221,7 +219,7 @@ TVM_FFI_DLL int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInf
 TVM_FFI_DLL int TVMFFITypeRegisterMethod(int32_t type_index, const TVMFFIMethodInfo* info) {
   return SafeInvoke([&]() -> int {
     if (info == nullptr) {
-      throw Error("ValueError", "TVMFFITypeRegisterMethod: info must not be NULL");
+      TVM_FFI_THROW(ValueError) << "TVMFFITypeRegisterMethod: info must not be NULL";
     }
     ReflectionTables::Global().RegisterMethod(type_index, *info);
     return 0;
@@ -231,7 +229,7 @@ TVM_FFI_DLL int TVMFFITypeRegisterMethod(int32_t type_index, const TVMFFIMethodI
 TVM_FFI_DLL int TVMFFITypeRegisterMetadata(int32_t type_index, const TVMFFITypeMetadata* metadata) {
   return SafeInvoke([&]() -> int {
     if (metadata == nullptr) {
-      throw Error("ValueError", "TVMFFITypeRegisterMetadata: metadata must not be NULL");
+      TVM_FFI_THROW(ValueError) << "TVMFFITypeRegisterMetadata: metadata must not be NULL";
     }
     ReflectionTables::Global().RegisterMetadata(type_index, *metadata);
     return 0;
@@ -242,7 +240,7 @@ TVM_FFI_DLL int TVMFFITypeRegisterAttr(int32_t type_index, const TVMFFIByteArray
                                        const TVMFFIAny* attr_value) {
   return SafeInvoke([&]() -> int {
     if (attr_name == nullptr || attr_value == nullptr) {
-      throw Error("ValueError", "TVMFFITypeRegisterAttr: arguments must not be NULL");
+      TVM_FFI_THROW(ValueError) << "TVMFFITypeRegisterAttr: arguments must not be NULL";
     }
     ReflectionTables::Global().RegisterAttr(type_index, ByteArrayToStdString(attr_name),
                                             *attr_value);

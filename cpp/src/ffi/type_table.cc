@@ -82,7 +82,7 @@ int32_t TypeTable::KeyToIndex(const std::string& key) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = key_to_index_.find(key);
   if (it == key_to_index_.end()) {
-    throw Error("KeyError", "Cannot find type key \"" + key + "\"");
+    TVM_FFI_THROW(KeyError) << "Cannot find type key \"" + key + "\"";
   }
   return it->second;
 }
@@ -93,43 +93,43 @@ int32_t TypeTable::GetOrAlloc(const std::string& key, int32_t static_index, int3
   auto it = key_to_index_.find(key);
   if (it != key_to_index_.end()) return it->second;
   if (parent_index == kQueryOnly) return kQueryOnly;
-  if (key.empty()) throw Error("ValueError", "type key must not be empty");
+  if (key.empty()) TVM_FFI_THROW(ValueError) << "type key must not be empty";
   if (num_child_slots < 0 || num_child_slots >= kMaxTypeIndex) {
-    throw Error("ValueError", "Type key \"" + key + "\": invalid num_child_slots " +
-                                  std::to_string(num_child_slots));
+    TVM_FFI_THROW(ValueError) << "Type key \"" + key + "\": invalid num_child_slots " +
+                                  std::to_string(num_child_slots);
   }
   TypeEntry* parent = nullptr;
   if (parent_index >= 0) {
     parent = EntryLocked(parent_index);
     if (parent == nullptr) {
-      throw Error("ValueError", "Type key \"" + key + "\": parent type index " +
-                                    std::to_string(parent_index) + " is not registered");
+      TVM_FFI_THROW(ValueError) << "Type key \"" + key + "\": parent type index " +
+                                    std::to_string(parent_index) + " is not registered";
     }
     if (depth != parent->info.type_depth + 1) {
-      throw Error("ValueError", "Type key \"" + key + "\": depth " + std::to_string(depth) +
+      TVM_FFI_THROW(ValueError) << "Type key \"" + key + "\": depth " + std::to_string(depth) +
                                     " must be parent \"" + parent->key + "\" depth + 1 = " +
-                                    std::to_string(parent->info.type_depth + 1));
+                                    std::to_string(parent->info.type_depth + 1);
     }
   } else if (parent_index != -1) {
-    throw Error("ValueError", "Type key \"" + key + "\": invalid parent type index " +
-                                  std::to_string(parent_index));
+    TVM_FFI_THROW(ValueError) << "Type key \"" + key + "\": invalid parent type index " +
+                                  std::to_string(parent_index);
   } else if (depth != 0) {
-    throw Error("ValueError", "Type key \"" + key +
+    TVM_FFI_THROW(ValueError) << "Type key \"" + key +
                                   "\": a root type (no parent) must have depth 0, got " +
-                                  std::to_string(depth));
+                                  std::to_string(depth);
   }
 
   int32_t index;
   int32_t num_slots = 1;
   if (static_index >= 0) {
     if (static_index >= kMaxTypeIndex) {
-      throw Error("IndexError", "Type key \"" + key + "\": static index " +
-                                    std::to_string(static_index) + " is out of range");
+      TVM_FFI_THROW(IndexError) << "Type key \"" + key + "\": static index " +
+                                    std::to_string(static_index) + " is out of range";
     }
     if (TypeEntry* other = EntryLocked(static_index)) {
-      throw Error("InternalError", "Conflicting static index " + std::to_string(static_index) +
+      TVM_FFI_THROW(InternalError) << "Conflicting static index " + std::to_string(static_index) +
                                        " for type key \"" + key + "\": already used by \"" +
-                                       other->key + "\"");
+                                       other->key + "\"";
     }
     index = static_index;
   } else {
@@ -168,8 +168,8 @@ TypeEntry* TypeTable::EntryLocked(int32_t index) const {
 TypeEntry* TypeTable::RequireLocked(int32_t index, const std::string& action) const {
   TypeEntry* e = EntryLocked(index);
   if (e == nullptr) {
-    throw Error("ValueError", "Cannot " + action + ": type index " + std::to_string(index) +
-                                  " is not registered");
+    TVM_FFI_THROW(ValueError) << "Cannot " + action + ": type index " + std::to_string(index) +
+                                  " is not registered";
   }
   return e;
 }
@@ -196,17 +196,17 @@ int32_t TypeTable::AllocDynamicLocked(const std::string& key, TypeEntry* parent,
       return index;
     }
     if (!parent->child_slots_can_overflow) {
-      throw Error("InternalError", "Reach maximum number of sub-classes for " + parent->key +
+      TVM_FFI_THROW(InternalError) << "Reach maximum number of sub-classes for " + parent->key +
                                        " (registering \"" + key + "\": " +
                                        std::to_string(parent->num_slots - 1) +
-                                       " child slots, child_slots_can_overflow is false)");
+                                       " child slots, child_slots_can_overflow is false)";
     }
   }
   int32_t begin = next_dynamic_;
   while (!RangeFreeLocked(begin, num_slots)) {
     if (begin >= kMaxTypeIndex - num_slots) {
-      throw Error("IndexError", "Type key \"" + key + "\": no free type index left (maximum " +
-                                    std::to_string(kMaxTypeIndex) + ")");
+      TVM_FFI_THROW(IndexError) << "Type key \"" + key + "\": no free type index left (maximum " +
+                                    std::to_string(kMaxTypeIndex) + ")";
     }
     ++begin;
   }
@@ -237,7 +237,7 @@ extern "C" {
 TVM_FFI_DLL int TVMFFITypeKeyToIndex(const TVMFFIByteArray* type_key, int32_t* out_tindex) {
   return SafeInvoke([&]() -> int {
     if (type_key == nullptr || out_tindex == nullptr) {
-      throw Error("ValueError", "TVMFFITypeKeyToIndex: arguments must not be NULL");
+      TVM_FFI_THROW(ValueError) << "TVMFFITypeKeyToIndex: arguments must not be NULL";
     }
     *out_tindex = TypeTable::Global().KeyToIndex(ByteArrayToStdString(type_key));
     return 0;
@@ -252,7 +252,7 @@ TVM_FFI_DLL int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key,
   int32_t result = -1;
   int rc = SafeInvoke([&]() -> int {
     if (type_key == nullptr) {
-      throw Error("ValueError", "TVMFFITypeGetOrAllocIndex: type_key must not be NULL");
+      TVM_FFI_THROW(ValueError) << "TVMFFITypeGetOrAllocIndex: type_key must not be NULL";
     }
     result = TypeTable::Global().GetOrAlloc(ByteArrayToStdString(type_key), static_type_index,
                                             type_depth, num_child_slots,

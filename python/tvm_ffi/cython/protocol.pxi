@@ -72,12 +72,12 @@ cdef int convert_owned_value(object value, TVMFFIAny* out, ArgStore* store) exce
     owned.type_index = kTVMFFINone
     owned.zero_padding = 0
     owned.v_int64 = 0
-    if Py_EnterRecursiveCall(" while converting a __tvm_ffi_value__ result") != 0:
+    if TVMFFIPyEnterNested(" while converting a __tvm_ffi_value__ result") != 0:
         raise_pending_py_error()
     try:
         py_to_owned_any(value, &owned)
     finally:
-        Py_LeaveRecursiveCall()
+        TVMFFIPyLeaveNested()
     if owned.type_index >= kTVMFFIStaticObjectBegin:
         set_owned_object(out, owned.v_obj, store)
     else:

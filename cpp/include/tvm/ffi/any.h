@@ -103,6 +103,17 @@ inline auto AnyAs(const TVMFFIAny* data) {
 }
 
 template <typename T>
+inline T AnyAsOrThrow(const TVMFFIAny* data) {
+  using Traits = TypeTraitsNoCR<T>;
+  static_assert(Traits::convert_enabled, "as_or_throw<T>: T has no conversion from Any");
+  if (!Traits::CheckAnyStrict(data)) {
+    TVM_FFI_THROW(TypeError) << "Cannot treat type `" << Traits::GetMismatchTypeInfo(data)
+                             << "` as type `" << Traits::TypeStr() << "`";
+  }
+  return Traits::CopyFromAnyViewAfterCheck(data);
+}
+
+template <typename T>
 inline T AnyCast(const TVMFFIAny* data) {
   using Traits = TypeTraitsNoCR<T>;
   static_assert(Traits::convert_enabled, "cast<T>: T has no conversion from Any");
@@ -117,14 +128,11 @@ inline T AnyCast(const TVMFFIAny* data) {
 class AnyView {
  public:
   AnyView() { details::SetNone(&data_); }
+  // Trivially copyable (passed in registers); a move leaves the source as it was.
   AnyView(const AnyView&) = default;
   AnyView& operator=(const AnyView&) = default;
-  AnyView(AnyView&& other) : data_(other.data_) { details::SetNone(&other.data_); }
-  AnyView& operator=(AnyView&& other) {
-    data_ = other.data_;
-    details::SetNone(&other.data_);
-    return *this;
-  }
+  AnyView(AnyView&&) = default;
+  AnyView& operator=(AnyView&&) = default;
   /*! \brief Borrow the value of an Any. */
   AnyView(const Any& other);  // NOLINT(runtime/explicit)
   template <typename T, typename = std::enable_if_t<details::kCanStoreInAny<T>>>
@@ -140,10 +148,25 @@ class AnyView {
   }
   /*! \return Whether the view holds None. */
   bool is_none() const { return data_.type_index == kTVMFFINone; }
+  bool operator==(std::nullptr_t) const { return data_.type_index == kTVMFFINone; }
+  bool operator!=(std::nullptr_t) const { return data_.type_index != kTVMFFINone; }
+  /*! \brief Become None. */
+  void reset() { details::SetNone(&data_); }
+  void swap(AnyView& other) noexcept { std::swap(data_, other.data_); }
+  /*! \return Whether both hold the same bits (type index and payload). */
+  bool same_as(const AnyView& other) const {
+    return data_.type_index == other.data_.type_index &&
+           data_.zero_padding == other.data_.zero_padding && data_.v_int64 == other.data_.v_int64;
+  }
   /*! \brief Exact-type read: std::optional<T>, or const T* for Object types. */
   template <typename T>
   auto as() const {
     return details::AnyAs<T>(&data_);
+  }
+  /*! \brief Exact-type read; TypeError "Cannot treat type `X` as type `T`" otherwise. */
+  template <typename T>
+  T as_or_throw() const {
+    return details::AnyAsOrThrow<T>(&data_);
   }
   /*! \brief Read with the documented conversions; std::nullopt when impossible. */
   template <typename T>
@@ -224,9 +247,46 @@ class Any {
   int32_t type_index() const { return data_.type_index; }
   std::string GetTypeKey() const { return AnyView(*this).GetTypeKey(); }
   bool is_none() const { return data_.type_index == kTVMFFINone; }
+  bool operator==(std::nullptr_t) const { return data_.type_index == kTVMFFINone; }
+  bool operator!=(std::nullptr_t) const { return data_.type_index != kTVMFFINone; }
+  /*! \return Whether both hold the same bits (type index and payload: objects by identity). */
+  bool same_as(const Any& other) const { return AnyView(*this).same_as(AnyView(other)); }
+  /*! \return Whether this holds the object of ref (None for a null ref). */
+  bool same_as(const ObjectRef& ref) const {
+    if (!ref.defined()) return data_.type_index == kTVMFFINone;
+    return data_.type_index >= kTVMFFIStaticObjectBegin &&
+           data_.v_obj == details::ObjectUnsafe::GetHeader(ref.get());
+  }
   template <typename T>
-  auto as() const {
+  auto as() const& {
     return details::AnyAs<T>(&data_);
+  }
+  /*!
+   * \brief Exact-type read out of a temporary: on success the value is moved
+   *  out (this becomes None).
+   */
+  template <typename T>
+  auto as() && {
+    if constexpr (std::is_base_of_v<Object, T> || std::is_pointer_v<T>) {
+      return details::AnyAs<T>(&data_);
+    } else if constexpr (std::is_same_v<T, Any>) {
+      return std::optional<Any>(std::move(*this));
+    } else {
+      using Traits = TypeTraitsNoCR<T>;
+      if (!Traits::CheckAnyStrict(&data_)) return std::optional<T>(std::nullopt);
+      return std::optional<T>(Traits::MoveFromAnyAfterCheck(&data_));
+    }
+  }
+  /*! \brief Exact-type read; TypeError "Cannot treat type `X` as type `T`" otherwise. */
+  template <typename T>
+  T as_or_throw() const& {
+    return details::AnyAsOrThrow<T>(&data_);
+  }
+  template <typename T>
+  T as_or_throw() && {
+    T value = details::AnyAsOrThrow<T>(&data_);
+    reset();
+    return value;
   }
   template <typename T>
   std::optional<T> try_cast() const {
@@ -310,7 +370,64 @@ struct AnyUnsafe {
   static T CopyFromAnyViewAfterCheck(const Any& a) {
     return TypeTraitsNoCR<T>::CopyFromAnyViewAfterCheck(&a.data_);
   }
+  /*! \brief Same as MoveTVMFFIAnyToAny, from a cell passed by value. */
+  static Any MoveTVMFFIAnyRawToAny(TVMFFIAny data) { return MoveTVMFFIAnyToAny(&data); }
+  static const TVMFFIAny* TVMFFIAnyPtrFromAny(const Any& a) { return &a.data_; }
+  template <typename T>
+  static bool CheckAnyStrict(const Any& a) {
+    return TypeTraitsNoCR<T>::CheckAnyStrict(&a.data_);
+  }
+  template <typename T>
+  static bool CheckAnyViewStrict(const AnyView& a) {
+    return TypeTraitsNoCR<T>::CheckAnyStrict(&a.data_);
+  }
+  template <typename T>
+  static T MoveFromAnyAfterCheck(Any&& a) {
+    return TypeTraitsNoCR<T>::MoveFromAnyAfterCheck(&a.data_);
+  }
+  template <typename T>
+  static const T* RawObjectPtrFromAnyAfterCheck(const Any& a) {
+    return reinterpret_cast<const T*>(a.data_.v_obj);
+  }
+  template <typename T>
+  static const T* RawObjectPtrFromAnyViewAfterCheck(const AnyView& a) {
+    return reinterpret_cast<const T*>(a.data_.v_obj);
+  }
+  template <typename T>
+  static std::string GetMismatchTypeInfo(const Any& a) {
+    return TypeTraitsNoCR<T>::GetMismatchTypeInfo(&a.data_);
+  }
 };
+
+/*!
+ * \brief The name of a parameter or result type in signatures: TypeStr() of
+ *  its traits, "Any" / "AnyView" for those, "void" for void.
+ */
+template <typename T>
+struct Type2Str {
+  static std::string v() {
+    using U = std::remove_cv_t<std::remove_reference_t<T>>;
+    if constexpr (std::is_void_v<U>) {
+      return "void";
+    } else if constexpr (std::is_same_v<U, Any>) {
+      return "Any";
+    } else if constexpr (std::is_same_v<U, AnyView>) {
+      return "AnyView";
+    } else {
+      return TypeTraitsNoCR<U>::TypeStr();
+    }
+  }
+};
+
+/*!
+ * \brief Turn a view cell into an owned one in place (borrowed strings and
+ *  byte arrays become String/Bytes, objects gain a reference).
+ */
+inline void InplaceConvertAnyViewToAny(TVMFFIAny* data, size_t extra_any_bytes = 0) {
+  (void)extra_any_bytes;
+  Any owned{AnyView::CopyFromTVMFFIAny(*data)};
+  *data = AnyUnsafe::MoveAnyToTVMFFIAny(std::move(owned));
+}
 
 inline uint64_t HashBytes(std::string_view s) { return std::hash<std::string_view>()(s); }
 }  // namespace details

@@ -9,8 +9,12 @@
  * A device type without a name (a value DLPack does not define) is written as
  * its decimal code ("5:0"), which StringToDevice reads back.
  *
- * The operators ==, != and << on DLDevice are declared in tvm::ffi (see
- * dtype.h for why); outside it, use `using tvm::ffi::operator==;`.
+ * The operators ==, != and << on DLDevice are declared in tvm::ffi (they
+ * are extras of this project, kept out of the global namespace so they cannot
+ * clash with a user's own); outside it, use `using tvm::ffi::operator==;`.
+ *
+ * details::TryStringViewToDLDevice reads the device strings that casts
+ * accept ("cuda", "cuda:1", "mps:0"; text after a blank is ignored).
  */
 #ifndef TVM_FFI_DEVICE_H_
 #define TVM_FFI_DEVICE_H_
@@ -25,6 +29,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <utility>
 
 TVM_FFI_NAMESPACE_BEGIN
 
@@ -67,6 +72,56 @@ inline bool ParseDeviceInt(std::string_view s, int32_t* out) {
   if (v > INT32_MAX) return false;
   *out = static_cast<int32_t>(v);
   return true;
+}
+}  // namespace details
+
+namespace details {
+/*!
+ * \brief The device type of a name accepted in device strings: cpu, cuda,
+ *  opencl, vulkan, metal (also mps), vpi, rocm, ext_dev, hexagon, webgpu (also
+ *  wgpu), maia, trn.
+ */
+inline std::optional<DLDeviceType> TryParseDLDeviceType(std::string_view name) {
+  static const std::pair<const char*, DLDeviceType> kNames[] = {
+      {"cpu", kDLCPU},         {"cuda", kDLCUDA},       {"opencl", kDLOpenCL},
+      {"vulkan", kDLVulkan},   {"metal", kDLMetal},     {"mps", kDLMetal},
+      {"vpi", kDLVPI},         {"rocm", kDLROCM},       {"ext_dev", kDLExtDev},
+      {"hexagon", kDLHexagon}, {"wgpu", kDLWebGPU},     {"webgpu", kDLWebGPU},
+      {"maia", kDLMAIA},       {"trn", kDLTrn},
+  };
+  for (const auto& entry : kNames) {
+    if (name == entry.first) return entry.second;
+  }
+  return std::nullopt;
+}
+
+/*! \brief A device index: decimal digits only, at most 2147483647. */
+inline std::optional<int32_t> TryParseDLDeviceIndex(std::string_view text) {
+  int32_t id = 0;
+  if (!ParseDeviceInt(text, &id)) return std::nullopt;
+  return id;
+}
+
+/*!
+ * \brief A device string "name" (index 0) or "name:index"; text after the
+ *  first blank is ignored. std::nullopt when it is not one.
+ */
+inline std::optional<DLDevice> TryStringViewToDLDevice(std::string_view text) {
+  size_t blank = text.find(' ');
+  if (blank != std::string_view::npos) text = text.substr(0, blank);
+  size_t colon = text.find(':');
+  std::optional<DLDeviceType> type = TryParseDLDeviceType(text.substr(0, colon));
+  if (!type.has_value()) return std::nullopt;
+  int32_t id = 0;
+  if (colon != std::string_view::npos) {
+    std::optional<int32_t> parsed = TryParseDLDeviceIndex(text.substr(colon + 1));
+    if (!parsed.has_value()) return std::nullopt;
+    id = *parsed;
+  }
+  DLDevice device;
+  device.device_type = *type;
+  device.device_id = id;
+  return device;
 }
 }  // namespace details
 

@@ -9,10 +9,12 @@
  * The text grammar lives in the runtime (TVMFFIDataTypeFromString /
  * TVMFFIDataTypeToString) so every language binding agrees on it.
  *
- * The operators ==, != and << on DLDataType are declared in tvm::ffi (the
- * project keeps every C++ declaration in its own namespace, so they cannot
- * clash with other libraries' global operators on this C struct). Outside
- * tvm::ffi, bring them in with `using tvm::ffi::operator==;` etc.
+ * The operators ==, != and << on DLDataType are declared in the global
+ * namespace, next to the C struct, so that they are found everywhere
+ * (including by gtest's EXPECT_EQ).
+ *
+ *   DTypeIsFloat(f32);                // true
+ *   DTypeAbbrev(f32);                 // "f32"
  */
 #ifndef TVM_FFI_DTYPE_H_
 #define TVM_FFI_DTYPE_H_
@@ -27,9 +29,44 @@
 #include <string>
 #include <string_view>
 
+/*! \brief Type codes past DLPack's own: codes from kDLExtCustomBegin on are custom types. */
+enum DLExtDataTypeCode { kDLExtCustomBegin = 129 };
+
 TVM_FFI_NAMESPACE_BEGIN
 
 namespace details {
+/*!
+ * \brief The name of a type code ("int", "bfloat", "float8_e4m3fn", ...;
+ *  "custom" for custom codes); ValueError for a code nobody defines.
+ */
+inline const char* DLDataTypeCodeAsCStr(DLDataTypeCode type_code) {
+  switch (static_cast<int>(type_code)) {
+    case kDLInt: return "int";
+    case kDLUInt: return "uint";
+    case kDLFloat: return "float";
+    case kDLOpaqueHandle: return "handle";
+    case kDLBfloat: return "bfloat";
+    case kDLComplex: return "complex";
+    case kDLBool: return "bool";
+    case kDLFloat8_e3m4: return "float8_e3m4";
+    case kDLFloat8_e4m3: return "float8_e4m3";
+    case kDLFloat8_e4m3b11fnuz: return "float8_e4m3b11fnuz";
+    case kDLFloat8_e4m3fn: return "float8_e4m3fn";
+    case kDLFloat8_e4m3fnuz: return "float8_e4m3fnuz";
+    case kDLFloat8_e5m2: return "float8_e5m2";
+    case kDLFloat8_e5m2fnuz: return "float8_e5m2fnuz";
+    case kDLFloat8_e8m0fnu: return "float8_e8m0fnu";
+    case kDLFloat6_e2m3fn: return "float6_e2m3fn";
+    case kDLFloat6_e3m2fn: return "float6_e3m2fn";
+    case kDLFloat4_e2m1fn: return "float4_e2m1fn";
+    default:
+      if (static_cast<int>(type_code) >= kDLExtCustomBegin) return "custom";
+      TVM_FFI_THROW(ValueError) << "DLDataType contains unknown type_code="
+                                << static_cast<int>(type_code);
+  }
+  TVM_FFI_UNREACHABLE();
+}
+
 /*!
  * \brief Parse without throwing: false (and no raised error left behind)
  *  when the text is not a data type.
@@ -81,7 +118,7 @@ struct TypeTraits<DLDataType> : TypeTraitsBase {
     }
     return details::AnyTypeStr(src);
   }
-  static std::string TypeStr() { return "dtype"; }
+  static std::string TypeStr() { return "DataType"; }
   static std::string TypeSchema() { return details::SchemaOf("DataType"); }
 
  private:
@@ -118,6 +155,55 @@ inline String DLDataTypeToString(DLDataType dtype) {
   return details::AnyUnsafe::MoveTVMFFIAnyToAny(&cell).cast<String>();
 }
 
+/*! \return Whether dtype is a floating-point type (float, bfloat, float8/6/4 kinds). */
+inline bool DTypeIsFloat(DLDataType dtype) {
+  return dtype.code == kDLFloat || dtype.code == kDLBfloat ||
+         (dtype.code >= kDLFloat8_e3m4 && dtype.code <= kDLFloat4_e2m1fn);
+}
+/*! \return Whether dtype is a signed or unsigned integer type. */
+inline bool DTypeIsInt(DLDataType dtype) { return dtype.code == kDLInt || dtype.code == kDLUInt; }
+/*! \return Whether dtype is the boolean type. */
+inline bool DTypeIsBool(DLDataType dtype) { return dtype.code == kDLBool; }
+
+/*!
+ * \brief The short form of a data type: "i32", "u8", "f16", "bf16", "bool",
+ *  "f8_e4m3fn", "void", "handle"; lanes as "x4" (or "xvscalex4").
+ * \throws Error ValueError for an unknown type code.
+ */
+inline std::string DTypeAbbrev(DLDataType dtype) {
+  if (dtype.code == kDLBool && dtype.bits == 8 && dtype.lanes == 1) return "bool";
+  if (dtype.code == kDLOpaqueHandle && dtype.bits == 0 && dtype.lanes == 0) return "void";
+  if (dtype.code >= kDLExtCustomBegin) return std::string(DLDataTypeToString(dtype));
+  std::string out;
+  switch (dtype.code) {
+    case kDLInt: out = "i"; break;
+    case kDLUInt: out = "u"; break;
+    case kDLFloat: out = "f"; break;
+    case kDLBfloat: out = "bf"; break;
+    case kDLComplex: out = "c"; break;
+    case kDLBool: out = "bool"; break;
+    case kDLOpaqueHandle: out = "handle"; break;
+    default: {
+      // float8/6/4 kinds: "float8_e4m3fn" -> "f8_e4m3fn".
+      std::string name = details::DLDataTypeCodeAsCStr(static_cast<DLDataTypeCode>(dtype.code));
+      out = "f" + name.substr(5);
+    }
+  }
+  if (dtype.code < kDLFloat8_e3m4 && dtype.code != kDLOpaqueHandle &&
+      !(dtype.code == kDLBool && dtype.bits == 8)) {
+    out += std::to_string(static_cast<int>(dtype.bits));
+  }
+  int16_t lanes = static_cast<int16_t>(dtype.lanes);
+  if (lanes < -1) {
+    out += "xvscalex" + std::to_string(-static_cast<int>(lanes));
+  } else if (dtype.lanes > 1) {
+    out += "x" + std::to_string(static_cast<int>(dtype.lanes));
+  }
+  return out;
+}
+
+TVM_FFI_NAMESPACE_END
+
 /*! \brief Field-wise equality (code, bits and lanes). */
 inline bool operator==(const DLDataType& a, const DLDataType& b) {
   return a.code == b.code && a.bits == b.bits && a.lanes == b.lanes;
@@ -126,8 +212,7 @@ inline bool operator!=(const DLDataType& a, const DLDataType& b) { return !(a ==
 
 /*! \brief Print the text form ("float32"). */
 inline std::ostream& operator<<(std::ostream& os, const DLDataType& dtype) {
-  return os << DLDataTypeToString(dtype);
+  return os << ::tvm::ffi::DLDataTypeToString(dtype);
 }
 
-TVM_FFI_NAMESPACE_END
 #endif  // TVM_FFI_DTYPE_H_

@@ -20,6 +20,7 @@
 
 #include <atomic>
 #include <exception>
+#include <iostream>
 #include <new>
 #include <optional>
 #include <sstream>
@@ -54,14 +55,30 @@ inline std::string FormatFrame(const char* file, int line, const char* func) {
 }  // namespace details
 
 /*!
- * \brief A structured error: kind (e.g. "ValueError"), message, backtrace.
+ * \brief A structured error: kind (e.g. "ValueError"), message, backtrace,
+ *  and optionally the error that caused it and an extra context object.
  *  Thrown as a C++ exception; stored in Any as an object.
  */
 class Error : public ObjectRef, public std::exception {
  public:
   /*! \brief Create an error; backtrace is most-recent-call first. */
   Error(std::string_view kind, std::string_view message, std::string_view backtrace = {})
-      : ObjectRef(Create(kind, message, backtrace)) {}
+      : ObjectRef(Create(kind, message, backtrace, nullptr, nullptr)) {}
+  /*! \brief Create an error whose backtrace is a byte array (NULL: none). */
+  Error(std::string_view kind, std::string_view message, const TVMFFIByteArray* backtrace)
+      : ObjectRef(Create(kind, message,
+                         backtrace != nullptr ? details::ByteArrayView(*backtrace)
+                                              : std::string_view(),
+                         nullptr, nullptr)) {}
+  /*!
+   * \brief Create an error that records the error it was raised from and an
+   *  extra context object (both owned by the new error).
+   */
+  Error(std::string_view kind, std::string_view message, std::string_view backtrace,
+        std::optional<Error> cause_chain, std::optional<ObjectRef> extra_context)
+      : ObjectRef(Create(kind, message, backtrace,
+                         cause_chain.has_value() ? HandleOf(*cause_chain) : nullptr,
+                         extra_context.has_value() ? HandleOf(*extra_context) : nullptr)) {}
   explicit Error(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
   explicit Error(UnsafeInit tag) : ObjectRef(tag) {}
   // The what() text is a cache of this handle, rebuilt on demand after a copy or assignment.
@@ -90,15 +107,34 @@ class Error : public ObjectRef, public std::exception {
   /*! \return The backtrace, most recent call first. */
   std::string backtrace() const { return std::string(details::ByteArrayView(get()->backtrace)); }
 
-  /*! \return The backtrace in Python's order (most recent call last). */
+  /*! \return The error this one was raised from, if recorded. */
+  std::optional<Error> cause_chain() const {
+    TVMFFIObjectHandle cause = get()->cause_chain;
+    if (cause == nullptr) return std::nullopt;
+    return Error(details::ObjectUnsafe::ObjectPtrFromUnowned<Object>(
+        static_cast<TVMFFIObject*>(cause)));
+  }
+  /*! \return The extra context object attached to this error, if any. */
+  std::optional<ObjectRef> extra_context() const {
+    TVMFFIObjectHandle extra = get()->extra_context;
+    if (extra == nullptr) return std::nullopt;
+    return ObjectRef(details::ObjectUnsafe::ObjectPtrFromUnowned<Object>(
+        static_cast<TVMFFIObject*>(extra)));
+  }
+
+  /*!
+   * \return The backtrace in Python's order (most recent call last): the
+   *  newline-terminated lines reversed, empty lines dropped, each ending in a
+   *  newline (an unterminated trailing line is dropped).
+   */
   std::string TracebackMostRecentCallLast() const {
     std::string_view bt = details::ByteArrayView(get()->backtrace);
     std::vector<std::string_view> lines;
     size_t pos = 0;
     while (pos < bt.size()) {
       size_t nl = bt.find('\n', pos);
-      if (nl == std::string_view::npos) nl = bt.size();
-      lines.push_back(bt.substr(pos, nl - pos));
+      if (nl == std::string_view::npos) break;
+      if (nl != pos) lines.push_back(bt.substr(pos, nl - pos));
       pos = nl + 1;
     }
     std::string out;
@@ -109,16 +145,33 @@ class Error : public ObjectRef, public std::exception {
     return out;
   }
 
-  /*! \brief Append frames (outer callers) to the backtrace. */
-  void AppendBacktrace(std::string_view frames) const {
-    TVMFFIByteArray bytes{frames.data(), frames.size()};
-    ErrorObj* obj = const_cast<ErrorObj*>(get());
-    obj->update_backtrace(obj, &bytes, kTVMFFIBacktraceUpdateModeAppend);
+  /*!
+   * \return The Python-style report: "Traceback (most recent call last):\n",
+   *  the frames, then "Kind: message\n".
+   */
+  std::string FullMessage() const {
+    return "Traceback (most recent call last):\n" + TracebackMostRecentCallLast() + kind() +
+           ": " + message() + "\n";
   }
 
   /*!
-   * \return "Kind: message", formatted on first use (an Error read back from
-   *  Any has no text yet). Safe to call from several threads at once.
+   * \brief Replace (mode kTVMFFIBacktraceUpdateModeReplace) or extend
+   *  (kTVMFFIBacktraceUpdateModeAppend) the backtrace with outer frames.
+   */
+  void UpdateBacktrace(const TVMFFIByteArray* backtrace_str, int32_t update_mode) const {
+    ErrorObj* obj = const_cast<ErrorObj*>(get());
+    obj->update_backtrace(obj, backtrace_str, update_mode);
+  }
+
+  /*! \brief Append frames (outer callers) to the backtrace. */
+  void AppendBacktrace(std::string_view frames) const {
+    TVMFFIByteArray bytes{frames.data(), frames.size()};
+    UpdateBacktrace(&bytes, kTVMFFIBacktraceUpdateModeAppend);
+  }
+
+  /*!
+   * \return The message (kind and backtrace are separate, see FullMessage()).
+   *  Safe to call from several threads at once.
    */
   const char* what() const noexcept override {
     const std::string* text = what_.load(std::memory_order_acquire);
@@ -126,7 +179,8 @@ class Error : public ObjectRef, public std::exception {
     if (!defined()) return "Error";
     std::string* fresh = nullptr;
     try {
-      fresh = new std::string(kind() + ": " + std::string(details::ByteArrayView(get()->message)));
+      // The cell's message need not be NUL-terminated (another library may have made it).
+      fresh = new std::string(details::ByteArrayView(get()->message));
     } catch (...) {
       return "Error (out of memory formatting the message)";
     }
@@ -143,26 +197,42 @@ class Error : public ObjectRef, public std::exception {
   using ContainerType = ErrorObj;
 
  private:
+  static TVMFFIObjectHandle HandleOf(const ObjectRef& ref) {
+    return ref.defined() ? details::ObjectUnsafe::GetHeader(ref.get()) : nullptr;
+  }
   static ObjectPtr<Object> Create(std::string_view kind, std::string_view message,
-                                  std::string_view backtrace) {
+                                  std::string_view backtrace, TVMFFIObjectHandle cause,
+                                  TVMFFIObjectHandle extra) {
     TVMFFIByteArray k{kind.data(), kind.size()};
     TVMFFIByteArray m{message.data(), message.size()};
     TVMFFIByteArray b{backtrace.data(), backtrace.size()};
     TVMFFIObjectHandle out = nullptr;
-    if (TVMFFIErrorCreate(&k, &m, &b, &out) != 0) throw std::bad_alloc();
+    if (TVMFFIErrorCreateWithCauseAndExtraContext(&k, &m, &b, cause, extra, &out) != 0) {
+      throw std::bad_alloc();
+    }
     return details::ObjectUnsafe::ObjectPtrFromOwned<Object>(static_cast<TVMFFIObject*>(out));
   }
   void ResetWhat() noexcept { delete what_.exchange(nullptr, std::memory_order_acq_rel); }
   mutable std::atomic<std::string*> what_{nullptr};
 };
 
+/*!
+ * \brief The error thrown after TVMFFIEnvCheckSignals() reported a pending
+ *  error (e.g. a Python KeyboardInterrupt already set in the interpreter).
+ */
+inline Error EnvErrorAlreadySet() { return Error("EnvErrorAlreadySet", "", ""); }
+
 namespace details {
 
-/*! \brief Collects a message and throws an Error when destroyed. */
+/*!
+ * \brief Collects a message and throws an Error when destroyed; with
+ *  log_before_throw the error's FullMessage() goes to stderr first.
+ */
 class ErrorBuilder {
  public:
-  ErrorBuilder(const char* kind, const char* file, int line, const char* func)
-      : kind_(kind), file_(file), line_(line), func_(func) {}
+  ErrorBuilder(const char* kind, const char* file, int line, const char* func,
+               bool log_before_throw = false)
+      : kind_(kind), file_(file), line_(line), func_(func), log_(log_before_throw) {}
   ErrorBuilder(const ErrorBuilder&) = delete;
   ErrorBuilder& operator=(const ErrorBuilder&) = delete;
   std::ostringstream& stream() { return stream_; }
@@ -175,7 +245,9 @@ class ErrorBuilder {
   ~ErrorBuilder() noexcept(false) {
     const TVMFFIByteArray* bt = TVMFFIBacktrace(file_, line_, func_, 0);
     std::string_view trace = bt ? std::string_view(bt->data, bt->size) : std::string_view();
-    throw Error(kind_, stream_.str(), trace);
+    Error error(kind_, stream_.str(), trace);
+    if (log_) std::cerr << error.FullMessage();
+    throw error;
   }
 
  private:
@@ -183,6 +255,7 @@ class ErrorBuilder {
   const char* file_;
   int line_;
   const char* func_;
+  bool log_;
   std::ostringstream stream_;
 };
 
@@ -190,6 +263,8 @@ class ErrorBuilder {
 inline void SetRaisedFromError(const Error& err) {
   TVMFFIErrorSetRaised(ObjectUnsafe::GetHeader(err.get()));
 }
+/*! \brief Same as SetRaisedFromError. */
+inline void SetSafeCallRaised(const Error& err) { SetRaisedFromError(err); }
 
 /*!
  * \brief Take the raised error of this thread as an Error, appending the
@@ -205,25 +280,56 @@ inline Error MoveFromRaised(const char* file = nullptr, int line = 0, const char
   if (file != nullptr) err.AppendBacktrace(FormatFrame(file, line, func));
   return err;
 }
+/*! \brief Take the raised error of this thread as an Error, unchanged. */
+inline Error MoveFromSafeCallRaised() { return MoveFromRaised(); }
+
+/*! \brief The value of a CHECK_NOTNULL expression; throws kind when it is null. */
+template <typename T>
+inline T CheckNotNull(T&& ptr, const char* kind, const char* text, const char* file, int line,
+                      const char* func) {
+  if (TVM_FFI_UNLIKELY(ptr == nullptr)) {
+    ErrorBuilder(kind, file, line, func).stream() << text;
+  }
+  return std::forward<T>(ptr);
+}
 }  // namespace details
 
 TVM_FFI_NAMESPACE_END
 
-/*! \brief Throw an ffi::Error of the given kind: TVM_FFI_THROW(ValueError) << "msg". */
-#define TVM_FFI_THROW(ErrorKind) \
-  ::tvm::ffi::details::ErrorBuilder(#ErrorKind, __FILE__, __LINE__, TVM_FFI_FUNC_SIG).stream()
+#ifndef TVM_FFI_ALWAYS_LOG_BEFORE_THROW
+#define TVM_FFI_ALWAYS_LOG_BEFORE_THROW 0
+#endif
 
-/*! \brief Throw an error of kind ErrorKind when cond is false. */
-#define TVM_FFI_CHECK(cond, ErrorKind) \
-  if (TVM_FFI_LIKELY(cond)) {          \
-  } else                               \
+/*! \brief Throw an ffi::Error of the given kind: TVM_FFI_THROW(ValueError) << "msg". */
+#define TVM_FFI_THROW(ErrorKind)                                                            \
+  ::tvm::ffi::details::ErrorBuilder(#ErrorKind, __FILE__, __LINE__, TVM_FFI_FUNC_SIG,       \
+                                    TVM_FFI_ALWAYS_LOG_BEFORE_THROW)                        \
+      .stream()
+
+/*! \brief As TVM_FFI_THROW, and print the error's FullMessage() to stderr first. */
+#define TVM_FFI_LOG_AND_THROW(ErrorKind) \
+  ::tvm::ffi::details::ErrorBuilder(#ErrorKind, __FILE__, __LINE__, TVM_FFI_FUNC_SIG, true).stream()
+
+// Picks the 2- or 3-argument form of a check macro (the error kind is optional).
+#define TVM_FFI_CHECK_SELECT_3_(a, b, c, name, ...) name
+#define TVM_FFI_CHECK_SELECT_2_(a, b, name, ...) name
+
+#define TVM_FFI_CHECK_WITH_KIND_(cond, ErrorKind) \
+  if (TVM_FFI_LIKELY(cond)) {                     \
+  } else                                          \
     TVM_FFI_THROW(ErrorKind) << "Check failed: (" #cond ") is false: "
+#define TVM_FFI_CHECK_DEFAULT_KIND_(cond) TVM_FFI_CHECK_WITH_KIND_(cond, InternalError)
+
+/*!
+ * \brief Throw an error of kind ErrorKind (InternalError when omitted) when
+ *  cond is false: TVM_FFI_CHECK(n > 0, ValueError) << "n = " << n.
+ */
+#define TVM_FFI_CHECK(...)                                                                \
+  TVM_FFI_CHECK_SELECT_2_(__VA_ARGS__, TVM_FFI_CHECK_WITH_KIND_, TVM_FFI_CHECK_DEFAULT_KIND_, \
+                          unused)(__VA_ARGS__)
 
 /*! \brief Internal invariant check; raises InternalError. */
-#define TVM_FFI_ICHECK(cond)  \
-  if (TVM_FFI_LIKELY(cond)) { \
-  } else                      \
-    TVM_FFI_THROW(InternalError) << "Check failed: (" #cond ") is false: "
+#define TVM_FFI_ICHECK(cond) TVM_FFI_CHECK_WITH_KIND_(cond, InternalError)
 
 TVM_FFI_NAMESPACE_BEGIN
 namespace details {
@@ -233,7 +339,7 @@ namespace details {
   inline std::optional<std::string> BinaryCheck##name(const A& a, const B& b) {       \
     if (TVM_FFI_LIKELY(a op b)) return std::nullopt;                                  \
     std::ostringstream os;                                                            \
-    os << "(" << a << " vs. " << b << ")";                                            \
+    os << "(" << a << " vs. " << b << ") ";                                           \
     return os.str();                                                                  \
   }
 TVM_FFI_DEFINE_BINARY_CHECK_(EQ, ==)
@@ -246,45 +352,109 @@ TVM_FFI_DEFINE_BINARY_CHECK_(GE, >=)
 }  // namespace details
 TVM_FFI_NAMESPACE_END
 
-#define TVM_FFI_ICHECK_BINARY_OP_(name, op, a, b)                                        \
+// Message: "Check failed: a == b (1 vs. 2) : " followed by what the caller streams.
+#define TVM_FFI_CHECK_BINARY_OP_(name, op, a, b, ErrorKind)                              \
   if (auto _tvm_ffi_check_msg = ::tvm::ffi::details::BinaryCheck##name((a), (b));        \
       TVM_FFI_LIKELY(!_tvm_ffi_check_msg)) {                                             \
   } else                                                                                 \
-    TVM_FFI_THROW(InternalError) << "Check failed: " #a " " #op " " #b " "               \
-                                 << *_tvm_ffi_check_msg << ": "
+    TVM_FFI_THROW(ErrorKind) << "Check failed: " #a " " #op " " #b " "                   \
+                             << *_tvm_ffi_check_msg << ": "
 
-#define TVM_FFI_ICHECK_EQ(a, b) TVM_FFI_ICHECK_BINARY_OP_(EQ, ==, a, b)
-#define TVM_FFI_ICHECK_NE(a, b) TVM_FFI_ICHECK_BINARY_OP_(NE, !=, a, b)
-#define TVM_FFI_ICHECK_LT(a, b) TVM_FFI_ICHECK_BINARY_OP_(LT, <, a, b)
-#define TVM_FFI_ICHECK_LE(a, b) TVM_FFI_ICHECK_BINARY_OP_(LE, <=, a, b)
-#define TVM_FFI_ICHECK_GT(a, b) TVM_FFI_ICHECK_BINARY_OP_(GT, >, a, b)
-#define TVM_FFI_ICHECK_GE(a, b) TVM_FFI_ICHECK_BINARY_OP_(GE, >=, a, b)
-#define TVM_FFI_ICHECK_NOTNULL(x) TVM_FFI_ICHECK((x) != nullptr)
+#define TVM_FFI_CHECK_BINARY_DISPATCH_(name, op, ...)                                     \
+  TVM_FFI_CHECK_SELECT_3_(__VA_ARGS__, TVM_FFI_CHECK_BINARY_KIND_##name##_,               \
+                          TVM_FFI_CHECK_BINARY_DEFAULT_##name##_, unused)(__VA_ARGS__)
+#define TVM_FFI_CHECK_BINARY_KIND_EQ_(a, b, K) TVM_FFI_CHECK_BINARY_OP_(EQ, ==, a, b, K)
+#define TVM_FFI_CHECK_BINARY_KIND_NE_(a, b, K) TVM_FFI_CHECK_BINARY_OP_(NE, !=, a, b, K)
+#define TVM_FFI_CHECK_BINARY_KIND_LT_(a, b, K) TVM_FFI_CHECK_BINARY_OP_(LT, <, a, b, K)
+#define TVM_FFI_CHECK_BINARY_KIND_LE_(a, b, K) TVM_FFI_CHECK_BINARY_OP_(LE, <=, a, b, K)
+#define TVM_FFI_CHECK_BINARY_KIND_GT_(a, b, K) TVM_FFI_CHECK_BINARY_OP_(GT, >, a, b, K)
+#define TVM_FFI_CHECK_BINARY_KIND_GE_(a, b, K) TVM_FFI_CHECK_BINARY_OP_(GE, >=, a, b, K)
+#define TVM_FFI_CHECK_BINARY_DEFAULT_EQ_(a, b) TVM_FFI_CHECK_BINARY_KIND_EQ_(a, b, InternalError)
+#define TVM_FFI_CHECK_BINARY_DEFAULT_NE_(a, b) TVM_FFI_CHECK_BINARY_KIND_NE_(a, b, InternalError)
+#define TVM_FFI_CHECK_BINARY_DEFAULT_LT_(a, b) TVM_FFI_CHECK_BINARY_KIND_LT_(a, b, InternalError)
+#define TVM_FFI_CHECK_BINARY_DEFAULT_LE_(a, b) TVM_FFI_CHECK_BINARY_KIND_LE_(a, b, InternalError)
+#define TVM_FFI_CHECK_BINARY_DEFAULT_GT_(a, b) TVM_FFI_CHECK_BINARY_KIND_GT_(a, b, InternalError)
+#define TVM_FFI_CHECK_BINARY_DEFAULT_GE_(a, b) TVM_FFI_CHECK_BINARY_KIND_GE_(a, b, InternalError)
 
 /*!
- * \brief Bracket the body of a C function: every exception becomes a raised
- *  error and the function returns -1 (std::bad_alloc becomes MemoryError, any
- *  other std::exception RuntimeError with its what()).
+ * \brief Binary checks: TVM_FFI_CHECK_EQ(x, y, ValueError) << "why". Each
+ *  operand is evaluated once; the kind defaults to InternalError.
+ */
+#define TVM_FFI_CHECK_EQ(...) TVM_FFI_CHECK_BINARY_DISPATCH_(EQ, ==, __VA_ARGS__)
+#define TVM_FFI_CHECK_NE(...) TVM_FFI_CHECK_BINARY_DISPATCH_(NE, !=, __VA_ARGS__)
+#define TVM_FFI_CHECK_LT(...) TVM_FFI_CHECK_BINARY_DISPATCH_(LT, <, __VA_ARGS__)
+#define TVM_FFI_CHECK_LE(...) TVM_FFI_CHECK_BINARY_DISPATCH_(LE, <=, __VA_ARGS__)
+#define TVM_FFI_CHECK_GT(...) TVM_FFI_CHECK_BINARY_DISPATCH_(GT, >, __VA_ARGS__)
+#define TVM_FFI_CHECK_GE(...) TVM_FFI_CHECK_BINARY_DISPATCH_(GE, >=, __VA_ARGS__)
+
+#define TVM_FFI_ICHECK_EQ(a, b) TVM_FFI_CHECK_BINARY_KIND_EQ_(a, b, InternalError)
+#define TVM_FFI_ICHECK_NE(a, b) TVM_FFI_CHECK_BINARY_KIND_NE_(a, b, InternalError)
+#define TVM_FFI_ICHECK_LT(a, b) TVM_FFI_CHECK_BINARY_KIND_LT_(a, b, InternalError)
+#define TVM_FFI_ICHECK_LE(a, b) TVM_FFI_CHECK_BINARY_KIND_LE_(a, b, InternalError)
+#define TVM_FFI_ICHECK_GT(a, b) TVM_FFI_CHECK_BINARY_KIND_GT_(a, b, InternalError)
+#define TVM_FFI_ICHECK_GE(a, b) TVM_FFI_CHECK_BINARY_KIND_GE_(a, b, InternalError)
+
+/*!
+ * \brief An expression yielding x; throws ErrorKind "Check not null: x " when
+ *  x is null: `T* p = TVM_FFI_CHECK_NOTNULL(Lookup(), KeyError);`.
+ */
+#define TVM_FFI_CHECK_NOTNULL(x, ErrorKind)                                                 \
+  ::tvm::ffi::details::CheckNotNull((x), #ErrorKind, "Check not null: " #x " ", __FILE__, \
+                                    __LINE__, TVM_FFI_FUNC_SIG)
+#define TVM_FFI_ICHECK_NOTNULL(x) TVM_FFI_CHECK_NOTNULL(x, InternalError)
+
+/*!
+ * \brief Debug-only checks: the ICHECK forms, or nothing (the condition is
+ *  not evaluated) when NDEBUG is defined.
+ */
+#ifdef NDEBUG
+#define TVM_FFI_DCHECK(x) \
+  while (false) TVM_FFI_ICHECK(x)
+#define TVM_FFI_DCHECK_EQ(a, b) \
+  while (false) TVM_FFI_ICHECK_EQ(a, b)
+#define TVM_FFI_DCHECK_NE(a, b) \
+  while (false) TVM_FFI_ICHECK_NE(a, b)
+#define TVM_FFI_DCHECK_LT(a, b) \
+  while (false) TVM_FFI_ICHECK_LT(a, b)
+#define TVM_FFI_DCHECK_LE(a, b) \
+  while (false) TVM_FFI_ICHECK_LE(a, b)
+#define TVM_FFI_DCHECK_GT(a, b) \
+  while (false) TVM_FFI_ICHECK_GT(a, b)
+#define TVM_FFI_DCHECK_GE(a, b) \
+  while (false) TVM_FFI_ICHECK_GE(a, b)
+#define TVM_FFI_DCHECK_NOTNULL(x) (x)
+#else
+#define TVM_FFI_DCHECK(x) TVM_FFI_ICHECK(x)
+#define TVM_FFI_DCHECK_EQ(a, b) TVM_FFI_ICHECK_EQ(a, b)
+#define TVM_FFI_DCHECK_NE(a, b) TVM_FFI_ICHECK_NE(a, b)
+#define TVM_FFI_DCHECK_LT(a, b) TVM_FFI_ICHECK_LT(a, b)
+#define TVM_FFI_DCHECK_LE(a, b) TVM_FFI_ICHECK_LE(a, b)
+#define TVM_FFI_DCHECK_GT(a, b) TVM_FFI_ICHECK_GT(a, b)
+#define TVM_FFI_DCHECK_GE(a, b) TVM_FFI_ICHECK_GE(a, b)
+#define TVM_FFI_DCHECK_NOTNULL(x) TVM_FFI_ICHECK_NOTNULL(x)
+#endif
+
+/*!
+ * \brief Bracket the body of a C function: an ffi::Error becomes the raised
+ *  error as is, any other std::exception an InternalError with its what(),
+ *  and the function returns -1. (Exceptions of other types, which must not
+ *  cross a C boundary, are reported as InternalError too.)
  */
 #define TVM_FFI_SAFE_CALL_BEGIN() try {
-#define TVM_FFI_SAFE_CALL_END()                                           \
-  return 0;                                                               \
-  }                                                                       \
-  catch (const ::tvm::ffi::Error& err) {                                  \
-    ::tvm::ffi::details::SetRaisedFromError(err);                         \
-    return -1;                                                            \
-  }                                                                       \
-  catch (const std::bad_alloc&) {                                         \
-    TVMFFIErrorSetRaisedFromCStr("MemoryError", "out of memory");         \
-    return -1;                                                            \
-  }                                                                       \
-  catch (const std::exception& ex) {                                      \
-    TVMFFIErrorSetRaisedFromCStr("RuntimeError", ex.what());              \
-    return -1;                                                            \
-  }                                                                       \
-  catch (...) {                                                           \
-    TVMFFIErrorSetRaisedFromCStr("RuntimeError", "unknown C++ exception"); \
-    return -1;                                                            \
+#define TVM_FFI_SAFE_CALL_END()                                              \
+  return 0;                                                                  \
+  }                                                                          \
+  catch (const ::tvm::ffi::Error& err) {                                     \
+    ::tvm::ffi::details::SetRaisedFromError(err);                            \
+    return -1;                                                               \
+  }                                                                          \
+  catch (const std::exception& ex) {                                         \
+    TVMFFIErrorSetRaisedFromCStr("InternalError", ex.what());                \
+    return -1;                                                               \
+  }                                                                          \
+  catch (...) {                                                              \
+    TVMFFIErrorSetRaisedFromCStr("InternalError", "unknown C++ exception"); \
+    return -1;                                                               \
   }
 
 /*! \brief Call a C function of the ABI and rethrow its raised error as ffi::Error. */

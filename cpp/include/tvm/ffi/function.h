@@ -13,7 +13,7 @@
  *   });
  *   TypedFunction<int(int)> t = [](int x) { return x * 2; };
  *   Function::SetGlobal("my.add", add);
- *   Optional<Function> g = Function::GetGlobal("my.add");
+ *   std::optional<Function> g = Function::GetGlobal("my.add");
  *
  * Exporting functions of a shared library (abi.md §4):
  *   TVM_FFI_DLL_EXPORT_TYPED_FUNC(add_one, AddOne);   // symbol __tvm_ffi_add_one
@@ -28,6 +28,7 @@
 #include <tvm/ffi/base.h>
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/error.h>
+#include <tvm/ffi/expected.h>
 #include <tvm/ffi/function_details.h>
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/object.h>
@@ -37,7 +38,9 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -76,7 +79,45 @@ class FunctionObj : public Object, public TVMFFIFunctionCell {
 static_assert(sizeof(AnyView) == sizeof(TVMFFIAny) && sizeof(Any) == sizeof(TVMFFIAny),
               "Any and AnyView must be bare TVMFFIAny cells to be passed as packed arguments");
 
+/*!
+ * \brief The arguments of a packed call: a borrowed array of views.
+ *   Function f = Function::FromPacked([](PackedArgs args, Any* rv) {
+ *     *rv = args[0].cast<int>() + args.size();
+ *   });
+ */
+class PackedArgs {
+ public:
+  PackedArgs(const AnyView* data, int32_t size) : data_(data), size_(size) {}
+  /*! \return The number of arguments. */
+  int size() const { return size_; }
+  /*! \return The argument views. */
+  const AnyView* data() const { return data_; }
+  /*! \return Argument i (unchecked). */
+  AnyView operator[](int i) const { return data_[i]; }
+  /*! \return The arguments [begin, end); end -1 means size(). */
+  PackedArgs Slice(int begin, int end = -1) const {
+    if (end == -1) end = size_;
+    return PackedArgs(data_ + begin, end - begin);
+  }
+  /*! \brief Write views of args into data[0..n) (the caller keeps args alive). */
+  template <typename... Args>
+  static void Fill(AnyView* data, Args&&... args) {
+    int i = 0;
+    ((data[i++] = AnyView(args)), ...);
+    (void)data;
+    (void)i;
+  }
+
+ private:
+  const AnyView* data_;
+  int32_t size_;
+};
+
 namespace details {
+
+/*! \brief Whether F takes (PackedArgs, Any*) rather than (const AnyView*, int32_t, Any*). */
+template <typename F>
+constexpr bool kIsPackedArgsCallable = std::is_invocable_v<F&, PackedArgs, Any*>;
 
 /*! \brief A function over a C++ callable of the packed form (args, num_args, rv). */
 template <typename TCallable>
@@ -90,10 +131,21 @@ class PackedFunctionObj : public FunctionObj {
   static int SafeCall(void* handle, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
     TVM_FFI_SAFE_CALL_BEGIN();
     const auto* self = static_cast<const PackedFunctionObj*>(static_cast<Object*>(handle));
-    self->callable_(reinterpret_cast<const AnyView*>(args), num_args,
-                    reinterpret_cast<Any*>(result));
+    if constexpr (kIsPackedArgsCallable<TCallable>) {
+      self->callable_(PackedArgs(reinterpret_cast<const AnyView*>(args), num_args),
+                      reinterpret_cast<Any*>(result));
+    } else {
+      self->callable_(reinterpret_cast<const AnyView*>(args), num_args,
+                      reinterpret_cast<Any*>(result));
+    }
     TVM_FFI_SAFE_CALL_END();
   }
+
+ public:
+  /*! \return The callable this function owns. */
+  TCallable* GetCallable() const { return &callable_; }
+
+ private:
   mutable TCallable callable_;
 };
 
@@ -139,7 +191,7 @@ TVM_FFI_INLINE void PackArgs(TVMFFIAny* slots, const Args&... args) {
 /*! \brief Whether F can be called as a packed function (args, num_args, rv). */
 template <typename F>
 constexpr bool kIsPackedCallable =
-    std::is_invocable_v<F&, const AnyView*, int32_t, Any*>;
+    std::is_invocable_v<F&, const AnyView*, int32_t, Any*> || kIsPackedArgsCallable<F>;
 }  // namespace details
 
 template <typename FType>
@@ -153,20 +205,64 @@ class Function : public ObjectRef {
   explicit Function(ObjectPtr<FunctionObj> n) : ObjectRef(std::move(n)) {}
   explicit Function(UnsafeInit tag) : ObjectRef(tag) {}
   TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(Function)
+  /*! \brief Same as FromPacked(callable). */
+  template <typename TCallable,
+            typename = std::enable_if_t<!std::is_base_of_v<ObjectRef, std::decay_t<TCallable>> &&
+                                        details::kIsPackedCallable<std::decay_t<TCallable>>>>
+  explicit Function(TCallable&& callable)
+      : Function(FromPacked(std::forward<TCallable>(callable))) {}
 
   const FunctionObj* operator->() const { return static_cast<const FunctionObj*>(data_.get()); }
   const FunctionObj* get() const { return operator->(); }
 
   /*!
    * \brief A function from a callable of the packed form
-   *  void(const AnyView* args, int32_t num_args, Any* rv).
+   *  void(const AnyView* args, int32_t num_args, Any* rv) or void(PackedArgs args, Any* rv).
    */
   template <typename TCallable>
   static Function FromPacked(TCallable callable) {
     using F = std::decay_t<TCallable>;
     static_assert(details::kIsPackedCallable<F>,
-                  "Function::FromPacked expects void(const AnyView*, int32_t, Any*)");
+                  "Function::FromPacked expects void(const AnyView*, int32_t, Any*) or "
+                  "void(PackedArgs, Any*)");
     return Function(make_object<details::PackedFunctionObj<F>>(F(std::move(callable))));
+  }
+
+  /*!
+   * \brief FromPacked with the callable constructed inside the function object
+   *  from args; also returns a pointer to that callable (valid while the
+   *  function lives).
+   */
+  template <typename TCallable, typename... Args>
+  static std::tuple<Function, TCallable*> FromPackedInplace(Args&&... args) {
+    static_assert(details::kIsPackedCallable<TCallable>,
+                  "Function::FromPackedInplace expects void(const AnyView*, int32_t, Any*) or "
+                  "void(PackedArgs, Any*)");
+    ObjectPtr<details::PackedFunctionObj<TCallable>> obj =
+        make_object<details::PackedFunctionObj<TCallable>>(TCallable(std::forward<Args>(args)...));
+    TCallable* callable = obj->GetCallable();
+    return std::tuple<Function, TCallable*>(Function(std::move(obj)), callable);
+  }
+
+  /*!
+   * \brief Call a C safe-call function directly: the arguments are passed as
+   *  views, a raised error is rethrown.
+   */
+  template <typename... Args>
+  static Any InvokeExternC(void* handle, TVMFFISafeCallType safe_call, Args&&... args) {
+    constexpr size_t kNumArgs = sizeof...(Args);
+    std::array<TVMFFIAny, kNumArgs == 0 ? 1 : kNumArgs> packed;
+    if constexpr (kNumArgs == 0) {
+      details::SetNone(&packed[0]);
+    } else {
+      details::PackArgs(packed.data(), args...);
+    }
+    Any result;
+    if (TVM_FFI_UNLIKELY(safe_call(handle, packed.data(), static_cast<int32_t>(kNumArgs),
+                                   details::AnyUnsafe::GetTVMFFIAny(&result)) != 0)) {
+      throw details::MoveFromRaised(__FILE__, __LINE__, TVM_FFI_FUNC_SIG);
+    }
+    return result;
   }
 
   /*!
@@ -215,9 +311,52 @@ class Function : public ObjectRef {
   void CallPacked(const AnyView* args, int32_t num_args, Any* result) const {
     CallRaw(reinterpret_cast<const TVMFFIAny*>(args), num_args, result);
   }
+  void CallPacked(PackedArgs args, Any* result) const {
+    CallRaw(reinterpret_cast<const TVMFFIAny*>(args.data()), args.size(), result);
+  }
+
+  /*!
+   * \brief Call without throwing for the callee's errors: a raised error
+   *  becomes the Expected's error; otherwise the result is read as T (an
+   *  Error value returned by the callee counts as the error; a result of
+   *  another type is a TypeError).
+   */
+  template <typename T = Any, typename... Args>
+  Expected<T> CallExpected(Args&&... args) const {
+    constexpr size_t kNumArgs = sizeof...(Args);
+    std::array<TVMFFIAny, kNumArgs == 0 ? 1 : kNumArgs> packed;
+    if constexpr (kNumArgs == 0) {
+      details::SetNone(&packed[0]);
+    } else {
+      details::PackArgs(packed.data(), args...);
+    }
+    const FunctionObj* f = get();
+    if (TVM_FFI_UNLIKELY(f == nullptr)) {
+      return Error("ValueError", "Cannot call a null Function", "");
+    }
+    Any result;
+    int ret = f->safe_call(details::ObjectUnsafe::GetHeader(f), packed.data(),
+                           static_cast<int32_t>(kNumArgs),
+                           details::AnyUnsafe::GetTVMFFIAny(&result));
+    if (ret != 0) return Unexpected(details::MoveFromRaised());
+    if constexpr (std::is_same_v<T, Any>) {
+      return Expected<Any>(std::move(result));
+    } else if constexpr (std::is_void_v<T>) {
+      if (result.type_index() == kTVMFFINone) return Expected<void>();
+      if (result.type_index() == kTVMFFIError) return std::move(result).cast<Error>();
+      return Error("TypeError", "CallExpected: result type mismatch, expected void, but got " +
+                                    result.GetTypeKey(), "");
+    } else {
+      if (std::optional<T> value = result.try_cast<T>()) return std::move(*value);
+      if (result.type_index() == kTVMFFIError) return std::move(result).cast<Error>();
+      return Error("TypeError", "CallExpected: result type mismatch, expected " +
+                                    TypeTraitsNoCR<T>::TypeStr() + ", but got " +
+                                    result.GetTypeKey(), "");
+    }
+  }
 
   /*! \return The global function name, or std::nullopt when not registered. */
-  static Optional<Function> GetGlobal(std::string_view name) {
+  static std::optional<Function> GetGlobal(std::string_view name) {
     TVMFFIByteArray n{name.data(), name.size()};
     TVMFFIObjectHandle out = nullptr;
     TVM_FFI_CHECK_SAFE_CALL(TVMFFIFunctionGetGlobal(&n, &out));
@@ -227,11 +366,11 @@ class Function : public ObjectRef {
   }
   /*! \return The global function name; ValueError naming it when missing. */
   static Function GetGlobalRequired(std::string_view name) {
-    Optional<Function> f = GetGlobal(name);
+    std::optional<Function> f = GetGlobal(name);
     if (!f.has_value()) {
-      TVM_FFI_THROW(ValueError) << "Function \"" << name << "\" is not registered";
+      TVM_FFI_THROW(ValueError) << "Function " << name << " not found";
     }
-    return std::move(f).value();
+    return std::move(*f);
   }
   /*!
    * \brief Register f as the global function name; registering an existing
@@ -274,10 +413,20 @@ class Function : public ObjectRef {
 };
 
 inline std::vector<String> Function::ListGlobalNames() {
-  Function list = GetGlobalRequired("ffi.FunctionListGlobalNames");
-  Any names = list();
-  // The result is an Array of str; read its cell directly (abi.md §2.4) so
-  // this header does not depend on the container headers.
+  std::vector<String> result;
+  if (std::optional<Function> make_functor = GetGlobal("ffi.FunctionListGlobalNamesFunctor")) {
+    // The functor protocol: g(-1) is the count, g(i) the name of entry i.
+    Function functor = (*make_functor)().cast<Function>();
+    int64_t count = functor(static_cast<int64_t>(-1)).cast<int64_t>();
+    result.reserve(static_cast<size_t>(count));
+    for (int64_t i = 0; i < count; ++i) {
+      result.push_back(functor(i).cast<String>());
+    }
+    return result;
+  }
+  // A runtime without the functor returns the names as one Array of str; read
+  // its cell directly (abi.md §2.4) so this header does not need array.h.
+  Any names = GetGlobalRequired("ffi.FunctionListGlobalNames")();
   const TVMFFIAny* cell = details::AnyUnsafe::GetTVMFFIAny(names);
   if (cell->type_index != kTVMFFIArray) {
     TVM_FFI_THROW(TypeError) << "ffi.FunctionListGlobalNames returned `"
@@ -286,7 +435,6 @@ inline std::vector<String> Function::ListGlobalNames() {
   const TVMFFISeqCell* seq = reinterpret_cast<const TVMFFISeqCell*>(
       reinterpret_cast<const char*>(cell->v_obj) + sizeof(TVMFFIObject));
   const TVMFFIAny* items = static_cast<const TVMFFIAny*>(seq->data);
-  std::vector<String> result;
   result.reserve(static_cast<size_t>(seq->size));
   for (int64_t i = 0; i < seq->size; ++i) {
     result.push_back(AnyView::CopyFromTVMFFIAny(items[i]).cast<String>());
@@ -318,6 +466,23 @@ class TypedFunction<R(Args...)> {
   TypedFunction(TCallable callable, std::string name)
       : packed_(Function::FromTypedImpl<R(Args...)>(std::move(callable), std::move(name))) {}
 
+  /*! \brief Rebind to a callable (wrapped with FromTyped). */
+  template <typename TCallable,
+            typename = std::enable_if_t<
+                !std::is_base_of_v<ObjectRef, std::decay_t<TCallable>> &&
+                !std::is_same_v<std::decay_t<TCallable>, TSelf> &&
+                !std::is_same_v<std::decay_t<TCallable>, std::nullptr_t> &&
+                std::is_invocable_v<std::decay_t<TCallable>&, Args...>>>
+  TSelf& operator=(TCallable callable) {
+    packed_ = Function::FromTypedImpl<R(Args...)>(std::move(callable), std::string());
+    return *this;
+  }
+  /*! \brief Rebind to a Function. */
+  TSelf& operator=(Function packed) {
+    packed_ = std::move(packed);
+    return *this;
+  }
+
   /*! \brief Call; the result is converted to R (TypeError when it cannot be). */
   TVM_FFI_INLINE R operator()(Args... args) const {
     if constexpr (std::is_void_v<R>) {
@@ -344,6 +509,8 @@ class TypedFunction<R(Args...)> {
   static std::string Sig() { return details::FuncSignatureImpl<R, Args...>::Sig(); }
   /*! \brief The type schema, {"type":"ffi.Function","args":[...]}. */
   static std::string Schema() { return details::FuncSignatureImpl<R, Args...>::Schema(); }
+  /*! \brief Same as Schema(). */
+  static std::string TypeSchema() { return Schema(); }
 
  private:
   Function packed_;
@@ -374,7 +541,8 @@ struct TypeTraits<TypedFunction<FType>> : TypeTraitsBase {
   static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
     return FuncTraits::GetMismatchTypeInfo(src);
   }
-  static std::string TypeStr() { return FuncTraits::TypeStr(); }
+  // A TypedFunction parameter prints its own signature, e.g. "(0: int) -> int".
+  static std::string TypeStr() { return TypedFunction<FType>::Sig(); }
   static std::string TypeSchema() { return TypedFunction<FType>::Schema(); }
 };
 

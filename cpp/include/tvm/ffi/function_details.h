@@ -87,8 +87,8 @@ struct FuncSignature<R (C::*)(Args...) noexcept> : FuncSignatureImpl<R, Args...>
 template <typename C, typename R, typename... Args>
 struct FuncSignature<R (C::*)(Args...) const noexcept> : FuncSignatureImpl<R, Args...> {};
 
-/*! \brief The name printed for functions created without one. */
-inline const char* AnonymousFuncName() { return "<anonymous>"; }
+/*! \brief The name printed for functions created without one (nothing). */
+inline const char* AnonymousFuncName() { return ""; }
 
 /*!
  * \brief Builds the signature text lazily: only an error needs it, so the
@@ -100,7 +100,7 @@ using SigPrinter = std::string (*)();
                                                int32_t got) {
   TVM_FFI_THROW(TypeError) << "Mismatched number of arguments when calling: `"
                            << (name ? name : AnonymousFuncName()) << sig() << "`. Expected "
-                           << expected << " but got " << got;
+                           << expected << " but got " << got << " arguments";
   TVM_FFI_UNREACHABLE();  // the builder above throws
 }
 

@@ -15,17 +15,27 @@
 #ifndef TVM_FFI_STRING_H_
 #define TVM_FFI_STRING_H_
 
+#if defined(_MSC_VER)
+#define TVM_FFI_SNPRINTF _snprintf_s
+#else
+#define TVM_FFI_SNPRINTF snprintf
+#endif
+
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/object.h>
 #include <tvm/ffi/type_traits.h>
 
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 TVM_FFI_NAMESPACE_BEGIN
 
@@ -46,6 +56,19 @@ class BytesObj : public Object, public TVMFFIByteArray {
 namespace details {
 template <typename StrT, int32_t kSmall, int32_t kHeap, int32_t kBorrowed>
 struct ByteStorageTypeTraits;
+
+/*! \brief A String/Bytes heap object that owns a std::string's buffer (moved in). */
+template <typename Base>
+class BytesObjStdImpl : public Base {
+ public:
+  explicit BytesObjStdImpl(std::string other) : data_container_(std::move(other)) {
+    this->data = data_container_.data();
+    this->size = data_container_.size();
+  }
+
+ private:
+  std::string data_container_;
+};
 
 /*!
  * \brief The storage shared by String and Bytes: a TVMFFIAny holding either
@@ -78,17 +101,31 @@ class ByteStorage {
   size_t size() const { return is_heap() ? heap()->size : data_.small_str_len; }
   size_t length() const { return size(); }
   bool empty() const { return size() == 0; }
+  /*! \return Byte i; std::out_of_range when i >= size(). */
   char at(size_t i) const {
-    if (i >= size()) {
-      TVM_FFI_THROW(IndexError) << "index " << i << " out of range for size " << size();
-    }
+    if (i >= size()) throw std::out_of_range("tvm::String index out of bounds");
     return data()[i];
   }
   char operator[](size_t i) const { return data()[i]; }
   operator std::string_view() const { return std::string_view(data(), size()); }  // NOLINT
   operator std::string() const { return std::string(data(), size()); }            // NOLINT
   std::string_view view() const { return std::string_view(data(), size()); }
-  int compare(std::string_view other) const { return view().compare(other); }
+  /*!
+   * \brief Three-way comparison: byte-wise as (signed) char, then by length.
+   * \return Exactly -1, 0 or 1.
+   */
+  static int memncmp(const char* lhs, const char* rhs, size_t lhs_size, size_t rhs_size) {
+    size_t n = lhs_size < rhs_size ? lhs_size : rhs_size;
+    for (size_t i = 0; i < n; ++i) {
+      if (lhs[i] != rhs[i]) return lhs[i] < rhs[i] ? -1 : 1;
+    }
+    if (lhs_size == rhs_size) return 0;
+    return lhs_size < rhs_size ? -1 : 1;
+  }
+  /*! \return Whether the two byte ranges are equal. */
+  static bool memequal(const void* lhs, const void* rhs, size_t lhs_size, size_t rhs_size) {
+    return lhs_size == rhs_size && (lhs_size == 0 || std::memcmp(lhs, rhs, lhs_size) == 0);
+  }
 
   /*! \brief Whether the content lives in a heap object (longer than 7 bytes). */
   bool is_heap() const { return data_.type_index != kSmallIndex; }
@@ -115,6 +152,13 @@ class ByteStorage {
     data_.zero_padding = 0;
     data_.v_obj = ObjectUnsafe::MoveObjectPtrToHandle(std::move(obj));
   }
+  /*! \brief Always the heap form: the object takes over the string's buffer. */
+  void InitFromStdString(std::string&& str) {
+    ObjectPtr<BytesObjStdImpl<HeapObj>> obj = make_object<BytesObjStdImpl<HeapObj>>(std::move(str));
+    data_.type_index = HeapObj::_type_index;
+    data_.zero_padding = 0;
+    data_.v_obj = ObjectUnsafe::MoveObjectPtrToHandle(std::move(obj));
+  }
   void IncRefIfHeap() {
     if (is_heap()) ObjectUnsafe::IncRef(data_.v_obj);
   }
@@ -133,11 +177,92 @@ class String : public details::ByteStorage<StringObj, kTVMFFISmallStr> {
   using Base = details::ByteStorage<StringObj, kTVMFFISmallStr>;
 
  public:
+  /*! \brief The "not found" result of find(). */
+  static constexpr size_t npos = static_cast<size_t>(-1);
+
   String() = default;
+  String(std::nullptr_t) = delete;
   String(const char* s) : Base(s, std::strlen(s)) {}              // NOLINT(runtime/explicit)
   String(const char* s, size_t n) : Base(s, n) {}
   String(const std::string& s) : Base(s.data(), s.size()) {}     // NOLINT(runtime/explicit)
+  /*! \brief Takes over the buffer: always the heap form, even for short text. */
+  String(std::string&& s) { InitFromStdString(std::move(s)); }  // NOLINT(runtime/explicit)
   String(std::string_view s) : Base(s.data(), s.size()) {}       // NOLINT(runtime/explicit)
+  explicit String(TVMFFIByteArray bytes) : Base(bytes.data, bytes.size) {}
+
+  /*! \brief Three-way comparison (see memncmp); returns -1, 0 or 1. */
+  int compare(const String& other) const {
+    return memncmp(data(), other.data(), size(), other.size());
+  }
+  int compare(const std::string& other) const {
+    return memncmp(data(), other.data(), size(), other.size());
+  }
+  /*! \brief Compares with the C string up to its NUL. */
+  int compare(const char* other) const {
+    return memncmp(data(), other, size(), std::strlen(other));
+  }
+  int compare(const TVMFFIByteArray& other) const {
+    return memncmp(data(), other.data, size(), other.size);
+  }
+  int compare(std::string_view other) const {
+    return memncmp(data(), other.data(), size(), other.size());
+  }
+
+  /*! \return The first position >= pos where str occurs, or npos. */
+  size_t find(const String& str, size_t pos = 0) const { return view().find(str.view(), pos); }
+  size_t find(const char* str, size_t pos = 0) const { return view().find(str, pos); }
+  size_t find(const char* str, size_t pos, size_t count) const {
+    return view().find(str, pos, count);
+  }
+
+  /*!
+   * \return The bytes [pos, pos + count), count clamped to the end.
+   * \throws std::out_of_range when pos > size().
+   */
+  String substr(size_t pos = 0, size_t count = npos) const {
+    if (pos > size()) throw std::out_of_range("tvm::String substr index out of bounds");
+    size_t n = count < size() - pos ? count : size() - pos;
+    return String(data() + pos, n);
+  }
+
+  /*! \return Whether the string begins with prefix. */
+  bool starts_with(const String& prefix) const { return starts_with(prefix.view()); }
+  bool starts_with(std::string_view prefix) const {
+    return prefix.size() <= size() && std::memcmp(data(), prefix.data(), prefix.size()) == 0;
+  }
+  bool starts_with(const char* prefix) const { return starts_with(std::string_view(prefix)); }
+  bool starts_with(const char* prefix, size_t count) const {
+    return starts_with(std::string_view(prefix, count));
+  }
+  /*! \return Whether the string ends with suffix. */
+  bool ends_with(const String& suffix) const { return ends_with(suffix.view()); }
+  bool ends_with(std::string_view suffix) const {
+    return suffix.size() <= size() &&
+           std::memcmp(data() + size() - suffix.size(), suffix.data(), suffix.size()) == 0;
+  }
+  bool ends_with(const char* suffix) const { return ends_with(std::string_view(suffix)); }
+  bool ends_with(const char* suffix, size_t count) const {
+    return ends_with(std::string_view(suffix, count));
+  }
+
+  /*!
+   * \return The parts between delimiters, as views into this string; n
+   *  delimiters give n + 1 parts, empty parts included ("" gives {""}).
+   */
+  std::vector<std::string_view> Split(char delim) const {
+    std::vector<std::string_view> parts;
+    std::string_view text = view();
+    size_t begin = 0;
+    while (true) {
+      size_t end = text.find(delim, begin);
+      if (end == std::string_view::npos) {
+        parts.push_back(text.substr(begin));
+        return parts;
+      }
+      parts.push_back(text.substr(begin, end - begin));
+      begin = end + 1;
+    }
+  }
 
   /*! \brief Concatenation. */
   friend String operator+(const String& a, std::string_view b) {
@@ -160,24 +285,56 @@ class String : public details::ByteStorage<StringObj, kTVMFFISmallStr> {
   friend String operator+(const String& a, const char* b) { return a + std::string_view(b); }
   friend String operator+(const char* a, const String& b) { return std::string_view(a) + b; }
 
-  friend bool operator==(const String& a, const String& b) { return a.view() == b.view(); }
-  friend bool operator!=(const String& a, const String& b) { return a.view() != b.view(); }
-  friend bool operator<(const String& a, const String& b) { return a.view() < b.view(); }
-  friend bool operator>(const String& a, const String& b) { return a.view() > b.view(); }
-  friend bool operator<=(const String& a, const String& b) { return a.view() <= b.view(); }
-  friend bool operator>=(const String& a, const String& b) { return a.view() >= b.view(); }
-  friend bool operator==(const String& a, const char* b) { return a.view() == b; }
-  friend bool operator==(const char* a, const String& b) { return b.view() == a; }
-  friend bool operator!=(const String& a, const char* b) { return a.view() != b; }
-  friend bool operator!=(const char* a, const String& b) { return b.view() != a; }
-  friend bool operator==(const String& a, const std::string& b) { return a.view() == b; }
-  friend bool operator==(const std::string& a, const String& b) { return b.view() == a; }
-  friend bool operator!=(const String& a, const std::string& b) { return a.view() != b; }
-  friend bool operator!=(const std::string& a, const String& b) { return b.view() != a; }
-  friend bool operator==(const String& a, std::string_view b) { return a.view() == b; }
-  friend bool operator==(std::string_view a, const String& b) { return b.view() == a; }
-  friend bool operator!=(const String& a, std::string_view b) { return a.view() != b; }
-  friend bool operator!=(std::string_view a, const String& b) { return b.view() != a; }
+  friend bool operator==(const String& a, const String& b) {
+    return memequal(a.data(), b.data(), a.size(), b.size());
+  }
+  friend bool operator==(const String& a, const std::string& b) {
+    return memequal(a.data(), b.data(), a.size(), b.size());
+  }
+  friend bool operator==(const std::string& a, const String& b) {
+    return memequal(a.data(), b.data(), a.size(), b.size());
+  }
+  friend bool operator==(const String& a, const char* b) { return a.compare(b) == 0; }
+  friend bool operator==(const char* a, const String& b) { return b.compare(a) == 0; }
+  friend bool operator==(const String& a, std::string_view b) { return a.compare(b) == 0; }
+  friend bool operator==(std::string_view a, const String& b) { return b.compare(a) == 0; }
+  friend bool operator!=(const String& a, const String& b) {
+    return !memequal(a.data(), b.data(), a.size(), b.size());
+  }
+  friend bool operator!=(const String& a, const std::string& b) {
+    return !memequal(a.data(), b.data(), a.size(), b.size());
+  }
+  friend bool operator!=(const std::string& a, const String& b) {
+    return !memequal(a.data(), b.data(), a.size(), b.size());
+  }
+  friend bool operator!=(const String& a, const char* b) { return a.compare(b) != 0; }
+  friend bool operator!=(const char* a, const String& b) { return b.compare(a) != 0; }
+  friend bool operator!=(const String& a, std::string_view b) { return a.compare(b) != 0; }
+  friend bool operator!=(std::string_view a, const String& b) { return b.compare(a) != 0; }
+#define TVM_FFI_STRING_ORDER_OPS_(op)                                                         \
+  friend bool operator op(const String& a, const String& b) { return a.compare(b) op 0; }     \
+  friend bool operator op(const String& a, const std::string& b) { return a.compare(b) op 0; } \
+  friend bool operator op(const std::string& a, const String& b) { return 0 op b.compare(a); } \
+  friend bool operator op(const String& a, const char* b) { return a.compare(b) op 0; }       \
+  friend bool operator op(const char* a, const String& b) { return 0 op b.compare(a); }
+  TVM_FFI_STRING_ORDER_OPS_(<)
+  TVM_FFI_STRING_ORDER_OPS_(>)
+  TVM_FFI_STRING_ORDER_OPS_(<=)
+  TVM_FFI_STRING_ORDER_OPS_(>=)
+#undef TVM_FFI_STRING_ORDER_OPS_
+  // A null pointer is never a string.
+  friend bool operator==(const String&, std::nullptr_t) = delete;
+  friend bool operator==(std::nullptr_t, const String&) = delete;
+  friend bool operator!=(const String&, std::nullptr_t) = delete;
+  friend bool operator!=(std::nullptr_t, const String&) = delete;
+  friend bool operator<(const String&, std::nullptr_t) = delete;
+  friend bool operator<(std::nullptr_t, const String&) = delete;
+  friend bool operator>(const String&, std::nullptr_t) = delete;
+  friend bool operator>(std::nullptr_t, const String&) = delete;
+  friend bool operator<=(const String&, std::nullptr_t) = delete;
+  friend bool operator<=(std::nullptr_t, const String&) = delete;
+  friend bool operator>=(const String&, std::nullptr_t) = delete;
+  friend bool operator>=(std::nullptr_t, const String&) = delete;
   friend std::ostream& operator<<(std::ostream& os, const String& s) { return os << s.view(); }
 };
 
@@ -188,12 +345,24 @@ class Bytes : public details::ByteStorage<BytesObj, kTVMFFISmallBytes> {
  public:
   Bytes() = default;
   Bytes(const char* s, size_t n) : Base(s, n) {}
-  explicit Bytes(const std::string& s) : Base(s.data(), s.size()) {}
+  Bytes(TVMFFIByteArray bytes) : Base(bytes.data, bytes.size) {}  // NOLINT(runtime/explicit)
+  Bytes(const std::string& s) : Base(s.data(), s.size()) {}       // NOLINT(runtime/explicit)
+  /*! \brief Takes over the buffer: always the heap form, even for short content. */
+  Bytes(std::string&& s) { InitFromStdString(std::move(s)); }    // NOLINT(runtime/explicit)
   explicit Bytes(std::string_view s) : Base(s.data(), s.size()) {}
 
-  friend bool operator==(const Bytes& a, const Bytes& b) { return a.view() == b.view(); }
-  friend bool operator!=(const Bytes& a, const Bytes& b) { return a.view() != b.view(); }
-  friend bool operator<(const Bytes& a, const Bytes& b) { return a.view() < b.view(); }
+  /*! \brief Three-way comparison (see memncmp); returns -1, 0 or 1. */
+  int compare(const Bytes& other) const {
+    return memncmp(data(), other.data(), size(), other.size());
+  }
+
+  friend bool operator==(const Bytes& a, const Bytes& b) {
+    return memequal(a.data(), b.data(), a.size(), b.size());
+  }
+  friend bool operator!=(const Bytes& a, const Bytes& b) {
+    return !memequal(a.data(), b.data(), a.size(), b.size());
+  }
+  friend bool operator<(const Bytes& a, const Bytes& b) { return a.compare(b) < 0; }
 };
 
 namespace details {
@@ -248,6 +417,120 @@ struct TypeTraits<Bytes>
   static std::string TypeSchema() { return details::SchemaOf("ffi.Bytes"); }
 };
 
+/*! \brief The bytes of a TVMFFIByteArray as a string view. */
+inline std::string_view ToStringView(TVMFFIByteArray bytes) {
+  return std::string_view(bytes.data, bytes.size);
+}
+
+namespace details {
+inline void AppendHexByte(std::string* out, const char* prefix, unsigned value, int digits) {
+  static const char kHex[] = "0123456789abcdef";
+  *out += prefix;
+  for (int shift = (digits - 1) * 4; shift >= 0; shift -= 4) *out += kHex[(value >> shift) & 0xF];
+}
+}  // namespace details
+
+/*!
+ * \brief The text as a double-quoted JSON string: ", \, / and the control
+ *  characters \b \f \n \r \t are escaped, other bytes below 0x20 and 0x7f
+ *  become \u00XX, bytes from 0x80 up are copied (UTF-8 passes through).
+ */
+inline String EscapeStringJSON(const String& value) {
+  std::string out;
+  out.reserve(value.size() + 2);
+  out += '"';
+  for (char c : value.view()) {
+    unsigned char u = static_cast<unsigned char>(c);
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '/': out += "\\/"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (u < 0x20 || u == 0x7f) {
+          details::AppendHexByte(&out, "\\u", u, 4);
+        } else {
+          out += c;
+        }
+    }
+  }
+  out += '"';
+  return String(std::move(out));
+}
+
+/*! \brief Deprecated name of EscapeStringJSON. */
+[[deprecated("use EscapeStringJSON")]] inline String EscapeString(const String& value) {
+  return EscapeStringJSON(value);
+}
+
+/*!
+ * \brief The text as a double-quoted Python-style literal: \n \t \r \\ \"
+ *  escaped; ANSI colour sequences (ESC [ digits/; then m or K) kept with ESC
+ *  written \x1b; other control bytes and 0x7f as \xNN; valid UTF-8 sequences
+ *  as \uXXXX (2 or 3 bytes) or \UXXXXXXXX (4 bytes); a malformed byte as \xNN.
+ */
+inline String EscapedStringPy(const String& value) {
+  std::string_view text = value.view();
+  std::string out;
+  out.reserve(text.size() + 2);
+  out += '"';
+  size_t i = 0;
+  const size_t n = text.size();
+  auto byte_at = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+  while (i < n) {
+    unsigned char u = byte_at(i);
+    if (u == 0x1b && i + 1 < n && text[i + 1] == '[') {
+      size_t k = i + 2;
+      while (k < n && ((text[k] >= '0' && text[k] <= '9') || text[k] == ';')) ++k;
+      if (k < n && (text[k] == 'm' || text[k] == 'K')) {
+        out += "\\x1b";
+        out.append(text.data() + i + 1, k - i);
+        i = k + 1;
+        continue;
+      }
+    }
+    if (u == '\n') {
+      out += "\\n";
+    } else if (u == '\t') {
+      out += "\\t";
+    } else if (u == '\r') {
+      out += "\\r";
+    } else if (u == '\\') {
+      out += "\\\\";
+    } else if (u == '"') {
+      out += "\\\"";
+    } else if (u < 0x20 || u == 0x7f) {
+      details::AppendHexByte(&out, "\\x", u, 2);
+    } else if (u < 0x80) {
+      out += static_cast<char>(u);
+    } else {
+      size_t len = (u & 0xE0) == 0xC0 ? 2 : (u & 0xF0) == 0xE0 ? 3 : (u & 0xF8) == 0xF0 ? 4 : 0;
+      bool valid = len != 0 && i + len <= n;
+      for (size_t k = 1; valid && k < len; ++k) valid = (byte_at(i + k) & 0xC0) == 0x80;
+      if (!valid) {
+        details::AppendHexByte(&out, "\\x", u, 2);
+      } else {
+        uint32_t code = u & (len == 2 ? 0x1F : len == 3 ? 0x0F : 0x07);
+        for (size_t k = 1; k < len; ++k) code = (code << 6) | (byte_at(i + k) & 0x3F);
+        if (len == 4) {
+          details::AppendHexByte(&out, "\\U", code, 8);
+        } else {
+          details::AppendHexByte(&out, "\\u", code, 4);
+        }
+        i += len;
+        continue;
+      }
+    }
+    ++i;
+  }
+  out += '"';
+  return String(std::move(out));
+}
+
 /*! \brief std::string: passed as a borrowed RawStr view, stored as String. */
 template <>
 struct TypeTraits<std::string> : TypeTraitsBase {
@@ -256,8 +539,9 @@ struct TypeTraits<std::string> : TypeTraitsBase {
     r->zero_padding = 0;
     r->v_c_str = src.c_str();
   }
+  // An owned std::string becomes a heap String that takes over its buffer.
   static void MoveToAny(std::string src, TVMFFIAny* r) {
-    TypeTraits<String>::MoveToAny(String(src), r);
+    TypeTraits<String>::MoveToAny(String(std::move(src)), r);
   }
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return TypeTraits<String>::CheckAnyStrict(src);
@@ -273,10 +557,11 @@ struct TypeTraits<std::string> : TypeTraitsBase {
     Any owned = details::AnyUnsafe::MoveTVMFFIAnyToAny(src);
     return s;
   }
+  // Reads the bytes of any of the four text forms and of the byte forms alike.
   static std::optional<std::string> TryCastFromAnyView(const TVMFFIAny* src) {
-    if (CheckAnyStrict(src) || src->type_index == kTVMFFIRawStr) {
-      return CopyFromAnyViewAfterCheck(src);
-    }
+    std::string_view view;
+    bool is_bytes = false;
+    if (details::AnyStringView(src, &view, &is_bytes)) return std::string(view);
     return std::nullopt;
   }
   static std::string TypeStr() { return "str"; }

@@ -16,6 +16,7 @@
 #define TVM_FFI_CONTAINER_SHAPE_H_
 
 #include <tvm/ffi/any.h>
+#include <tvm/ffi/container/array.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/object.h>
@@ -59,13 +60,12 @@ class ShapeReadMixin {
   bool empty() const { return self().size() == 0; }
   const int64_t* begin() const { return self().data(); }
   const int64_t* end() const { return self().data() + self().size(); }
-  /*! \return Extent i; IndexError when i is out of range. */
-  int64_t operator[](size_t i) const { return at(i); }
-  /*! \return Extent i; IndexError when i is out of range. */
+  /*! \return Extent i (unchecked: use at() for a checked read). */
+  int64_t operator[](size_t i) const { return self().data()[i]; }
+  /*! \return Extent i; IndexError naming i when it is out of range. */
   int64_t at(size_t i) const {
     if (TVM_FFI_UNLIKELY(i >= self().size())) {
-      TVM_FFI_THROW(IndexError) << "Shape index " << i << " is out of range for a shape of size "
-                                << self().size();
+      TVM_FFI_THROW(IndexError) << "indexing " << i << " on a Shape of size " << self().size();
     }
     return self().data()[i];
   }
@@ -91,6 +91,15 @@ class ShapeReadMixin {
   const Derived& self() const { return static_cast<const Derived&>(*this); }
 };
 
+/*! \brief Compact row-major strides of shape into out[0..shape.size()). */
+inline void FillStridesFromShape(const int64_t* shape, size_t n, int64_t* out) {
+  int64_t stride = 1;
+  for (size_t i = n; i-- > 0;) {
+    out[i] = stride;
+    stride *= shape[i];
+  }
+}
+
 inline std::ostream& PrintExtents(std::ostream& os, const int64_t* data, size_t size) {
   os << '[';
   for (size_t i = 0; i < size; ++i) {
@@ -113,6 +122,11 @@ class ShapeView : public details::ShapeReadMixin<ShapeView> {
   ShapeView(const int64_t* data, size_t size) : data_(data), size_(size) {}
   ShapeView(const std::vector<int64_t>& v)  // NOLINT(runtime/explicit)
       : data_(v.data()), size_(v.size()) {}
+  /*! \brief A view of the list's storage (valid for the full expression that wrote it). */
+  ShapeView(const std::initializer_list<int64_t>& init) {  // NOLINT(runtime/explicit)
+    data_ = init.begin();
+    size_ = init.size();
+  }
   inline ShapeView(const Shape& shape);  // NOLINT(runtime/explicit)
 
   const int64_t* data() const { return data_; }
@@ -144,6 +158,9 @@ class Shape : public ObjectRef, public details::ShapeReadMixin<Shape> {
   Shape(std::initializer_list<int64_t> init)  // NOLINT(runtime/explicit)
       : Shape(ShapeView(init.begin(), init.size())) {}
   Shape(const std::vector<int64_t>& v) : Shape(ShapeView(v)) {}  // NOLINT(runtime/explicit)
+  /*! \brief The extents of an array of ints. */
+  Shape(const Array<int64_t>& values)  // NOLINT(runtime/explicit)
+      : Shape(values.begin(), values.end()) {}
   /*! \brief Copy the extents of a view (e.g. `Shape s = tensor.shape();`). */
   Shape(ShapeView view)  // NOLINT(runtime/explicit)
       : ObjectRef(Alloc(view.data(), view.size())) {}
@@ -177,6 +194,16 @@ class Shape : public ObjectRef, public details::ShapeReadMixin<Shape> {
     return details::PrintExtents(os, s.data(), s.size());
   }
 
+  /*! \return The compact row-major strides of shape ({1, 2, 3} -> {6, 3, 1}). */
+  static Shape StridesFromShape(ShapeView shape) {
+    ObjectPtr<ShapeObj> obj = make_inplace_array_object<ShapeObj, int64_t>(shape.size());
+    int64_t* dest = InplaceArrayBase<ShapeObj, int64_t>(obj.get());
+    details::FillStridesFromShape(shape.data(), shape.size(), dest);
+    obj->data = dest;
+    obj->size = shape.size();
+    return Shape(std::move(obj));
+  }
+
   static constexpr bool _type_is_nullable = false;
   static constexpr bool _type_custom_any_traits = true;
   using ContainerType = ShapeObj;
@@ -194,9 +221,29 @@ class Shape : public ObjectRef, public details::ShapeReadMixin<Shape> {
 
 inline ShapeView::ShapeView(const Shape& shape) : data_(shape.data()), size_(shape.size()) {}
 
+namespace details {
+/*! \brief A new shape of n extents to fill through *out (valid while the shape lives). */
+inline Shape MakeEmptyShape(size_t n, int64_t** out) {
+  ObjectPtr<ShapeObj> obj = make_inplace_array_object<ShapeObj, int64_t>(n);
+  int64_t* dest = InplaceArrayBase<ShapeObj, int64_t>(obj.get());
+  for (size_t i = 0; i < n; ++i) dest[i] = 0;
+  obj->data = dest;
+  obj->size = n;
+  *out = dest;
+  return Shape(std::move(obj));
+}
+/*! \brief A shape of the values in [first, last). */
+template <typename It>
+inline Shape MakeInplaceShape(It first, It last) {
+  return Shape(first, last);
+}
+/*! \brief The compact row-major strides of shape. */
+inline Shape MakeStridesFromShape(ShapeView shape) { return Shape::StridesFromShape(shape); }
+}  // namespace details
+
 /*!
  * \brief Shape is an ffi.Shape object (None is rejected). Casting also
- *  accepts an Array or List whose elements are all ints.
+ *  accepts an Array or List whose elements are all ints (or bools).
  */
 template <>
 struct TypeTraits<Shape> : ObjectRefTypeTraitsBase<Shape> {
@@ -208,7 +255,10 @@ struct TypeTraits<Shape> : ObjectRefTypeTraitsBase<Shape> {
     if (seq == nullptr || FirstNonInt(seq) >= 0) return std::nullopt;
     const TVMFFIAny* slots = static_cast<const TVMFFIAny*>(seq->data);
     std::vector<int64_t> values(static_cast<size_t>(seq->size));
-    for (int64_t i = 0; i < seq->size; ++i) values[i] = slots[i].v_int64;
+    for (int64_t i = 0; i < seq->size; ++i) {
+      values[i] = slots[i].type_index == kTVMFFIBool ? (slots[i].v_int64 != 0 ? 1 : 0)
+                                                     : slots[i].v_int64;
+    }
     return Shape(values);
   }
   static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
@@ -239,7 +289,7 @@ struct TypeTraits<Shape> : ObjectRefTypeTraitsBase<Shape> {
   static int64_t FirstNonInt(const TVMFFISeqCell* seq) {
     const TVMFFIAny* slots = static_cast<const TVMFFIAny*>(seq->data);
     for (int64_t i = 0; i < seq->size; ++i) {
-      if (slots[i].type_index != kTVMFFIInt) return i;
+      if (slots[i].type_index != kTVMFFIInt && slots[i].type_index != kTVMFFIBool) return i;
     }
     return -1;
   }

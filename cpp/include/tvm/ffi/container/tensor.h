@@ -88,6 +88,49 @@ inline size_t GetDataSize(const DLTensor& tensor) {
   return GetDataSize(span, tensor.dtype);
 }
 
+/*!
+ * \brief Whether data pointers of the device are plain addresses (CPU, CUDA,
+ *  CUDA host/managed memory, ROCm, ROCm host), so that offsets may be folded
+ *  into the pointer.
+ */
+inline bool IsDirectAddressDevice(const DLDevice& device) {
+  return device.device_type <= kDLCUDAHost || device.device_type == kDLCUDAManaged ||
+         device.device_type == kDLROCM || device.device_type == kDLROCMHost;
+}
+
+/*!
+ * \brief Whether the layout is compact row-major: NULL strides, an empty
+ *  tensor, or strides equal to the running product of the extents (extents of
+ *  1 may have any stride).
+ */
+inline bool IsContiguous(const DLTensor& tensor) {
+  if (tensor.strides == nullptr) return true;
+  for (int32_t i = 0; i < tensor.ndim; ++i) {
+    if (tensor.shape[i] == 0) return true;
+  }
+  int64_t expected = 1;
+  for (int32_t i = tensor.ndim - 1; i >= 0; --i) {
+    if (tensor.shape[i] == 1) continue;
+    if (tensor.strides[i] != expected) return false;
+    expected *= tensor.shape[i];
+  }
+  return true;
+}
+
+/*!
+ * \brief Whether the first element is aligned: data + byte_offset on devices
+ *  with plain addresses, byte_offset alone on others.
+ */
+inline bool IsAligned(const DLTensor& tensor, size_t alignment) {
+  if (alignment == 0) return true;
+  if (IsDirectAddressDevice(tensor.device)) {
+    uintptr_t addr =
+        reinterpret_cast<uintptr_t>(tensor.data) + static_cast<uintptr_t>(tensor.byte_offset);
+    return addr % alignment == 0;
+  }
+  return tensor.byte_offset % alignment == 0;
+}
+
 namespace details {
 /*! \brief Row-major strides of shape into out[0..n). */
 inline void FillCompactStrides(const int64_t* shape, int32_t n, int64_t* out) {
@@ -104,27 +147,76 @@ inline int64_t TensorNumel(const DLTensor& t) {
   return n;
 }
 
-/*! \brief Row-major compact (extents of 1 may have any stride; empty tensors always are). */
-inline bool TensorIsContiguous(const DLTensor& t) {
-  if (t.strides == nullptr) return true;
-  int64_t expected = 1;
-  for (int32_t i = t.ndim - 1; i >= 0; --i) {
-    if (t.shape[i] == 0) return true;
+inline bool TensorIsContiguous(const DLTensor& t) { return IsContiguous(t); }
+inline bool TensorIsAligned(const DLTensor& t, size_t alignment) { return IsAligned(t, alignment); }
+
+/*!
+ * \brief Index idx of an ndim-dimensional tensor, negative counting from the
+ *  end; IndexError naming it when out of range.
+ */
+inline int32_t NormalizeTensorDim(int64_t idx, int32_t ndim) {
+  int64_t i = idx < 0 ? idx + ndim : idx;
+  if (TVM_FFI_UNLIKELY(i < 0 || i >= ndim)) {
+    TVM_FFI_THROW(IndexError) << "Index " << idx << " out of bounds for tensor with " << ndim
+                              << " dimensions";
   }
-  for (int32_t i = t.ndim - 1; i >= 0; --i) {
-    if (t.shape[i] == 1) continue;
-    if (t.strides[i] != expected) return false;
-    expected *= t.shape[i];
-  }
-  return true;
+  return static_cast<int32_t>(i);
 }
 
-/*! \brief Whether the first element (data + byte_offset) is a multiple of alignment. */
-inline bool TensorIsAligned(const DLTensor& t, size_t alignment) {
-  if (alignment == 0) return true;
-  uintptr_t addr = reinterpret_cast<uintptr_t>(t.data) + static_cast<uintptr_t>(t.byte_offset);
-  return addr % alignment == 0;
+/*!
+ * \brief The description of a strided view of t: shape and strides of the
+ *  view, and the element offset turned into bytes (folded into data on
+ *  devices with plain addresses).
+ */
+inline DLTensor MakeStridedPrototype(const DLTensor& t, ShapeView shape, ShapeView strides,
+                                     std::optional<int64_t> element_offset) {
+  if (TVM_FFI_UNLIKELY(shape.size() != strides.size())) {
+    TVM_FFI_THROW(InternalError) << "as_strided: shape " << shape << " and strides " << strides
+                                 << " must have the same size";
+  }
+  DLTensor proto = t;
+  proto.ndim = static_cast<int32_t>(shape.size());
+  proto.shape = const_cast<int64_t*>(shape.data());
+  proto.strides = const_cast<int64_t*>(strides.data());
+  if (element_offset.has_value()) {
+    if (TVM_FFI_UNLIKELY(*element_offset < 0)) {
+      TVM_FFI_THROW(InternalError) << "as_strided: element_offset must be non-negative, got "
+                                   << *element_offset;
+    }
+    proto.byte_offset += GetDataSize(*element_offset, t.dtype);
+  }
+  if (proto.byte_offset != 0 && IsDirectAddressDevice(proto.device)) {
+    proto.data = static_cast<char*>(proto.data) + proto.byte_offset;
+    proto.byte_offset = 0;
+  }
+  return proto;
 }
+
+/*!
+ * \brief A tensor over another tensor's memory (as_strided): keeps the
+ *  source alive; its own shape and strides follow the object.
+ */
+class StridedViewTensorObj : public TensorObj {
+ public:
+  StridedViewTensorObj(ObjectRef source, const DLTensor& proto) : source_(std::move(source)) {
+    int64_t* storage = InplaceArrayBase<StridedViewTensorObj, int64_t>(this);
+    int32_t n = proto.ndim;
+    for (int32_t i = 0; i < n; ++i) {
+      storage[i] = proto.shape[i];
+      storage[n + i] = proto.strides[i];
+    }
+    this->data = proto.data;
+    this->device = proto.device;
+    this->ndim = n;
+    this->dtype = proto.dtype;
+    this->shape = storage;
+    this->strides = storage + n;
+    this->byte_offset = proto.byte_offset;
+  }
+
+ private:
+  ObjectRef source_;
+};
 
 inline DLTensor* TensorObjAsDLTensor(const TVMFFIObject* obj) {
   // The DLTensor follows the object header (abi.md §2.4).
@@ -187,6 +279,7 @@ class TensorObjFromNDAlloc : public TensorObj {
  */
 class Tensor : public ObjectRef {
  public:
+  /*! \brief An undefined (null) tensor; None converts to it. */
   Tensor() = default;
   explicit Tensor(ObjectPtr<TensorObj> n) : ObjectRef(std::move(n)) {}
   explicit Tensor(UnsafeInit tag) : ObjectRef(tag) {}
@@ -204,10 +297,39 @@ class Tensor : public ObjectRef {
   ShapeView strides() const {
     const TensorObj* t = checked();
     if (TVM_FFI_UNLIKELY(t->strides == nullptr && t->ndim != 0)) {
-      TVM_FFI_THROW(RuntimeError) << "Tensor::strides: this tensor object (made by another "
-                                     "library) has no strides array; read GetDLTensorPtr()";
+      TVM_FFI_THROW(InternalError) << "Tensor::strides: this tensor object (made by another "
+                                      "library) has no strides array; read GetDLTensorPtr()";
     }
     return ShapeView(t->strides, static_cast<size_t>(t->ndim));
+  }
+  /*! \return Extent idx; negative idx counts from the end; IndexError when out of range. */
+  int64_t size(int64_t idx) const {
+    const TensorObj* t = checked();
+    return t->shape[details::NormalizeTensorDim(idx, t->ndim)];
+  }
+  /*! \return Stride idx in elements; negative idx counts from the end. */
+  int64_t stride(int64_t idx) const {
+    const TensorObj* t = checked();
+    int32_t i = details::NormalizeTensorDim(idx, t->ndim);
+    return strides().data()[i];
+  }
+  /*! \return The number of dimensions (aten spelling of ndim()). */
+  int64_t dim() const { return ndim(); }
+  /*! \return The extents (aten spelling of shape()). */
+  ShapeView sizes() const { return shape(); }
+  /*! \return Whether the layout is compact row-major (aten spelling of IsContiguous()). */
+  bool is_contiguous() const { return IsContiguous(); }
+  /*!
+   * \brief A tensor viewing the same memory with another shape and strides
+   *  (in elements), starting element_offset elements further; it keeps this
+   *  tensor's memory alive.
+   */
+  Tensor as_strided(ShapeView shape, ShapeView strides,
+                    std::optional<int64_t> element_offset = std::nullopt) const {
+    const TensorObj* t = checked();
+    DLTensor proto = details::MakeStridedPrototype(*t, shape, strides, element_offset);
+    return Tensor(make_inplace_array_object<details::StridedViewTensorObj, int64_t>(
+        2 * shape.size(), *this, proto));
   }
   DLDataType dtype() const { return checked()->dtype; }
   DLDevice device() const { return checked()->device; }
@@ -389,7 +511,7 @@ class Tensor : public ObjectRef {
     return FromEnvAlloc(ShapeView(shape.begin(), shape.size()), dtype, device);
   }
 
-  static constexpr bool _type_is_nullable = false;
+  static constexpr bool _type_is_nullable = true;
   using ContainerType = TensorObj;
 
  private:
@@ -426,14 +548,23 @@ class Tensor : public ObjectRef {
  */
 class TensorView {
  public:
-  TensorView(const Tensor& tensor)  // NOLINT(runtime/explicit)
-      : tensor_(*tensor.GetDLTensorPtr()) {}
+  /*! \brief A view of a tensor; InternalError when it is undefined. */
+  TensorView(const Tensor& tensor) {  // NOLINT(runtime/explicit)
+    if (!tensor.defined()) TVM_FFI_THROW(InternalError) << "TensorView: the Tensor is undefined";
+    tensor_ = *tensor.GetDLTensorPtr();
+  }
   /*! \brief A view of a temporary would dangle at once. */
   TensorView(Tensor&& tensor) = delete;
+  /*! \brief A view of a DLTensor; InternalError when it is NULL. */
   TensorView(const DLTensor* tensor) {  // NOLINT(runtime/explicit)
-    if (tensor == nullptr) TVM_FFI_THROW(ValueError) << "TensorView: the DLTensor* is NULL";
+    if (tensor == nullptr) TVM_FFI_THROW(InternalError) << "TensorView: the DLTensor* is NULL";
     tensor_ = *tensor;
   }
+  TensorView& operator=(const Tensor& tensor) {
+    *this = TensorView(tensor);
+    return *this;
+  }
+  TensorView& operator=(Tensor&& tensor) = delete;
   TensorView(const TensorView&) = default;
   TensorView(TensorView&&) = default;
   TensorView& operator=(const TensorView&) = default;
@@ -462,6 +593,27 @@ class TensorView {
   uint64_t byte_offset() const { return tensor_.byte_offset; }
   bool IsContiguous() const { return details::TensorIsContiguous(tensor_); }
   bool IsAligned(size_t alignment) const { return details::TensorIsAligned(tensor_, alignment); }
+  /*! \return Extent idx; negative idx counts from the end; IndexError when out of range. */
+  int64_t size(int64_t idx) const {
+    return tensor_.shape[details::NormalizeTensorDim(idx, tensor_.ndim)];
+  }
+  /*! \return Stride idx in elements; negative idx counts from the end. */
+  int64_t stride(int64_t idx) const {
+    int32_t i = details::NormalizeTensorDim(idx, tensor_.ndim);
+    return strides().data()[i];
+  }
+  int64_t dim() const { return tensor_.ndim; }
+  ShapeView sizes() const { return shape(); }
+  bool is_contiguous() const { return IsContiguous(); }
+  /*!
+   * \brief A view of the same memory with another shape and strides (the two
+   *  views must outlive the returned one); InternalError when their sizes differ.
+   */
+  TensorView as_strided(ShapeView shape, ShapeView strides,
+                        std::optional<int64_t> element_offset = std::nullopt) const {
+    DLTensor proto = details::MakeStridedPrototype(tensor_, shape, strides, element_offset);
+    return TensorView(&proto);
+  }
   /*! \return The view's DLTensor (valid while the view lives). */
   const DLTensor* GetDLTensorPtr() const { return &tensor_; }
 
@@ -501,7 +653,7 @@ struct TypeTraits<TensorView> : TypeTraitsBase {
     }
     return std::nullopt;
   }
-  static std::string TypeStr() { return "Tensor"; }
+  static std::string TypeStr() { return "DLTensor*"; }
   // A view travels as a borrowed DLTensor*: bindings read this schema to pass
   // their arrays without making a Tensor object.
   static std::string TypeSchema() { return details::SchemaOf("DLTensor*"); }
