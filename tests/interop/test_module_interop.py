@@ -129,7 +129,7 @@ TVM_FFI_DLL_EXPORT_TYPED_FUNC(load_and_call, LoadAndCall);
 
 @pytest.fixture(scope="module")
 def peer_lib(build_with_peer_headers):
-    return build_with_peer_headers("peer_module_lib", PEER_SOURCE)
+    return str(build_with_peer_headers("peer_module_lib", PEER_SOURCE))
 
 
 @pytest.fixture(scope="module")
@@ -139,7 +139,7 @@ def peer(peer_lib):
 
 @pytest.fixture(scope="module")
 def our_lib(build_with_our_headers):
-    return build_with_our_headers("our_module_lib", OUR_SOURCE)
+    return str(build_with_our_headers("our_module_lib", OUR_SOURCE))
 
 
 def _dynamic_symbols(path, *flags):
@@ -246,7 +246,7 @@ def test_our_built_module_runs_on_the_peer_runtime(run_under_peer, our_lib):
         "m = lib.make_our_module()\n"
         "print(m.kind, m.triple(5), lib.double_it(4))\n"
         "print(lib.load_and_call(%r, 'triple', 7), lib.load_and_call(%r, 'double_it', 7))\n"
-    ) % (our_lib, our_lib, our_lib)
+    ) % ((str(our_lib),) * 3)
     proc = run_under_peer(script)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.splitlines() == ["ours 15 8", "21 14"]
