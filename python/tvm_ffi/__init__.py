@@ -37,6 +37,7 @@ from .registry import (  # noqa: E402
 from . import registry  # noqa: E402
 from .container import Array, List, Map, Dict, Shape  # noqa: E402
 from .module import Module, load_module, system_lib  # noqa: E402
+from .stream import StreamContext, use_raw_stream, use_torch_stream, get_raw_stream  # noqa: E402
 
 # dtype literals.
 int8 = dtype("int8")
@@ -68,5 +69,5 @@ __all__ = [
     "register_error", "register_object", "register_global_func", "get_global_func",
     "get_global_func_metadata", "remove_global_func", "init_ffi_api", "registry",
     "Array", "List", "Map", "Dict", "Shape", "Module", "load_module", "system_lib",
-    "libinfo", "core",
+    "libinfo", "core", "StreamContext", "use_raw_stream", "use_torch_stream", "get_raw_stream",
 ]

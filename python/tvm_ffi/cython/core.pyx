@@ -10,6 +10,7 @@ Loaded by tvm_ffi/__init__.py after libtvm_ffi (RTLD_GLOBAL). The parts:
   convert.pxi  value conversion: Python arguments -> FFI values, FFI values -> Python
   function.pxi tvm_ffi.Function, call dispatch, callbacks, global registry
   tensor.pxi   tvm_ffi.Tensor, from_dlpack, DLPack export, tensor arguments
+  stream.pxi   the per-thread FFI stream table
 """
 
 include "base.pxi"
@@ -19,6 +20,7 @@ include "device.pxi"
 include "convert.pxi"
 include "function.pxi"
 include "tensor.pxi"
+include "stream.pxi"
 
 
 cdef int _register_env_hooks() except -1:

@@ -77,6 +77,8 @@ cdef extern from "Python.h":
     void* PyCapsule_GetPointer(object capsule, const char* name) except? NULL
     int PyCapsule_SetName(object capsule, const char* name) except -1
     object PyMemoryView_FromObject(object obj)
+    bint PyErr_ExceptionMatches(object exc)
+    void PyErr_Clear()
     Py_buffer* PyMemoryView_GET_BUFFER(object mview)
 
 cdef enum:
@@ -111,6 +113,9 @@ cdef class Tensor(Object):
     Made by ``tvm_ffi.from_dlpack`` or returned from C++; numpy, torch and other
     DLPack consumers read it without a copy (``numpy.from_dlpack(t)``).
     """
+
+    # The DLPack C exchange table of tvm_ffi.Tensor (tvm_ffi_dlpack_exchange.h).
+    __dlpack_c_exchange_api__ = TVMFFIPyTensorExchangeCapsule()
 
     @property
     def ndim(self):
@@ -493,7 +498,29 @@ cdef TVMFFIObjectHandle dlpack_to_handle(object obj, int32_t require_alignment,
                 relabelled = Tensor_relabel(<Tensor>tensor, name)
                 TVMFFIObjectIncRef((<Tensor>relabelled).chandle)
                 return (<Tensor>relabelled).chandle
+    out = exchange_to_handle(obj, require_alignment, require_contiguous)
+    if out != NULL:
+        return out
     return capsule_to_handle(dlpack_capsule(obj), obj, require_alignment, require_contiguous)
+
+
+cdef TVMFFIObjectHandle exchange_to_handle(object obj, int32_t require_alignment,
+                                           int32_t require_contiguous) except? NULL:
+    """A Tensor handle through the DLPack C exchange API of obj's class; NULL when the
+    class publishes none, or when the export raised BufferError (then __dlpack__ decides)."""
+    cdef const DLPackExchangeAPI* api = NULL
+    cdef TVMFFIObjectHandle out = NULL
+    cdef type t = type(obj)
+    if TVMFFIPyExchangeLookup(<PyTypeObject*>t, &api) != 0:
+        raise_pending_py_error()
+    if api == NULL:
+        return NULL
+    if TVMFFIPyExchangeToHandle(obj, api, require_alignment, require_contiguous, &out) == 0:
+        return out
+    if PyErr_ExceptionMatches(BufferError):
+        PyErr_Clear()
+        return NULL
+    raise_pending_py_error()
 
 
 cdef object dlpack_capsule(object obj):
@@ -504,9 +531,20 @@ cdef object dlpack_capsule(object obj):
                         "(no __dlpack__)" % type(obj).__name__)
     try:
         return producer(max_version=(DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION))
-    except TypeError:
-        # Producers older than DLPack 1.0 take no max_version and give a legacy capsule.
-        return producer()
+    except TypeError as err:
+        # Producers older than DLPack 1.0 take no max_version and give a legacy capsule;
+        # any other TypeError is the producer's own and propagates.
+        if not is_max_version_rejection(err):
+            raise
+    return producer()
+
+
+cdef bint is_max_version_rejection(object err):
+    """Whether a TypeError of __dlpack__(max_version=...) says the keyword is not accepted
+    (the signature mismatch of a pre-1.0 producer), as Python and C functions word it."""
+    text = str(err)
+    return ("max_version" in text and ("keyword" in text or "argument" in text)) or (
+        "takes no keyword arguments" in text)
 
 
 def from_dlpack(obj, *, int require_alignment=0, bint require_contiguous=False):
@@ -524,6 +562,15 @@ cdef int convert_dlpack_arg(object x, TVMFFIAny* out, ArgStore* store) except -1
     """A DLPack producer as a call argument, with no copy: a DLTensor view where the
     parameter is declared DLTensor*, else an owned Tensor object."""
     cdef TVMFFIObjectHandle handle
+    if store.env.has_device:
+        env_stream = getattr(type(x), "__tvm_ffi_env_stream__", None)
+        if env_stream is not None:
+            # The producer names the stream its tensors live on: it replaces the one an
+            # earlier argument recorded.
+            device = x.__dlpack_device__()
+            store.env.device_type = <int32_t>int(device[0])
+            store.env.device_id = <int32_t>int(device[1])
+            store.env.stream = <void*><uintptr_t>int(env_stream(x))
     if (store.views != NULL and store.num_tensors < kStackTensors and store.arg_index < 64
             and (function_view_mask(<Function>store.func) >> store.arg_index) & 1):
         if convert_dlpack_view(x, out, store) == 0:
@@ -570,3 +617,6 @@ cdef int convert_dlpack_view(object x, TVMFFIAny* out, ArgStore* store) except -
     out.type_index = kTVMFFIDLTensorPtr
     out.v_ptr = t
     return 0
+
+
+TVMFFIPySetTensorType(Tensor)
