@@ -10,6 +10,8 @@
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/function.h>
 
+#include <dlfcn.h>
+
 #include <cstdint>
 #include <string>
 
@@ -100,8 +102,58 @@ ffi::Tensor AllocAddOne(ffi::TensorView x) {
   return out;
 }
 
-// [a tensor, a list holding it, the tensor again]: a mixed result.
+// [x, 1]: a container result holding a tensor.
 ffi::Array<ffi::Any> TensorAndInt(ffi::Tensor x) { return {x, 1}; }
+
+// Whatever `value` is (a list of tensors ...): the stream of (device_type,
+// device_id) and whether an allocator is installed while the callee runs.
+int64_t EnvStreamWith(ffi::Any value, int64_t device_type, int64_t device_id) {
+  (void)value;
+  return EnvStream(device_type, device_id);
+}
+bool HasEnvAllocatorWith(ffi::Any value) {
+  (void)value;
+  return HasEnvAllocator();
+}
+
+// An exchange table whose export fails with a Python RuntimeError, as a
+// producer raising inside managed_tensor_from_py_object_no_sync does. The
+// Python C API is found in the process (this library does not link Python).
+int RaiseFromPy(const char* message, const char* kind = "PyExc_RuntimeError") {
+  using SetString = void (*)(void*, const char*);
+  auto set_string = reinterpret_cast<SetString>(dlsym(RTLD_DEFAULT, "PyErr_SetString"));
+  void** exc_type = static_cast<void**>(dlsym(RTLD_DEFAULT, kind));
+  if (set_string != nullptr && exc_type != nullptr) set_string(*exc_type, message);
+  return -1;
+}
+int RaisingManagedFromPy(void*, DLManagedTensorVersioned**) {
+  return RaiseFromPy("producer export failed on purpose");
+}
+int RaisingDLTensorFromPy(void*, DLTensor*) {
+  return RaiseFromPy("producer view failed on purpose");
+}
+int RaisingToPy(DLManagedTensorVersioned*, void**) { return RaiseFromPy("import failed"); }
+int NullStream(DLDeviceType, int32_t, void** out) {
+  *out = nullptr;
+  return 0;
+}
+const DLPackExchangeAPI kRaisingAPI = {
+    {{1, 3}, nullptr}, nullptr, RaisingManagedFromPy, RaisingToPy, RaisingDLTensorFromPy,
+    NullStream};
+
+int BufferErrorFromPy(void*, DLManagedTensorVersioned**) {
+  return RaiseFromPy("not representable", "PyExc_BufferError");
+}
+const DLPackExchangeAPI kBufferErrorAPI = {
+    {{1, 3}, nullptr}, nullptr, BufferErrorFromPy, RaisingToPy, nullptr, NullStream};
+int64_t BufferErrorExchangeAPI() {
+  return static_cast<int64_t>(reinterpret_cast<uintptr_t>(&kBufferErrorAPI));
+}
+
+// The address of kRaisingAPI, for a Python class's __dlpack_c_exchange_api__ (int form).
+int64_t RaisingExchangeAPI() {
+  return static_cast<int64_t>(reinterpret_cast<uintptr_t>(&kRaisingAPI));
+}
 
 }  // namespace tensor_exchange_lib
 
@@ -119,6 +171,11 @@ TVM_FFI_DLL_EXPORT_TYPED_FUNC(fail_with, tensor_exchange_lib::FailWith);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(has_env_allocator, tensor_exchange_lib::HasEnvAllocator);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(alloc_add_one, tensor_exchange_lib::AllocAddOne);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(tensor_and_int, tensor_exchange_lib::TensorAndInt);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(env_stream_with, tensor_exchange_lib::EnvStreamWith);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(has_env_allocator_with, tensor_exchange_lib::HasEnvAllocatorWith);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(raising_exchange_api, tensor_exchange_lib::RaisingExchangeAPI);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(buffer_error_exchange_api,
+                              tensor_exchange_lib::BufferErrorExchangeAPI);
 
 // arg_kinds(view, tensor, any): the type index each argument arrived with, under
 // the schema (TensorView, Tensor, Any) — a packed body with a declared schema.
