@@ -662,3 +662,43 @@ def test_refcounts_and_memory_flat_over_100k_calls(lib, kernel):
     gc.collect()
     assert sys.getrefcount(x) == refs
     assert _rss_kb() - rss < 4096
+
+
+# ---------------------------------------------------------------------------
+# Tensor.__dlpack__(stream=...)
+# ---------------------------------------------------------------------------
+
+
+def test_dlpack_of_cpu_tensor_accepts_no_stream():
+    t = tvm_ffi.from_dlpack(np.arange(3, dtype="float32"))
+    assert np.from_dlpack(t).tolist() == [0.0, 1.0, 2.0]
+    t.__dlpack__(stream=None, max_version=(1, 0))
+    t.__dlpack__(stream=-1, max_version=(1, 0))
+
+
+def test_dlpack_of_cpu_tensor_rejects_a_stream():
+    t = tvm_ffi.from_dlpack(np.arange(3, dtype="float32"))
+    with pytest.raises(BufferError, match="host tensor takes stream=None"):
+        t.__dlpack__(stream=5, max_version=(1, 0))
+
+
+def test_dlpack_stream_of_wrong_type_is_a_type_error():
+    t = tvm_ffi.from_dlpack(np.arange(3, dtype="float32"))
+    with pytest.raises(TypeError, match="stream must be an int"):
+        t.__dlpack__(stream="default")
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a visible CUDA device")
+def test_dlpack_of_cuda_tensor_orders_consumer_stream_after_producer_stream():
+    x = torch.arange(1 << 20, device="cuda", dtype=torch.float32)
+    t = tvm_ffi.from_dlpack(x)
+    producer = torch.cuda.Stream()
+    consumer = torch.cuda.Stream()
+    with tvm_ffi.use_raw_stream(tvm_ffi.device("cuda", x.device.index), producer.cuda_stream):
+        with torch.cuda.stream(consumer):
+            y = torch.from_dlpack(t)  # torch passes its current stream
+            z = y * 2
+    torch.cuda.synchronize()
+    assert torch.equal(z, x * 2)
+    with pytest.raises(BufferError, match="ambiguous"):
+        t.__dlpack__(stream=0, max_version=(1, 0))

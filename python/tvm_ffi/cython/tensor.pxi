@@ -82,6 +82,8 @@ cdef extern from "Python.h":
     Py_buffer* PyMemoryView_GET_BUFFER(object mview)
 
 cdef enum:
+    kDLCUDAHost = 3
+    kDLROCMHost = 11
     kDLInt = 0
     kDLUInt = 1
     kDLFloat = 2
@@ -169,7 +171,14 @@ cdef class Tensor(Object):
         return (<int>t.device.device_type, t.device.device_id)
 
     def __dlpack__(self, stream=None, *, max_version=None, dl_device=None, copy=None):
-        """A DLPack capsule sharing this tensor's memory (versioned when max_version >= (1, 0))."""
+        """A DLPack capsule sharing this tensor's memory (versioned when max_version >= (1, 0)).
+
+        stream: the consumer's stream (DLPack convention). CPU tensors take None (or -1).
+        For GPU tensors, unless it is -1 or the stream the tensor's work is queued on
+        (the FFI stream of its device on this thread, see tvm_ffi.StreamContext), the
+        consumer's stream is made to wait for that work first. None means the legacy
+        default stream (1 on CUDA); 0 is ambiguous and rejected.
+        """
         cdef DLTensor* t = tensor_dl(self)
         cdef DLManagedTensor* legacy = NULL
         cdef DLManagedTensorVersioned* versioned = NULL
@@ -182,6 +191,7 @@ cdef class Tensor(Object):
                 raise BufferError("tvm_ffi.Tensor.__dlpack__: the tensor lives on device %r "
                                   "and cannot be exported to device %r"
                                   % (self.__dlpack_device__(), tuple(dl_device)))
+        dlpack_order_streams(t, stream)
         if max_version is not None and int(max_version[0]) >= 1:
             check_call(TVMFFITensorToDLPackVersioned(self.chandle, &versioned))
             return PyCapsule_New(versioned, kCapsuleVersioned, capsule_delete_versioned)
@@ -203,6 +213,34 @@ cdef class Tensor(Object):
             return "<tvm_ffi.Tensor: NULL>"
         return "tvm_ffi.Tensor(shape=%s, dtype=%s, device=%s, data_ptr=0x%x)" % (
             tuple(self.shape), str(self.dtype), str(self.device), self.data_ptr)
+
+
+cdef int dlpack_order_streams(DLTensor* t, object stream) except -1:
+    """The stream argument of __dlpack__: checked, and honoured for GPU tensors."""
+    cdef int device_type = <int>t.device.device_type
+    if stream is None:
+        if device_type == kDLCPU:
+            return 0
+        stream = 1
+    elif not isinstance(stream, int):
+        raise TypeError("tvm_ffi.Tensor.__dlpack__: stream must be an int or None, got %s"
+                        % type(stream).__name__)
+    if stream == -1:
+        return 0
+    if device_type == kDLCPU or device_type == kDLCUDAHost or device_type == kDLROCMHost:
+        raise BufferError("tvm_ffi.Tensor.__dlpack__: a host tensor takes stream=None, "
+                          "got stream=%d" % stream)
+    if stream == 0:
+        raise BufferError("tvm_ffi.Tensor.__dlpack__: stream=0 is ambiguous; pass 1 (legacy "
+                          "default stream), 2 (per-thread default stream) or a stream handle")
+    producer = <uintptr_t>TVMFFIEnvGetStream(device_type, t.device.device_id)
+    # A NULL FFI stream is the device's legacy default stream (handle 1 in DLPack terms).
+    if producer == (0 if stream == 1 else <uintptr_t>stream):
+        return 0
+    from tvm_ffi import _stream_sync
+    _stream_sync.stream_wait(device_type, t.device.device_id, producer,
+                             0 if stream == 1 else stream)
+    return 0
 
 
 cdef void capsule_delete_versioned(object capsule) noexcept:
