@@ -227,6 +227,15 @@ def test_producer_without_dltensor_fill_passes_tensor_objects(lib):
     assert not _LIVE
 
 
+def test_dlpack_1_2_attribute_with_int_address_is_read(lib):
+    api = make_table()
+    cls = type("OldFake", (FakeTensor,), {"__c_dlpack_exchange_api__": ctypes.addressof(api),
+                                           "_api": api})
+    x = cls(4)
+    assert list(lib.arg_kinds(x, x, x)) == [DLTENSOR_PTR, TENSOR, TENSOR]
+    assert tvm_ffi.from_dlpack(x).data_ptr == ctypes.addressof(x.buf)
+
+
 def test_tvm_tensor_argument_is_passed_as_itself(lib):
     t = tvm_ffi.from_dlpack(np.arange(4, dtype="float32"))
     assert list(lib.arg_kinds(t, t, t)) == [TENSOR, TENSOR, TENSOR]

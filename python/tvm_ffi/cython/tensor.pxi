@@ -523,6 +523,10 @@ cdef TVMFFIObjectHandle dlpack_to_handle(object obj, int32_t require_alignment,
         (<Tensor>obj)._check_handle()
         TVMFFIObjectIncRef((<Tensor>obj).chandle)
         return (<Tensor>obj).chandle
+    # Framework tensors (torch): through the class's DLPack C exchange table.
+    out = exchange_to_handle(obj, require_alignment, require_contiguous)
+    if out != NULL:
+        return out
     if is_numpy_array(obj):
         out = numpy_to_handle(obj, require_alignment, require_contiguous)
         if out != NULL:
@@ -536,9 +540,6 @@ cdef TVMFFIObjectHandle dlpack_to_handle(object obj, int32_t require_alignment,
                 relabelled = Tensor_relabel(<Tensor>tensor, name)
                 TVMFFIObjectIncRef((<Tensor>relabelled).chandle)
                 return (<Tensor>relabelled).chandle
-    out = exchange_to_handle(obj, require_alignment, require_contiguous)
-    if out != NULL:
-        return out
     return capsule_to_handle(dlpack_capsule(obj), obj, require_alignment, require_contiguous)
 
 

@@ -29,6 +29,7 @@
 #include "tvm_ffi_layout.h"
 
 #define TVMFFI_PY_EXCHANGE_ATTR "__dlpack_c_exchange_api__"
+#define TVMFFI_PY_EXCHANGE_ATTR_V12 "__c_dlpack_exchange_api__"
 #define TVMFFI_PY_EXCHANGE_CAPSULE "dlpack_exchange_api"
 
 /* ------------------------------------------------------------------------
@@ -126,6 +127,11 @@ static int TVMFFIPyExchangeLookup(PyTypeObject* type, const DLPackExchangeAPI** 
   const DLPackExchangeAPI* api = NULL;
   if (tvm_ffi_py_exchange_skip < 0) {
     PyObject* attr = PyObject_GetAttrString((PyObject*)type, TVMFFI_PY_EXCHANGE_ATTR);
+    if (attr == NULL && PyErr_ExceptionMatches(PyExc_AttributeError)) {
+      /* DLPack 1.2 frameworks published the table under this name (an int address). */
+      PyErr_Clear();
+      attr = PyObject_GetAttrString((PyObject*)type, TVMFFI_PY_EXCHANGE_ATTR_V12);
+    }
     if (attr == NULL) {
       if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return -1;
       PyErr_Clear();
