@@ -31,6 +31,11 @@ def lib():
     return tvm_ffi.load_module(os.path.join(LIB_DIR, "tensor_exchange_lib.so"))
 
 
+def data_ptr(t):
+    """Address of a tvm_ffi.Tensor's first element (data_ptr is becoming a method)."""
+    return t.data_ptr() if callable(t.data_ptr) else t.data_ptr
+
+
 # ---------------------------------------------------------------------------
 # A pure-Python producer implementing the exchange API with ctypes
 # ---------------------------------------------------------------------------
@@ -233,7 +238,7 @@ def test_dlpack_1_2_attribute_with_int_address_is_read(lib):
                                            "_api": api})
     x = cls(4)
     assert list(lib.arg_kinds(x, x, x)) == [DLTENSOR_PTR, TENSOR, TENSOR]
-    assert tvm_ffi.from_dlpack(x).data_ptr == ctypes.addressof(x.buf)
+    assert data_ptr(tvm_ffi.from_dlpack(x)) == ctypes.addressof(x.buf)
 
 
 def test_tvm_tensor_argument_is_passed_as_itself(lib):
@@ -297,7 +302,7 @@ def test_failed_import_of_result_falls_back_to_tvm_tensor(lib):
     x = cls(4)
     y = lib.echo(x)
     assert isinstance(y, tvm_ffi.Tensor)
-    assert y.data_ptr == ctypes.addressof(x.buf)
+    assert data_ptr(y) == ctypes.addressof(x.buf)
     del y
     gc.collect()
     assert not _LIVE
@@ -319,14 +324,14 @@ def test_from_dlpack_of_torch_shares_memory(lib):
     x = torch.arange(6, dtype=torch.float32).reshape(2, 3)
     t = tvm_ffi.from_dlpack(x)
     assert isinstance(t, tvm_ffi.Tensor)
-    assert t.data_ptr == x.data_ptr()
+    assert data_ptr(t) == x.data_ptr()
     assert tuple(t.shape) == (2, 3)
 
 
 def test_from_dlpack_of_ctypes_producer_uses_the_table(lib):
     x = Fake(5)
     t = tvm_ffi.from_dlpack(x)
-    assert t.data_ptr == ctypes.addressof(x.buf)
+    assert data_ptr(t) == ctypes.addressof(x.buf)
     assert len(_LIVE) == 1
     del t
     gc.collect()
@@ -445,13 +450,12 @@ def test_use_raw_stream_with_c_void_p_fails_on_enter():
             pass
 
 
-def test_cuda_stream_protocol_argument_is_an_opaque_pointer():
+def test_cuda_stream_protocol_argument_is_an_opaque_pointer(lib):
     class Stream:
         def __cuda_stream__(self):
             return (0, 0xABC)
 
-    echo = tvm_ffi.get_global_func("testing.echo")
-    assert echo(Stream()).value == 0xABC
+    assert lib.echo_any(Stream()).value == 0xABC
 
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a visible CUDA device")
@@ -528,13 +532,13 @@ def test_tensor_table_exports_and_imports():
     t = tvm_ffi.from_dlpack(np.arange(6, dtype="float32"))
     out = ctypes.POINTER(DLManagedTensorVersioned)()
     assert api.managed_tensor_from_py_object_no_sync(id(t), ctypes.byref(out)) == 0
-    assert out.contents.dl_tensor.data + out.contents.dl_tensor.byte_offset == t.data_ptr
+    assert out.contents.dl_tensor.data + out.contents.dl_tensor.byte_offset == data_ptr(t)
     py_out = ctypes.c_void_p()
     assert api.managed_tensor_to_py_object_no_sync(out, ctypes.byref(py_out)) == 0
     back = ctypes.cast(py_out, ctypes.py_object).value
     ctypes.pythonapi.Py_DecRef(ctypes.py_object(back))
     assert isinstance(back, tvm_ffi.Tensor)
-    assert back.data_ptr == t.data_ptr
+    assert data_ptr(back) == data_ptr(t)
 
 
 def test_tensor_table_allocates_cpu_tensors():
@@ -558,7 +562,7 @@ def test_tensor_argument_does_not_install_its_allocator(lib):
 def test_torch_from_dlpack_of_tvm_tensor_shares_memory():
     t = tvm_ffi.from_dlpack(np.arange(3, dtype="float32"))
     x = torch.from_dlpack(t)
-    assert x.data_ptr() == t.data_ptr
+    assert x.data_ptr() == data_ptr(t)
 
 
 # ---------------------------------------------------------------------------
@@ -630,9 +634,10 @@ def test_dunder_dlpack_type_error_is_not_retried():
     assert len(calls) == 1
 
 
-def test_skip_env_var_disables_the_exchange_path():
-    code = ("import tvm_ffi, torch; f = tvm_ffi.get_global_func('testing.echo');"
-            "print(type(f(torch.zeros(2))).__name__)")
+def test_skip_env_var_disables_the_exchange_path(lib):
+    code = ("import tvm_ffi, torch; f = tvm_ffi.load_module(%r).echo;"
+            "print(type(f(torch.zeros(2))).__name__)"
+            % os.path.join(LIB_DIR, "tensor_exchange_lib.so"))
     env = dict(os.environ, TVM_FFI_SKIP_DLPACK_C_EXCHANGE_API="1")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True).stdout.strip()

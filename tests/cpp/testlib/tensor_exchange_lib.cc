@@ -24,6 +24,7 @@ void ViewNop2(ffi::TensorView, ffi::TensorView) {}
 void ViewNop4(ffi::TensorView, ffi::TensorView, ffi::TensorView, ffi::TensorView) {}
 void TensorNop(ffi::Tensor) {}
 ffi::Tensor Echo(ffi::Tensor x) { return x; }
+ffi::Any EchoAny(ffi::Any x) { return x; }
 
 // The address of x's first element as the callee sees it.
 int64_t DataPtr(ffi::TensorView x) {
@@ -164,6 +165,7 @@ TVM_FFI_DLL_EXPORT_TYPED_FUNC(view_nop2, tensor_exchange_lib::ViewNop2);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(view_nop4, tensor_exchange_lib::ViewNop4);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(tensor_nop, tensor_exchange_lib::TensorNop);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(echo, tensor_exchange_lib::Echo);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(echo_any, tensor_exchange_lib::EchoAny);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(data_ptr, tensor_exchange_lib::DataPtr);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(stream_of, tensor_exchange_lib::StreamOf);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(env_stream, tensor_exchange_lib::EnvStream);
