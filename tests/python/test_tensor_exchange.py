@@ -554,6 +554,25 @@ def test_tensor_table_allocates_cpu_tensors():
     m.deleter(out)
 
 
+_ERRORS = []
+
+
+@ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p)
+def _record_error(ctx, kind, message):
+    _ERRORS.append((kind.decode(), message.decode()))
+
+
+def test_tensor_table_allocator_rejects_negative_shape():
+    api = _tensor_table()
+    shape = (ctypes.c_int64 * 1)(-3)
+    proto = DLTensor(None, DLDevice(1, 0), 1, DLDataType(2, 32, 1), shape, None, 0)
+    out = ctypes.POINTER(DLManagedTensorVersioned)()
+    _ERRORS.clear()
+    assert api.managed_tensor_allocator(ctypes.byref(proto), ctypes.byref(out), None,
+                                        ctypes.cast(_record_error, ctypes.c_void_p)) != 0
+    assert _ERRORS == [("ValueError", "tvm_ffi.Tensor's allocator: negative or too large shape")]
+
+
 def test_tensor_argument_does_not_install_its_allocator(lib):
     t = tvm_ffi.from_dlpack(np.zeros(1, dtype="float32"))
     assert not lib.has_env_allocator_with(t)
@@ -716,3 +735,33 @@ def test_dlpack_of_cuda_tensor_orders_consumer_stream_after_producer_stream():
     assert torch.equal(z, x * 2)
     with pytest.raises(BufferError, match="ambiguous"):
         t.__dlpack__(stream=0, max_version=(1, 0))
+
+
+# ---------------------------------------------------------------------------
+# DLTensorTestWrapper (a testing producer with a table of its own)
+# ---------------------------------------------------------------------------
+
+
+def test_test_wrapper_publishes_table_without_allocator_or_fill():
+    cap = tvm_ffi.core.DLTensorTestWrapper.__dlpack_c_exchange_api__
+    api = DLPackExchangeAPI.from_address(_capsule_ptr(cap, b"dlpack_exchange_api"))
+    assert (api.version.major, api.version.minor) == (1, 3)
+    assert not api.managed_tensor_allocator
+    assert not api.dltensor_from_py_object_no_sync
+
+
+def test_test_wrapper_argument_goes_through_its_table(lib):
+    t = tvm_ffi.from_dlpack(np.arange(4, dtype="float32"))
+    w = tvm_ffi.core.DLTensorTestWrapper(t)
+    assert list(lib.arg_kinds(w, w, w)) == [TENSOR, TENSOR, TENSOR]
+    assert lib.data_ptr(w) == data_ptr(t)
+    assert not lib.has_env_allocator_with(w)
+    assert isinstance(lib.echo(w), tvm_ffi.Tensor)
+
+
+def test_test_wrapper_env_stream_is_the_ffi_stream():
+    t = tvm_ffi.from_dlpack(np.arange(4, dtype="float32"))
+    w = tvm_ffi.core.DLTensorTestWrapper(t)
+    with tvm_ffi.use_raw_stream(tvm_ffi.device("cpu", 0), 0x31):
+        assert w.__tvm_ffi_env_stream__() == 0x31
+    assert np.from_dlpack(w).tolist() == [0.0, 1.0, 2.0, 3.0]

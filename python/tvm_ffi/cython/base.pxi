@@ -236,6 +236,7 @@ cdef extern from "tvm_ffi_dlpack_exchange.h":
                                  int32_t require_alignment, int32_t require_contiguous,
                                  TVMFFIObjectHandle* out) noexcept
     object TVMFFIPyTensorExchangeCapsule()
+    object TVMFFIPyTestWrapperExchangeCapsule()
     void TVMFFIPySetTensorType(object t) noexcept
 
 cdef extern from "tvm_ffi_array_builder.h":

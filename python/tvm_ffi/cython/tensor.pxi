@@ -658,4 +658,28 @@ cdef int convert_dlpack_view(object x, TVMFFIAny* out, ArgStore* store) except -
     return 0
 
 
+class DLTensorTestWrapper:
+    """A testing producer: wraps a tvm_ffi.Tensor and publishes a DLPack C exchange
+    table of its own (no allocator; exports the wrapped tensor; imports as
+    tvm_ffi.Tensor; the FFI stream of its device as the current stream)."""
+
+    __dlpack_c_exchange_api__ = TVMFFIPyTestWrapperExchangeCapsule()
+
+    def __init__(self, tensor):
+        if not isinstance(tensor, Tensor):
+            raise TypeError("DLTensorTestWrapper wraps a tvm_ffi.Tensor, got %s"
+                            % type(tensor).__name__)
+        self.tensor = tensor
+
+    def __dlpack__(self, **kwargs):
+        return self.tensor.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self.tensor.__dlpack_device__()
+
+    def __tvm_ffi_env_stream__(self):
+        device_type, device_id = self.tensor.__dlpack_device__()
+        return <uintptr_t>TVMFFIEnvGetStream(device_type, device_id)
+
+
 TVMFFIPySetTensorType(Tensor)

@@ -461,6 +461,20 @@ static int TVMFFIPyTensorAllocator(DLTensor* prototype, DLManagedTensorVersioned
     return -1;
   }
   int32_t ndim = prototype->ndim;
+  if (ndim < 0 || ndim > 64) {
+    set_error(error_ctx, "ValueError", "tvm_ffi.Tensor's allocator: ndim must be in [0, 64]");
+    return -1;
+  }
+  size_t elements = 1;
+  for (int32_t i = 0; i < ndim; ++i) {
+    int64_t extent = prototype->shape[i];
+    if (extent < 0 || (extent > 0 && elements > (SIZE_MAX >> 8) / (size_t)extent)) {
+      set_error(error_ctx, "ValueError",
+                "tvm_ffi.Tensor's allocator: negative or too large shape");
+      return -1;
+    }
+    elements *= (size_t)extent;
+  }
   size_t header = sizeof(DLManagedTensorVersioned);
   DLManagedTensorVersioned* managed =
       (DLManagedTensorVersioned*)malloc(header + 2 * sizeof(int64_t) * (size_t)(ndim > 0 ? ndim : 1));
@@ -511,6 +525,38 @@ static const DLPackExchangeAPI tvm_ffi_py_tensor_exchange_api = {
 /* The capsule published as tvm_ffi.Tensor.__dlpack_c_exchange_api__. */
 static PyObject* TVMFFIPyTensorExchangeCapsule(void) {
   return PyCapsule_New((void*)&tvm_ffi_py_tensor_exchange_api, TVMFFI_PY_EXCHANGE_CAPSULE, NULL);
+}
+
+/* The table of tvm_ffi.core.DLTensorTestWrapper (a testing producer that wraps a
+ * tvm_ffi.Tensor in its `tensor` attribute): no allocator and no DLTensor fill,
+ * export of the wrapped tensor, import as tvm_ffi.Tensor, and the FFI stream
+ * of non-CPU devices as the current stream (CPU leaves the output untouched). */
+static int TVMFFIPyTestWrapperManagedFromPy(void* py_object, DLManagedTensorVersioned** out) {
+  PyObject* tensor = PyObject_GetAttrString((PyObject*)py_object, "tensor");
+  if (tensor == NULL) return -1;
+  int rc = TVMFFIPyTensorManagedFromPy(tensor, out);
+  Py_DECREF(tensor);
+  return rc;
+}
+
+static int TVMFFIPyTestWrapperCurrentStream(DLDeviceType device_type, int32_t device_id,
+                                            void** out_stream) {
+  if (device_type != kDLCPU) *out_stream = TVMFFIEnvGetStream(device_type, device_id);
+  return 0;
+}
+
+static const DLPackExchangeAPI tvm_ffi_py_test_wrapper_exchange_api = {
+    {{DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION}, NULL},
+    NULL,
+    TVMFFIPyTestWrapperManagedFromPy,
+    TVMFFIPyTensorManagedToPy,
+    NULL,
+    TVMFFIPyTestWrapperCurrentStream,
+};
+
+static PyObject* TVMFFIPyTestWrapperExchangeCapsule(void) {
+  return PyCapsule_New((void*)&tvm_ffi_py_test_wrapper_exchange_api, TVMFFI_PY_EXCHANGE_CAPSULE,
+                       NULL);
 }
 
 static void TVMFFIPySetTensorType(PyObject* type) {
