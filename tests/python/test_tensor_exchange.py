@@ -308,11 +308,60 @@ def test_failed_import_of_result_falls_back_to_tvm_tensor(lib):
     assert not _LIVE
 
 
-def test_container_result_of_torch_call_keeps_tensor_elements(lib):
+def test_container_result_of_torch_call_gives_torch_elements(lib):
     x = torch.arange(4, dtype=torch.float32)
     out = lib.tensor_and_int(x)
+    assert type(out[0]) is torch.Tensor
+    assert out[0].data_ptr() == x.data_ptr()
     assert out[1] == 1
-    assert np.from_dlpack(out[0]).tolist() == [0.0, 1.0, 2.0, 3.0]
+    assert [type(v) for v in out] == [torch.Tensor, int]
+
+
+def test_list_with_tvm_tensor_and_torch_tensor_gives_torch_elements(lib):
+    x = torch.arange(4, dtype=torch.float32)
+    t = tvm_ffi.from_dlpack(np.arange(2, dtype="float32"))
+    out = lib.echo_any([t, x])
+    assert type(out[0]) is torch.Tensor
+    assert type(out[1]) is torch.Tensor
+
+
+def test_dict_result_of_torch_call_gives_torch_values(lib):
+    x = torch.arange(4, dtype=torch.float32)
+    out = lib.echo_any({"a": x})
+    assert type(out["a"]) is torch.Tensor
+    assert type(out.get("a")) is torch.Tensor
+    assert [type(v) for v in out.values()] == [torch.Tensor]
+
+
+def test_nested_containers_are_tagged_in_turn(lib):
+    x = torch.arange(4, dtype=torch.float32)
+    out = lib.echo_any([[x], {"k": [x]}])
+    assert type(out[0][0]) is torch.Tensor
+    assert type(out[1]["k"][0]) is torch.Tensor
+
+
+def test_container_result_of_numpy_call_gives_tvm_tensors(lib):
+    out = lib.echo_any([np.zeros(2, dtype="float32")])
+    assert isinstance(out[0], tvm_ffi.Tensor)
+
+
+def test_tagged_container_argument_gives_the_call_its_result_api(lib):
+    tagged = lib.echo_any([torch.zeros(2)])
+    assert lib.has_env_allocator_with(tagged)
+    again = lib.echo_any(tagged)
+    assert type(again[0]) is torch.Tensor
+    plain = tvm_ffi.convert([tvm_ffi.from_dlpack(np.zeros(2, dtype="float32"))])
+    assert not lib.has_env_allocator_with(plain)
+    assert isinstance(lib.echo_any(plain)[0], tvm_ffi.Tensor)
+
+
+def test_container_tags_are_dropped_with_their_wrappers(lib):
+    x = torch.zeros(2)
+    before = tvm_ffi.core._exchange_tag_count()
+    for _ in range(1000):
+        lib.echo_any([x])
+    gc.collect()
+    assert tvm_ffi.core._exchange_tag_count() == before
 
 
 # ---------------------------------------------------------------------------

@@ -237,6 +237,9 @@ cdef extern from "tvm_ffi_dlpack_exchange.h":
                                  TVMFFIObjectHandle* out) noexcept
     object TVMFFIPyTensorExchangeCapsule()
     object TVMFFIPyTestWrapperExchangeCapsule()
+    void TVMFFIPyTagCountAdd(Py_ssize_t delta) noexcept
+    Py_ssize_t TVMFFIPyTagCount() noexcept
+    bint TVMFFIPyIsContainerIndex(int32_t type_index) noexcept
     void TVMFFIPySetTensorType(object t) noexcept
 
 cdef extern from "tvm_ffi_array_builder.h":

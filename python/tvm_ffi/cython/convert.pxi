@@ -184,6 +184,8 @@ cdef int convert_arg(object x, TVMFFIAny* out, ArgStore* store) except -1:
     # The simple types are converted where the C fast path of calls converts them.
     cdef int rc = TVMFFIPyFastArg(x, out)
     if rc == 0:
+        if TVMFFIPyTagCount() > 0 and TVMFFIPyIsContainerIndex(out.type_index):
+            record_container_tag(x, store)
         return 0
     if rc < 0:
         return raise_pending_py_error()

@@ -11,6 +11,7 @@ Loaded by tvm_ffi/__init__.py after libtvm_ffi (RTLD_GLOBAL). The parts:
   function.pxi tvm_ffi.Function, call dispatch, callbacks, global registry
   tensor.pxi   tvm_ffi.Tensor, from_dlpack, DLPack export, tensor arguments
   stream.pxi   the per-thread FFI stream table
+  exchange.pxi containers tagged with a framework's DLPack exchange API
 """
 
 include "base.pxi"
@@ -21,6 +22,7 @@ include "convert.pxi"
 include "function.pxi"
 include "tensor.pxi"
 include "stream.pxi"
+include "exchange.pxi"
 
 
 cdef int _register_env_hooks() except -1:

@@ -229,9 +229,14 @@ cdef object function_vectorcall_impl(object self, PyObject** args, Py_ssize_t na
     return TVMFFIPyResultToPy(&result, env.result_api)
 
 
-cdef object vectorcall_result(TVMFFIAny* result):
-    """The C path's conversion of results other than None/int/bool/float/str."""
-    return any_to_py_owned(result)
+cdef object vectorcall_result(TVMFFIAny* result, const DLPackExchangeAPI* api):
+    """The C path's conversion of results other than None/int/bool/float/str; a container
+    result of a call with a framework's exchange API is tagged with it (exchange.pxi)."""
+    cdef bint container = api != NULL and TVMFFIPyIsContainerIndex(result.type_index)
+    out = any_to_py_owned(result)
+    if container:
+        tag_container(out, api)
+    return out
 
 
 cdef object vectorcall_raise(TVMFFIObjectHandle err):
@@ -340,7 +345,7 @@ def _seq_getitem(Object obj, int64_t index):
     if index < 0 or index >= size:
         raise IndexError("index %d out of range for %s of size %d"
                          % (given, obj.type_key, size))
-    return any_view_to_py(&(<TVMFFIAny*>cell.data)[index])
+    return element_to_py(&(<TVMFFIAny*>cell.data)[index], container_tag(obj))
 
 
 def _seq_to_list(Object obj):
@@ -349,9 +354,10 @@ def _seq_to_list(Object obj):
     cdef int64_t i
     _seq_check(obj)
     cell = <TVMFFISeqCell*>TVMFFIPyObjectCell(obj.chandle)
+    cdef const DLPackExchangeAPI* api = container_tag(obj)
     out = []
     for i in range(cell.size):
-        out.append(any_view_to_py(&(<TVMFFIAny*>cell.data)[i]))
+        out.append(element_to_py(&(<TVMFFIAny*>cell.data)[i], api))
     return out
 
 

@@ -381,6 +381,22 @@ static inline PyObject* TVMFFIPyExchangeImport(TVMFFIObjectHandle handle,
 }
 
 /* ------------------------------------------------------------------------
+ * Containers tagged with a call's result API (exchange.pxi keeps the tags)
+ * ------------------------------------------------------------------------ */
+
+/* How many tagged container wrappers are alive: while none is, container
+ * arguments need no tag lookup. */
+static Py_ssize_t tvm_ffi_py_tag_count = 0;
+
+static inline void TVMFFIPyTagCountAdd(Py_ssize_t delta) { tvm_ffi_py_tag_count += delta; }
+static inline Py_ssize_t TVMFFIPyTagCount(void) { return tvm_ffi_py_tag_count; }
+
+static inline int TVMFFIPyIsContainerIndex(int32_t type_index) {
+  return type_index == kTVMFFIArray || type_index == kTVMFFIList || type_index == kTVMFFIMap ||
+         type_index == kTVMFFIDict;
+}
+
+/* ------------------------------------------------------------------------
  * tvm_ffi.Tensor as a producer
  * ------------------------------------------------------------------------ */
 

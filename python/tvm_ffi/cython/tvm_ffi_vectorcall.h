@@ -25,7 +25,7 @@
  * the general path in function.pxi, which starts over: the fast path releases
  * what it made first. */
 typedef PyObject* (*TVMFFIPyCallImpl)(PyObject* self, PyObject** args, Py_ssize_t nargs);
-typedef PyObject* (*TVMFFIPyResultImpl)(TVMFFIAny* result);
+typedef PyObject* (*TVMFFIPyResultImpl)(TVMFFIAny* result, const DLPackExchangeAPI* api);
 typedef PyObject* (*TVMFFIPyRaiseImpl)(TVMFFIObjectHandle error);
 
 enum { kTVMFFIPyFastArgs = 8 };
@@ -33,7 +33,7 @@ enum { kTVMFFIPyFastArgs = 8 };
 /* Set once at module init by TVMFFIPyEnableVectorcall. */
 static struct {
   TVMFFIPyCallImpl call;      /* the general path */
-  TVMFFIPyResultImpl result;  /* any owned result -> Python value */
+  TVMFFIPyResultImpl result;  /* any owned result -> Python value (tagging containers with api) */
   TVMFFIPyRaiseImpl raise;    /* raises an FFI error (taken over); returns NULL */
   PyTypeObject* object_type;  /* tvm_ffi.Object */
 } tvm_ffi_py_call;
@@ -125,7 +125,8 @@ static int TVMFFIPyCallWithEnv(void* handle, int release_gil, TVMFFIAny* packed,
 }
 
 /* The Python value of an owned result: PODs, strings and (when the call had
- * a framework's exchange API) tensors here, the rest through convert.pxi. */
+ * a framework's exchange API) tensors here, the rest through convert.pxi,
+ * which tags containers with api. */
 static inline PyObject* TVMFFIPyResultToPy(TVMFFIAny* result, const DLPackExchangeAPI* api) {
   switch (result->type_index) {
     case kTVMFFINone:
@@ -150,9 +151,9 @@ static inline PyObject* TVMFFIPyResultToPy(TVMFFIAny* result, const DLPackExchan
         PyObject* out = TVMFFIPyExchangeImport(result->v_obj, api);
         if (out != NULL) return out;
       }
-      return tvm_ffi_py_call.result(result);
+      return tvm_ffi_py_call.result(result, NULL);
     default:
-      return tvm_ffi_py_call.result(result);
+      return tvm_ffi_py_call.result(result, api);
   }
 }
 
@@ -177,7 +178,11 @@ static PyObject* TVMFFIPyFunctionVectorcall(PyObject* self, PyObject* const* arg
     Py_ssize_t i = 0;
     for (; i < n; ++i) {
       int rc = TVMFFIPyFastArg(args[i], &packed[i]);
-      if (rc == 0) continue;
+      if (rc == 0) {
+        /* A container may carry a framework's tag: the general path reads it. */
+        if (tvm_ffi_py_tag_count > 0 && TVMFFIPyIsContainerIndex(packed[i].type_index)) break;
+        continue;
+      }
       if (rc < 0) goto fail;
       /* A framework tensor (exchange API): a view where the schema says DLTensor*. */
       const DLPackExchangeAPI* api;
