@@ -246,6 +246,17 @@ def test_tvm_tensor_argument_is_passed_as_itself(lib):
     assert list(lib.arg_kinds(t, t, t)) == [TENSOR, TENSOR, TENSOR]
 
 
+def test_torch_tensor_of_many_dimensions_goes_as_object_to_tensor_view(lib):
+    x = torch.zeros([1] * 9)
+    assert list(lib.arg_kinds(x, x, x)) == [TENSOR, TENSOR, TENSOR]
+    assert lib.data_ptr(x) == x.data_ptr()
+
+
+def test_torch_view_of_strided_tensor_keeps_its_layout(lib):
+    x = torch.arange(24, dtype=torch.float32).reshape(4, 6)[:, ::2].t()
+    assert lib.view_info(x) == [list(x.shape), list(x.stride()), x.data_ptr()]
+
+
 def test_torch_view_shares_memory_including_storage_offset(lib):
     x = torch.arange(10, dtype=torch.float32)[3:]
     assert lib.data_ptr(x) == x.data_ptr()

@@ -229,8 +229,10 @@ cdef extern from "tvm_ffi_dlpack_exchange.h":
     # 0 with *out (NULL: the type publishes no table), -1 with a Python error.
     int TVMFFIPyExchangeLookup(PyTypeObject* t, const DLPackExchangeAPI** out) noexcept
     # 0, or -1 with a Python error; *owned: a Tensor the caller releases after the call.
+    enum:
+        kTVMFFIPyViewDims
     int TVMFFIPyExchangeArg(object x, const DLPackExchangeAPI* api, DLTensor* view,
-                            TVMFFIAny* out, TVMFFIObjectHandle* owned,
+                            int64_t* dims, TVMFFIAny* out, TVMFFIObjectHandle* owned,
                             TVMFFIPyCallEnv* env) noexcept
     int TVMFFIPyExchangeToHandle(object x, const DLPackExchangeAPI* api,
                                  int32_t require_alignment, int32_t require_contiguous,

@@ -40,6 +40,8 @@ cdef struct ViewSlots:
     int64_t strides[kStackTensors][kStackTensorDims]
     int64_t shapes[kStackTensors][kStackTensorDims]
     PyObject* pyrefs[kStackTensors]
+    # Shape then strides of framework tensors passed as views (tvm_ffi_dlpack_exchange.h).
+    int64_t exchange_dims[kStackTensors][2 * kTVMFFIPyViewDims]
 
 
 cdef struct ArgStore:
@@ -264,11 +266,13 @@ cdef int convert_exchange_arg(object x, const DLPackExchangeAPI* api, TVMFFIAny*
     """A tensor of a framework publishing the DLPack C exchange API: a DLTensor view
     where the parameter is declared DLTensor*, else a Tensor object owned by the call."""
     cdef DLTensor* view = NULL
+    cdef int64_t* dims = NULL
     cdef TVMFFIObjectHandle owned = NULL
     if (store.views != NULL and store.num_tensors < kStackTensors and store.arg_index < 64
             and (function_view_mask(<Function>store.func) >> store.arg_index) & 1):
         view = &store.views.tensors[store.num_tensors]
-    if TVMFFIPyExchangeArg(x, api, view, out, &owned, store.env) != 0:
+        dims = store.views.exchange_dims[store.num_tensors]
+    if TVMFFIPyExchangeArg(x, api, view, dims, out, &owned, store.env) != 0:
         return raise_pending_py_error()
     if owned != NULL:
         store.owned[store.num_owned] = owned

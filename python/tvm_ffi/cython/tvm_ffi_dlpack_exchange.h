@@ -312,13 +312,19 @@ static inline int TVMFFIPyExchangeToHandle(PyObject* x, const DLPackExchangeAPI*
   return 0;
 }
 
+/* Dimensions of a DLTensor view whose shape and strides are copied to the call. */
+enum { kTVMFFIPyViewDims = 8 };
+
 /* A framework tensor argument x (api: its type's table). With a view slot (the
  * parameter is DLTensor*) and a producer that fills DLTensors, x is passed as a
- * DLTensorPtr to *view; else as a Tensor object written to *owned (the caller
- * releases it after the call). The table and the device are recorded in env.
- * 0, or -1 with a Python error (nothing left to release). */
+ * DLTensorPtr to *view, whose shape and strides are copied to dims (room for
+ * 2 * kTVMFFIPyViewDims values: the producer's arrays may change when another
+ * thread runs while the GIL is released); else, and for tensors of more
+ * dimensions, as a Tensor object written to *owned (the caller releases it
+ * after the call). The table and the device are recorded in env. 0, or -1
+ * with a Python error (nothing left to release). */
 static inline int TVMFFIPyExchangeArg(PyObject* x, const DLPackExchangeAPI* api, DLTensor* view,
-                                      TVMFFIAny* out, TVMFFIObjectHandle* owned,
+                                      int64_t* dims, TVMFFIAny* out, TVMFFIObjectHandle* owned,
                                       TVMFFIPyCallEnv* env) {
   DLDevice device;
   *owned = NULL;
@@ -333,6 +339,15 @@ static inline int TVMFFIPyExchangeArg(PyObject* x, const DLPackExchangeAPI* api,
       }
       return -1;
     }
+  }
+  if (view != NULL && api->dltensor_from_py_object_no_sync != NULL && view->ndim >= 0 &&
+      view->ndim <= kTVMFFIPyViewDims) {
+    for (int32_t i = 0; i < view->ndim; ++i) {
+      dims[i] = view->shape[i];
+      if (view->strides != NULL) dims[kTVMFFIPyViewDims + i] = view->strides[i];
+    }
+    view->shape = dims;
+    if (view->strides != NULL) view->strides = dims + kTVMFFIPyViewDims;
     out->type_index = kTVMFFIDLTensorPtr;
     out->v_int64 = 0;
     out->v_ptr = view;

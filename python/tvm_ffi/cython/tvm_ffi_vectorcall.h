@@ -171,6 +171,7 @@ static PyObject* TVMFFIPyFunctionVectorcall(PyObject* self, PyObject* const* arg
   if (n <= kTVMFFIPyFastArgs && handle != NULL) {
     TVMFFIAny packed[kTVMFFIPyFastArgs];
     DLTensor views[kTVMFFIPyFastArgs];
+    int64_t view_dims[kTVMFFIPyFastArgs][2 * kTVMFFIPyViewDims];
     TVMFFIObjectHandle owned[kTVMFFIPyFastArgs];
     int num_owned = 0;
     TVMFFIPyCallEnv env;
@@ -189,7 +190,8 @@ static PyObject* TVMFFIPyFunctionVectorcall(PyObject* self, PyObject* const* arg
       if (TVMFFIPyExchangeLookup(Py_TYPE(args[i]), &api) != 0) goto fail;
       if (api == NULL || !state->view_known) break;
       DLTensor* view = ((state->view_mask >> i) & 1) ? &views[i] : NULL;
-      if (TVMFFIPyExchangeArg(args[i], api, view, &packed[i], &owned[num_owned], &env) != 0) {
+      if (TVMFFIPyExchangeArg(args[i], api, view, view_dims[i], &packed[i], &owned[num_owned],
+                              &env) != 0) {
         goto fail;
       }
       if (owned[num_owned] != NULL) ++num_owned;

@@ -31,6 +31,16 @@ int64_t DataPtr(ffi::TensorView x) {
   return static_cast<int64_t>(reinterpret_cast<uintptr_t>(x.data_ptr()) + x.byte_offset());
 }
 
+// [shape, strides, data address] of x as the callee sees it.
+ffi::Array<ffi::Any> ViewInfo(ffi::TensorView x) {
+  ffi::Array<int64_t> shape, strides;
+  for (int64_t i = 0; i < x.ndim(); ++i) {
+    shape.push_back(x.shape()[i]);
+    strides.push_back(x.strides()[i]);
+  }
+  return {shape, strides, DataPtr(x)};
+}
+
 // The stream the callee sees for x's device (0 when none is set).
 int64_t StreamOf(ffi::TensorView x) {
   DLDevice dev = x.device();
@@ -167,6 +177,7 @@ TVM_FFI_DLL_EXPORT_TYPED_FUNC(tensor_nop, tensor_exchange_lib::TensorNop);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(echo, tensor_exchange_lib::Echo);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(echo_any, tensor_exchange_lib::EchoAny);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(data_ptr, tensor_exchange_lib::DataPtr);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(view_info, tensor_exchange_lib::ViewInfo);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(stream_of, tensor_exchange_lib::StreamOf);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(env_stream, tensor_exchange_lib::EnvStream);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(fail_with, tensor_exchange_lib::FailWith);
