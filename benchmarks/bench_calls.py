@@ -421,11 +421,15 @@ def main():
     parser.add_argument("--wheel", default=os.path.join(tempfile.gettempdir(), "tvm_peer"),
                         help="directory the apache-tvm-ffi wheel is installed in (--target)")
     parser.add_argument("--torch-only", action="store_true", help="only the torch table")
+    parser.add_argument("--repeat", type=int, default=None,
+                        help="rounds per row (default 7, 3 with --quick)")
     parser.add_argument("--torch-worker", metavar="KERNELS", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.torch_worker:
         return torch_worker(args.torch_worker)
     repeat, budget = (3, 0.05) if args.quick else (7, 0.1)
+    if args.repeat:
+        repeat = args.repeat
 
     import tvm_ffi
 
