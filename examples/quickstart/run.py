@@ -1,6 +1,6 @@
 """Quickstart: compile a C++ kernel from Python and call it on numpy arrays without copying.
 
-    pip install . && python examples/quickstart/run.py
+    pip install . numpy && python examples/quickstart/run.py
 
 The first run compiles add_one.cc (a few seconds); later runs load the cached library.
 """
@@ -12,7 +12,7 @@ import numpy as np
 import tvm_ffi.cpp
 
 source = (pathlib.Path(__file__).parent / "add_one.cc").read_text()
-mod = tvm_ffi.cpp.load_inline("quickstart_add_one", source, functions=["add_one"])
+mod = tvm_ffi.cpp.load_inline("quickstart_add_one", cpp_sources=source, functions=["add_one"])
 
 x = np.arange(5, dtype=np.float32)
 y = np.zeros_like(x)

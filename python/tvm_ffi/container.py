@@ -1,9 +1,15 @@
-"""Python views of the FFI containers: Array, List, Map, Dict and Shape.
+"""Python views of the FFI containers: Array, List, Map and Dict.
 
 Array and List elements are read straight from the object's cell; every other
 operation goes through the runtime globals of docs/runtime_globals.md, so the
 containers are shared by reference with C++ (a List mutated in C++ is seen
 mutated here, and the other way round).
+
+Equality is structural and type-strict like C++'s (``Array([1]) != Array([1.0])``),
+and ``hash`` agrees with it, so equal containers are interchangeable as set
+members and dict keys. Every mutating operation converts all new elements before
+it touches the container: a value that cannot be converted raises and leaves the
+container exactly as it was.
 """
 
 import collections.abc as _abc
@@ -12,14 +18,154 @@ from . import core
 from .core import Object
 from .registry import register_object
 
-_MISSING = object()
+
+class _MissingType:
+    """The "no value" sentinel of ``Map.get`` and friends (``tvm_ffi.container.MISSING``)."""
+
+    __slots__ = ()
+    _instance = None
+
+    def __new__(cls):
+        if cls._instance is None:
+            cls._instance = object.__new__(cls)
+        return cls._instance
+
+    def __repr__(self):
+        return "<MISSING>"
+
+    def __reduce__(self):
+        return (_MissingType, ())
+
+
+MISSING = _MissingType()
+core.MISSING = MISSING
+
+
+class CContainerBase(Object):
+    """Common base of Array, List, Map and Dict."""
+
+    __slots__ = ()
+
+
+core.CContainerBase = CContainerBase
+
+__all__ = ["Array", "List", "Map", "Dict", "MISSING", "KeysView", "ValuesView", "ItemsView"]
 
 
 def _rt(name):
     return core._get_global_func(name, False)
 
 
-class _FFISequence(Object, _abc.Sequence):
+# ---------------------------------------------------------------------------
+# Structural equality, hashing and printing (the FFI's rules, seen from Python)
+# ---------------------------------------------------------------------------
+
+def _is_plain_sequence(x):
+    return (isinstance(x, (list, tuple)) and not isinstance(x, _FFISequence)
+            and not hasattr(x, "__tvm_ffi_object__"))
+
+
+def _ffi_equal(a, b):
+    """Type-strict structural equality: 1, 1.0 and True differ; containers recurse."""
+    if a is b:
+        return True
+    if isinstance(a, _FFISequence) or isinstance(b, _FFISequence):
+        if not isinstance(a, (_FFISequence, list, tuple)) or not isinstance(
+                b, (_FFISequence, list, tuple)):
+            return False
+        la = core._seq_to_list(a) if isinstance(a, _FFISequence) else list(a)
+        lb = core._seq_to_list(b) if isinstance(b, _FFISequence) else list(b)
+        return len(la) == len(lb) and all(_ffi_equal(x, y) for x, y in zip(la, lb))
+    if isinstance(a, _FFIMapping) or isinstance(b, _FFIMapping):
+        if not (isinstance(a, _FFIMapping) and isinstance(b, _FFIMapping)):
+            return False
+        if isinstance(a, Dict) != isinstance(b, Dict) or len(a) != len(b):
+            return False
+        for key, value in a.items():
+            other = b.get(key, MISSING)
+            if other is MISSING or not _ffi_equal(value, other):
+                return False
+        return True
+    if isinstance(a, Object) or isinstance(b, Object):
+        return isinstance(a, Object) and a.same_as(b)
+    ta, tb = _scalar_kind(a), _scalar_kind(b)
+    if ta != tb:
+        return False
+    try:
+        return bool(a == b)
+    except Exception:
+        return False
+
+
+def _scalar_kind(x):
+    if x is None:
+        return "none"
+    if isinstance(x, bool):
+        return "bool"
+    if isinstance(x, int):
+        return "int"
+    if isinstance(x, float):
+        return "float"
+    if isinstance(x, core.dtype):
+        return "dtype"
+    if isinstance(x, str):
+        return "str"
+    if isinstance(x, (bytes, bytearray)):
+        return "bytes"
+    if isinstance(x, tuple):
+        return "tuple"
+    return type(x)
+
+
+def _ffi_hash(x):
+    """A hash that agrees with _ffi_equal."""
+    if isinstance(x, _FFISequence):
+        return hash(("ffi.Seq",) + tuple(_ffi_hash(e) for e in core._seq_to_list(x)))
+    if isinstance(x, _FFIMapping):
+        return hash(("ffi.Mapping", frozenset((_ffi_hash(k), _ffi_hash(v))
+                                              for k, v in x.items())))
+    if _is_plain_sequence(x):
+        return hash(("ffi.Seq",) + tuple(_ffi_hash(e) for e in x))
+    try:
+        return hash(x)
+    except TypeError:
+        return hash(type(x))
+
+
+def _quote(text):
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def _ffi_repr(x):
+    """The FFI printer's text of a value: strings in double quotes, Arrays as tuples."""
+    if isinstance(x, Array):
+        items = [_ffi_repr(e) for e in core._seq_to_list(x)]
+        return "(" + items[0] + ",)" if len(items) == 1 else "(" + ", ".join(items) + ")"
+    if isinstance(x, List):
+        return "[" + ", ".join(_ffi_repr(e) for e in core._seq_to_list(x)) + "]"
+    if isinstance(x, _FFIMapping):
+        return "{" + ", ".join("%s: %s" % (_ffi_repr(k), _ffi_repr(v))
+                               for k, v in x.items()) + "}"
+    if isinstance(x, core.dtype):
+        return str(x)
+    if isinstance(x, str):
+        return _quote(x)
+    if isinstance(x, bytes):
+        return "b" + _quote(x.decode("latin-1"))
+    if isinstance(x, core.Device):
+        return str(x)
+    return repr(x)
+
+
+# ---------------------------------------------------------------------------
+# Array and List
+# ---------------------------------------------------------------------------
+
+def _index_error(size, index):
+    return IndexError("Index out of range. size: %d, got index %d" % (size, index))
+
+
+class _FFISequence(CContainerBase, _abc.Sequence):
     """Read access shared by Array and List."""
 
     __slots__ = ()
@@ -27,48 +173,88 @@ class _FFISequence(Object, _abc.Sequence):
     def __len__(self):
         return core._seq_size(self)
 
+    def __bool__(self):
+        return core._seq_size(self) > 0
+
     def __getitem__(self, index):
         if isinstance(index, slice):
-            items = core._seq_to_list(self)
-            return items[index]
+            return core._seq_to_list(self)[index]
         try:
             i = index.__index__()
         except AttributeError:
-            raise TypeError("%s indices must be integers or slices, not %s"
-                            % (type(self).__name__, type(index).__name__)) from None
-        return core._seq_getitem(self, i)
+            raise TypeError("indices must be integers or slices, not %s"
+                            % type(index).__name__) from None
+        try:
+            return core._seq_getitem(self, i)
+        except (IndexError, OverflowError):
+            raise _index_error(len(self), i) from None
 
     def __iter__(self):
         return iter(core._seq_to_list(self))
 
+    def __reversed__(self):
+        return reversed(core._seq_to_list(self))
+
     def __contains__(self, value):
-        return value in core._seq_to_list(self)
+        items = core._seq_to_list(self)
+        if any(_ffi_equal(value, item) for item in items):
+            return True
+        return False
+
+    def count(self, value):
+        return sum(1 for item in core._seq_to_list(self) if _ffi_equal(value, item))
+
+    def index(self, value, start=0, stop=None):
+        items = core._seq_to_list(self)
+        for i in range(*slice(start, stop).indices(len(items))):
+            if _ffi_equal(value, items[i]):
+                return i
+        raise ValueError("%r is not in %s" % (value, type(self).__name__))
 
     def __eq__(self, other):
-        if isinstance(other, Object) and self.same_as(other):
-            return True
-        if isinstance(other, (_FFISequence, list, tuple)):
-            return core._seq_to_list(self) == list(other)
+        if isinstance(other, _FFISequence):
+            return _ffi_equal(self, other)
+        if isinstance(other, _abc.Sequence) and not isinstance(
+                other, (str, bytes, bytearray, _abc.Mapping)):
+            try:
+                other = type(self)(other)
+            except Exception:
+                return NotImplemented
+            return _ffi_equal(self, other)
         return NotImplemented
 
     def __ne__(self, other):
         result = self.__eq__(other)
         return result if result is NotImplemented else not result
 
-    __hash__ = Object.__hash__
+    def __hash__(self):
+        return _ffi_hash(self)
+
+    def __add__(self, other):
+        return type(self)(core._seq_to_list(self) + list(other))
+
+    def __radd__(self, other):
+        return type(self)(list(other) + core._seq_to_list(self))
 
     def __repr__(self):
-        return "[" + ", ".join(repr(x) for x in core._seq_to_list(self)) + "]"
+        if self.__chandle__() == 0:
+            return "%s(chandle=None)" % type(self).__name__
+        return _ffi_repr(self)
 
 
 @register_object("ffi.Array")
 class Array(_FFISequence):
-    """Immutable sequence shared with C++ (``ffi::Array``)."""
+    """Immutable sequence shared with C++ (``ffi::Array``); any iterable builds one."""
 
     __slots__ = ()
 
-    def __init__(self, input=()):
-        self.__init_handle_by_constructor__(_rt("ffi.Array"), *input)
+    def __init__(self, input_list):
+        self.__init_handle_by_constructor__(_rt("ffi.Array"), *input_list)
+
+
+def _converted(values):
+    """values converted to FFI values in one go (an Array): raises before any mutation."""
+    return core._seq_to_list(_rt("ffi.Array")(*values))
 
 
 @register_object("ffi.List")
@@ -77,8 +263,8 @@ class List(_FFISequence, _abc.MutableSequence):
 
     __slots__ = ()
 
-    def __init__(self, input=()):
-        self.__init_handle_by_constructor__(_rt("ffi.List"), *input)
+    def __init__(self, input_list=()):
+        self.__init_handle_by_constructor__(_rt("ffi.List"), *input_list)
 
     def _normalize(self, index):
         size = len(self)
@@ -86,22 +272,46 @@ class List(_FFISequence, _abc.MutableSequence):
         if i < 0:
             i += size
         if i < 0 or i >= size:
-            raise IndexError("index %d out of range for List of size %d" % (index, size))
+            raise _index_error(size, index.__index__())
         return i
+
+    def _replace_all(self, items):
+        """Make the contents equal to items (already converted FFI values)."""
+        _rt("ffi.ListClear")(self)
+        append = _rt("ffi.ListAppend")
+        for value in items:
+            append(self, value)
 
     def __setitem__(self, index, value):
         if isinstance(index, slice):
+            # Snapshot first: value may be self (l[1:3] = l).
+            new_values = _converted(list(value))
             items = core._seq_to_list(self)
-            items[index] = value
-            self.clear()
-            self.extend(items)
+            start, stop, step = index.indices(len(items))
+            if step != 1:
+                size = len(range(start, stop, step))
+                if len(new_values) != size:
+                    raise ValueError("attempt to assign sequence of size %d to extended "
+                                     "slice of size %d" % (len(new_values), size))
+                setitem = _rt("ffi.ListSetItem")
+                for i, v in zip(range(start, stop, step), new_values):
+                    setitem(self, i, v)
+                return
+            items[index] = new_values
+            self._replace_all(items)
             return
-        _rt("ffi.ListSetItem")(self, self._normalize(index), value)
+        try:
+            i = self._normalize(index)
+        except AttributeError:
+            raise TypeError("indices must be integers or slices, not %s"
+                            % type(index).__name__) from None
+        _rt("ffi.ListSetItem")(self, i, value)
 
     def __delitem__(self, index):
         if isinstance(index, slice):
+            erase = _rt("ffi.ListErase")
             for i in sorted(range(len(self))[index], reverse=True):
-                _rt("ffi.ListErase")(self, i)
+                erase(self, i)
             return
         _rt("ffi.ListErase")(self, self._normalize(index))
 
@@ -119,24 +329,35 @@ class List(_FFISequence, _abc.MutableSequence):
 
     def extend(self, values):
         append = _rt("ffi.ListAppend")
-        for value in list(values):
+        for value in _converted(list(values)):
             append(self, value)
+
+    def __iadd__(self, values):
+        self.extend(values)
+        return self
 
     def pop(self, index=-1):
         if len(self) == 0:
-            raise IndexError("pop from empty List")
+            raise IndexError("pop from empty list")
         i = self._normalize(index)
         value = core._seq_getitem(self, i)
         _rt("ffi.ListErase")(self, i)
         return value
 
+    def reverse(self):
+        self._replace_all(core._seq_to_list(self)[::-1])
+
     def clear(self):
         _rt("ffi.ListClear")(self)
 
-    __hash__ = Object.__hash__
+    __hash__ = _FFISequence.__hash__
 
 
-class _FFIMapping(Object, _abc.Mapping):
+# ---------------------------------------------------------------------------
+# Map and Dict
+# ---------------------------------------------------------------------------
+
+class _FFIMapping(CContainerBase, _abc.Mapping):
     """Read access shared by Map and Dict; _PREFIX picks the runtime globals."""
 
     __slots__ = ()
@@ -148,9 +369,12 @@ class _FFIMapping(Object, _abc.Mapping):
     def __len__(self):
         return _rt(self._PREFIX + "Size")(self)
 
+    def __bool__(self):
+        return len(self) > 0
+
     def __getitem__(self, key):
         if not _rt(self._PREFIX + "Count")(self, key):
-            raise KeyError(key)
+            raise KeyError("key is not in Map")
         return _rt(self._PREFIX + "GetItem")(self, key)
 
     def __contains__(self, key):
@@ -165,34 +389,41 @@ class _FFIMapping(Object, _abc.Mapping):
         return default
 
     def keys(self):
-        return _abc.KeysView(self)
+        return KeysView(self)
 
     def values(self):
-        return _FFIValuesView(self)
+        return ValuesView(self)
 
     def items(self):
-        return _FFIItemsView(self)
+        return ItemsView(self)
 
     def __eq__(self, other):
-        if isinstance(other, Object) and self.same_as(other):
-            return True
-        if isinstance(other, _abc.Mapping):
-            return dict(self.items()) == dict(other.items())
+        if isinstance(other, _FFIMapping) and (isinstance(other, type(self))
+                                               or isinstance(self, type(other))):
+            return _ffi_equal(self, other)
         return NotImplemented
 
     def __ne__(self, other):
         result = self.__eq__(other)
         return result if result is NotImplemented else not result
 
-    __hash__ = Object.__hash__
+    def __hash__(self):
+        return _ffi_hash(self)
 
     def __repr__(self):
-        flat = self._items_flat()
-        return "{" + ", ".join("%r: %r" % (flat[i], flat[i + 1])
-                               for i in range(0, len(flat), 2)) + "}"
+        if self.__chandle__() == 0:
+            return "%s(chandle=None)" % type(self).__name__
+        return _ffi_repr(self)
 
 
-class _FFIItemsView(_abc.ItemsView):
+class KeysView(_abc.KeysView):
+    """Keys of a Map/Dict, read in one call."""
+
+    def __iter__(self):
+        return iter(self._mapping._items_flat()[0::2])
+
+
+class ItemsView(_abc.ItemsView):
     """Items of a Map/Dict, read in one call."""
 
     def __iter__(self):
@@ -200,17 +431,16 @@ class _FFIItemsView(_abc.ItemsView):
         return iter([(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)])
 
 
-class _FFIValuesView(_abc.ValuesView):
+class ValuesView(_abc.ValuesView):
     """Values of a Map/Dict, read in one call."""
 
     def __iter__(self):
         return iter(self._mapping._items_flat()[1::2])
 
 
-def _flatten_mapping(input):
+def _flatten_mapping(input_dict):
     flat = []
-    items = input.items() if isinstance(input, _abc.Mapping) else input
-    for key, value in items:
+    for key, value in input_dict.items():
         flat.append(key)
         flat.append(value)
     return flat
@@ -223,8 +453,8 @@ class Map(_FFIMapping):
     __slots__ = ()
     _PREFIX = "ffi.Map"
 
-    def __init__(self, input=()):
-        self.__init_handle_by_constructor__(_rt("ffi.Map"), *_flatten_mapping(input))
+    def __init__(self, input_dict):
+        self.__init_handle_by_constructor__(_rt("ffi.Map"), *_flatten_mapping(input_dict))
 
 
 @register_object("ffi.Dict")
@@ -234,8 +464,9 @@ class Dict(_FFIMapping, _abc.MutableMapping):
     __slots__ = ()
     _PREFIX = "ffi.Dict"
 
-    def __init__(self, input=()):
-        self.__init_handle_by_constructor__(_rt("ffi.Dict"), *_flatten_mapping(input))
+    def __init__(self, input_dict=None):
+        flat = [] if input_dict is None else _flatten_mapping(input_dict)
+        self.__init_handle_by_constructor__(_rt("ffi.Dict"), *flat)
 
     def __setitem__(self, key, value):
         _rt("ffi.DictSetItem")(self, key, value)
@@ -245,43 +476,37 @@ class Dict(_FFIMapping, _abc.MutableMapping):
             raise KeyError(key)
         _rt("ffi.DictErase")(self, key)
 
-    def pop(self, key, default=_MISSING):
+    def pop(self, key, *default):
+        if len(default) > 1:
+            raise TypeError("pop expected at most 2 arguments, got %d" % (len(default) + 1))
         if _rt("ffi.DictCount")(self, key):
             value = _rt("ffi.DictGetItem")(self, key)
             _rt("ffi.DictErase")(self, key)
             return value
-        if default is _MISSING:
-            raise KeyError(key)
-        return default
+        if default:
+            return default[0]
+        raise KeyError(key)
+
+    def update(self, other=(), /):
+        """Set every key of a mapping (or iterable of pairs); all or nothing."""
+        pairs = other.items() if isinstance(other, _abc.Mapping) else other
+        flat = []
+        for key, value in pairs:
+            flat.append(key)
+            flat.append(value)
+        # Converted in one call first: a bad key or value raises before any change.
+        converted = _rt("ffi.Map")(*flat)
+        setitem = _rt("ffi.DictSetItem")
+        for key, value in converted.items():
+            setitem(self, key, value)
+
+    def setdefault(self, key, default=None):
+        if _rt("ffi.DictCount")(self, key):
+            return _rt("ffi.DictGetItem")(self, key)
+        _rt("ffi.DictSetItem")(self, key, default)
+        return _rt("ffi.DictGetItem")(self, key)
 
     def clear(self):
         _rt("ffi.DictClear")(self)
 
-    __hash__ = Object.__hash__
-
-
-class Shape(tuple):
-    """A tuple of ints backed by an ``ffi::Shape`` object (``__tvm_ffi_object__``)."""
-
-    def __new__(cls, values=()):
-        values = tuple(int(v) for v in values)
-        # The runtime returns a Shape already (through the factory below).
-        shape = _rt("ffi.Shape")(*values)
-        if cls is Shape:
-            return shape
-        return cls._from_object(shape.__tvm_ffi_object__)
-
-    @classmethod
-    def _from_object(cls, obj):
-        self = tuple.__new__(cls, core._shape_values(obj))
-        self.__tvm_ffi_object__ = obj
-        return self
-
-    def __repr__(self):
-        return "Shape(%s)" % list(self)
-
-    def __reduce__(self):
-        return (Shape, (tuple(self),))
-
-
-core._set_shape_factory(Shape._from_object)
+    __hash__ = _FFIMapping.__hash__

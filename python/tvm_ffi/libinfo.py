@@ -68,23 +68,129 @@ def find_dlpack_include_path():
 
 
 def find_cmake_path():
-    """Directory holding tvm_ffiConfig.cmake, for -Dtvm_ffi_DIR=.
+    """Directory of the CMake package (tvm_ffi-config.cmake), for -Dtvm_ffi_DIR=.
 
-    Only an installed package has one (the source tree holds just the template).
+    The installed package's share/cmake/tvm_ffi, else <repo>/cmake in a source checkout.
     """
-    candidates = [os.path.join(_PKG_DIR, "share", "cmake", "tvm_ffi")]
-    for path in candidates:
-        if os.path.isfile(os.path.join(path, "tvm_ffiConfig.cmake")):
+    candidates = [os.path.join(_PKG_DIR, "share", "cmake", "tvm_ffi"),
+                  os.path.join(_REPO_ROOT, "cmake")]
+    return _first_dir(candidates, "CMake package directory")
+
+
+def find_source_path():
+    """The directory holding the runtime sources: the package dir or the checkout root."""
+    for path in (_PKG_DIR, _REPO_ROOT):
+        if os.path.isdir(os.path.join(path, "src")) or os.path.isdir(
+                os.path.join(path, "cpp", "src")):
             return os.path.abspath(path)
-    raise RuntimeError("cannot find tvm_ffiConfig.cmake; searched: %s (it is installed with "
-                       "the Python package: pip install .)" % ", ".join(candidates))
+    raise RuntimeError("cannot find the tvm-ffi sources; searched: %s, %s" % (_PKG_DIR, _REPO_ROOT))
+
+
+def find_cython_lib():
+    """Resolved path of the tvm_ffi.core extension, found without importing it."""
+    import glob
+    import sysconfig
+
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    exact = os.path.join(_PKG_DIR, "core" + suffix)
+    if os.path.isfile(exact):
+        return os.path.realpath(exact)
+    found = sorted(glob.glob(os.path.join(_PKG_DIR, "core.*.so")) +
+                   glob.glob(os.path.join(_PKG_DIR, "core.*.pyd")))
+    if found:
+        return os.path.realpath(found[0])
+    raise RuntimeError("cannot find the tvm_ffi.core extension in %s" % _PKG_DIR)
+
+
+def find_python_helper_include_path():
+    """Directory holding tvm_ffi_python_helpers.h (installed: <pkg>/include)."""
+    for path in (os.path.join(_PKG_DIR, "include"), os.path.join(_PKG_DIR, "cython"),
+                 os.path.join(_REPO_ROOT, "python", "tvm_ffi", "cython")):
+        if os.path.isfile(os.path.join(path, "tvm_ffi_python_helpers.h")):
+            return os.path.abspath(path)
+    raise RuntimeError("cannot find tvm_ffi_python_helpers.h under %s or %s"
+                       % (_PKG_DIR, _REPO_ROOT))
 
 
 def include_paths():
-    """Every include directory a C++ user of the headers needs (deduplicated)."""
-    paths = [find_include_path(), find_dlpack_include_path()]
-    out = []
-    for p in paths:
-        if p not in out:
-            out.append(p)
-    return out
+    """Every include directory a C++ user of the headers needs: sorted, without duplicates."""
+    paths = {find_include_path(), find_dlpack_include_path()}
+    try:
+        paths.add(find_python_helper_include_path())
+    except RuntimeError:
+        pass  # a build without the Python helper header still has the C++ headers
+    return sorted(paths)
+
+
+def _library_basename(target_name):
+    if sys.platform.startswith("win32"):
+        return target_name + ".dll"
+    if sys.platform.startswith("darwin"):
+        return "lib" + target_name + ".dylib"
+    return "lib" + target_name + ".so"
+
+
+def _find_library_by_basename(package, target_name, extra_lib_paths=None, *,
+                              use_fallback_build_path=True, use_env_path=True):
+    """Locate the shared library of target_name shipped by distribution package.
+
+    Searched in order: the files the distribution installed (its RECORD), the
+    directories of extra_lib_paths (pathlib.Path each), this package's and the
+    source checkout's build/lib and lib directories, then LD_LIBRARY_PATH (or
+    DYLD_LIBRARY_PATH) and PATH. Returns a resolved pathlib.Path; RuntimeError
+    lists every directory searched when nothing matches. Any distribution name
+    finds this package's own libtvm_ffi through the fallback directories.
+    """
+    import pathlib
+
+    basename = _library_basename(target_name)
+    searched = []
+    try:
+        from importlib import metadata
+
+        files = metadata.distribution(package).files or []
+        for entry in files:
+            if pathlib.PurePath(str(entry)).name == basename:
+                path = pathlib.Path(str(entry.locate()))
+                if path.is_file():
+                    return path.resolve()
+        searched.append("<files of distribution %s>" % package)
+    except Exception:  # not installed, or metadata without a file list
+        searched.append("<distribution %s: not found>" % package)
+    dirs = []
+    for i, path in enumerate(extra_lib_paths or []):
+        if not isinstance(path, pathlib.Path):
+            raise TypeError("extra_lib_paths[%d] must be a pathlib.Path, got %s"
+                            % (i, type(path).__name__))
+        dirs.append(path)
+    if use_fallback_build_path:
+        dirs += [pathlib.Path(_PKG_DIR, "build", "lib"), pathlib.Path(_PKG_DIR, "lib"),
+                 pathlib.Path(_REPO_ROOT, "build", "lib"), pathlib.Path(_REPO_ROOT, "lib")]
+    if use_env_path:
+        names = ["DYLD_LIBRARY_PATH" if sys.platform.startswith("darwin") else "LD_LIBRARY_PATH",
+                 "PATH"]
+        for name in names:
+            dirs += [pathlib.Path(p) for p in os.environ.get(name, "").split(os.pathsep) if p]
+    for d in dirs:
+        candidate = d / basename
+        if candidate.is_file():
+            return candidate.resolve()
+        searched.append(str(d))
+    raise RuntimeError("Cannot find library %s of package %s; searched: %s"
+                       % (basename, package, ", ".join(searched)))
+
+
+def load_lib_ctypes(package, target_name, mode, extra_lib_paths=None):
+    """ctypes.CDLL of target_name's library (_find_library_by_basename), mode e.g. "RTLD_GLOBAL"."""
+    import ctypes
+
+    path = _find_library_by_basename(package, target_name, extra_lib_paths)
+    return ctypes.CDLL(str(path), getattr(ctypes, mode))
+
+
+def load_lib_module(package, target_name, keep_module_alive=True, extra_lib_paths=None):
+    """tvm_ffi.load_module of target_name's library (see _find_library_by_basename)."""
+    from .module import load_module
+
+    path = _find_library_by_basename(package, target_name, extra_lib_paths)
+    return load_module(str(path), keep_module_alive=keep_module_alive)

@@ -92,7 +92,7 @@ TEST(DTypeHelpers, EveryDataTypeRoundTripsThroughText) {
 }
 
 TEST(DTypeHelpers, BadStringsRaiseValueErrorQuotingThem) {
-  const char* bad[] = {"",         "flot32",    "int",      "int0",     "int256",
+  const char* bad[] = {"fp16",     "flot32",    "i",        "int0",     "int256",
                        "float32x", "float32x0", "float32 ", "int8x4x4", "Float32",
                        "void4",    "handlex",   "uint-8",   "float8_e9m9"};
   for (const char* text : bad) {

@@ -126,6 +126,40 @@ TEST(DataTypeCAPI, NamedTypesRoundTrip) {
   for (const Case& c : NamedCases()) ExpectRoundTrip(c);
 }
 
+TEST(DataTypeCAPI, AliasSpellingsParseToTheirCanonicalType) {
+  struct Alias {
+    const char* text;
+    const char* canonical;
+  };
+  const Alias aliases[] = {
+      {"i8", "int8"},           {"i32", "int32"},           {"u8", "uint8"},
+      {"u64", "uint64"},        {"f16", "float16"},         {"f32", "float32"},
+      {"f64", "float64"},       {"bf16", "bfloat16"},       {"int", "int32"},
+      {"uint", "uint32"},       {"float", "float32"},       {"bfloat", "bfloat16"},
+      {"intx4", "int32x4"},     {"f32x4", "float32x4"},     {"f8", "float8"},
+      {"f8_e4m3fn", "float8_e4m3fn"},     {"fp8_e5m2", "float8_e5m2"},
+      {"f8_e4m3", "float8_e4m3"},         {"fp8_e4m3b11fnuz", "float8_e4m3b11fnuz"},
+      {"f6_e3m2fn", "float6_e3m2fn"},     {"fp6_e2m3fn", "float6_e2m3fn"},
+      {"f4_e2m1fn", "float4_e2m1fn"},     {"f8_e4m3fnx4", "float8_e4m3fnx4"},
+      {"float4_e2m1fn_x2", "float4_e2m1fnx2"}, {"fp4_e2m1fn_x2", "float4_e2m1fnx2"},
+      {"f4_e2m1fn_x2", "float4_e2m1fnx2"},
+  };
+  for (const Alias& alias : aliases) {
+    SCOPED_TRACE(alias.text);
+    DLDataType dtype;
+    ASSERT_EQ(Parse(alias.text, &dtype), 0);
+    EXPECT_EQ(Print(dtype), alias.canonical);
+  }
+}
+
+TEST(DataTypeCAPI, EmptyStringParsesAsVoid) {
+  DLDataType dtype{kDLInt, 32, 1};
+  ASSERT_EQ(Parse("", &dtype), 0);
+  EXPECT_EQ(dtype.code, kDLOpaqueHandle);
+  EXPECT_EQ(dtype.bits, 0);
+  EXPECT_EQ(dtype.lanes, 0);
+}
+
 TEST(DataTypeCAPI, VectorLanesRoundTrip) {
   const Case cases[] = {
       {"float16x4", kDLFloat, 16, 4},
@@ -182,8 +216,9 @@ TEST(DataTypeCAPI, UnnamedCodesAndWidthsRoundTrip) {
 
 TEST(DataTypeCAPI, MalformedStringsRaiseValueError) {
   const std::string inputs[] = {
-      "",          "int",        "floaty",      "float33x",  "float32x",    "float32x0",
-      "float32x4y", "int0",      "int256",      "uint",      "bfloat",      "complex",
+      "i",         "bf",         "floaty",      "float33x",  "float32x",    "float32x0",
+      "float32x4y", "int0",      "int256",      "fp16",      "f8_x2",       "complex",
+      "float8_e4m3fn_x2", "float32_x2", "f8_e9m9",
       "Float32",   " float32",   "float32 ",    "voidx4",    "bool8",       "float8_e4m3fnuzz",
       "handle64",  "float32xvscalex", "float32xvscalex0", "float32x32768", "custom[7",
       "custom[256]8", std::string("int8\0x", 6),

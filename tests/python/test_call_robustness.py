@@ -85,7 +85,7 @@ def view_layout(tmp_path_factory):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("TVM_FFI_CACHE_DIR", str(tmp_path_factory.mktemp("review_cache")))
         # A doc string makes load_inline export the type schema, so arg 0 is a view.
-        mod = tvm_ffi.cpp.load_inline("review_view_layout", VIEW_LAYOUT_SOURCE,
+        mod = tvm_ffi.cpp.load_inline("review_view_layout", cpp_sources=VIEW_LAYOUT_SOURCE,
                                       functions={"view_layout": "ndim and shape of a view."})
     f = mod.view_layout
     assert f._view_args == (0,)
@@ -180,7 +180,7 @@ def test_failed_call_error_survives_ffi_calls_made_while_arguments_are_released(
 
 def test_load_inline_functions_without_docs_take_array_views(tmp_path, monkeypatch):
     monkeypatch.setenv("TVM_FFI_CACHE_DIR", str(tmp_path))
-    mod = tvm_ffi.cpp.load_inline("review_no_docs", VIEW_LAYOUT_SOURCE, functions=["view_layout"])
+    mod = tvm_ffi.cpp.load_inline("review_no_docs", cpp_sources=VIEW_LAYOUT_SOURCE, functions=["view_layout"])
     assert mod.view_layout._view_args == (0,)
 
 

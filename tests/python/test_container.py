@@ -43,8 +43,8 @@ def test_array_equals_sequences_by_value():
     assert arr != [2, 1]
 
 
-def test_array_repr_like_list():
-    assert repr(tvm_ffi.Array([1, "x"])) == "[1, 'x']"
+def test_array_repr_is_the_ffi_printer_text():
+    assert repr(tvm_ffi.Array([1, "x"])) == '(1, "x")'
 
 
 def test_array_is_immutable():
@@ -119,9 +119,10 @@ def test_map_missing_key_raises_key_error():
         tvm_ffi.Map({"a": 1})["missing"]
 
 
-def test_map_equals_dict_by_value():
-    assert tvm_ffi.Map({"a": 1}) == {"a": 1}
-    assert tvm_ffi.Map({"a": 1}) != {"a": 2}
+def test_map_equals_map_by_value_but_never_a_plain_dict():
+    assert tvm_ffi.Map({"a": 1}) == tvm_ffi.Map({"a": 1})
+    assert tvm_ffi.Map({"a": 1}) != tvm_ffi.Map({"a": 2})
+    assert tvm_ffi.Map({"a": 1}) != {"a": 1}
 
 
 def test_dict_mutations():

@@ -153,16 +153,21 @@ def test_c_void_p_round_trips_as_opaque_pointer():
     assert type_index(ctypes.c_void_p(1)) == 4
 
 
-def test_exception_instance_becomes_error_and_comes_back_as_same_exception():
+def test_exception_instance_becomes_error_object():
     err = ValueError("bad value")
     out = echo(err)
-    assert out is err
+    assert isinstance(out, tvm_ffi.core.Error)
+    assert out.kind == "ValueError" and out.message == "bad value"
+    # The Error raises the very same exception object again.
+    assert out.py_error() is err
 
 
-def test_error_returned_from_cpp_is_mapped_exception_instance():
+def test_error_returned_from_cpp_is_an_error_object():
     out = tvm_ffi.get_global_func("testing.return_error")("IndexError", "out of range")
-    assert isinstance(out, IndexError)
-    assert str(out) == "out of range"
+    assert isinstance(out, tvm_ffi.core.Error)
+    assert (out.kind, out.message) == ("IndexError", "out of range")
+    exc = out.py_error()
+    assert isinstance(exc, IndexError) and str(exc) == "out of range"
 
 
 def test_arbitrary_python_object_round_trips_as_same_object():

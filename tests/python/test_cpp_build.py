@@ -48,7 +48,7 @@ def cache_dir(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def demo_path(cache_dir):
-    return tvm_ffi.cpp.build_inline("demo", DEMO_SOURCE, functions=DEMO_FUNCTIONS)
+    return tvm_ffi.cpp.build_inline("demo", cpp_sources=DEMO_SOURCE, functions=DEMO_FUNCTIONS)
 
 
 @pytest.fixture(scope="module")
@@ -112,8 +112,7 @@ def test_module_function_reads_its_schema_after_the_module_object_is_gone(demo_p
 
 
 def test_functions_as_list(cache_dir):
-    mod = tvm_ffi.cpp.load_inline(
-        "listed", "int64_t mul(int64_t a, int64_t b) { return a * b; }", functions=["mul"]
+    mod = tvm_ffi.cpp.load_inline("listed", cpp_sources="int64_t mul(int64_t a, int64_t b) { return a * b; }", functions=["mul"]
     )
     assert mod.mul(6, 7) == 42
     assert mod.get_function_doc("mul") is None
@@ -129,7 +128,7 @@ def test_cache_hit_runs_no_compiler(demo_path, monkeypatch):
 
     monkeypatch.setattr(subprocess, "run", no_subprocess)
     monkeypatch.setattr(subprocess, "Popen", no_subprocess)
-    path = tvm_ffi.cpp.build_inline("demo", DEMO_SOURCE, functions=DEMO_FUNCTIONS)
+    path = tvm_ffi.cpp.build_inline("demo", cpp_sources=DEMO_SOURCE, functions=DEMO_FUNCTIONS)
     assert path == demo_path
     assert os.stat(demo_path).st_mtime_ns == mtime_before
     assert (build_dir / "build.log").read_text() == log_before
@@ -139,7 +138,7 @@ def test_cache_hit_in_new_process(demo_path, cache_dir):
     build_dir = pathlib.Path(demo_path).parent
     child = (
         "import sys, tvm_ffi.cpp\n"
-        "print(tvm_ffi.cpp.build_inline('demo', sys.argv[1], functions=%r))" % (DEMO_FUNCTIONS,)
+        "print(tvm_ffi.cpp.build_inline('demo', cpp_sources=sys.argv[1], functions=%r))" % (DEMO_FUNCTIONS,)
     )
     proc = subprocess.run(
         [sys.executable, "-c", child, DEMO_SOURCE],
@@ -155,7 +154,7 @@ def test_cache_hit_in_new_process(demo_path, cache_dir):
 
 def test_different_source_builds_new_library(demo_path, cache_dir):
     changed = DEMO_SOURCE.replace("return a + b;", "return a + b + 1000;")
-    path = tvm_ffi.cpp.build_inline("demo", changed, functions=DEMO_FUNCTIONS)
+    path = tvm_ffi.cpp.build_inline("demo", cpp_sources=changed, functions=DEMO_FUNCTIONS)
     assert pathlib.Path(path).parent != pathlib.Path(demo_path).parent
     assert tvm_ffi.load_module(path).add(1, 2) == 1003
 
@@ -163,8 +162,8 @@ def test_different_source_builds_new_library(demo_path, cache_dir):
 def test_flags_change_the_build(tmp_path, monkeypatch):
     monkeypatch.setenv("TVM_FFI_CACHE_DIR", str(tmp_path / "cache"))
     src = _plain_source(tmp_path)
-    first = tvm_ffi.cpp.build("plain", [str(src)])
-    second = tvm_ffi.cpp.build("plain", [str(src)], extra_cflags=["-DPLAIN_FLAG=1"])
+    first = tvm_ffi.cpp.build("plain", cpp_files=[str(src)])
+    second = tvm_ffi.cpp.build("plain", cpp_files=[str(src)], extra_cflags=["-DPLAIN_FLAG=1"])
     assert pathlib.Path(first).parent != pathlib.Path(second).parent
     assert _build_count(pathlib.Path(second).parent) == 1
 
@@ -174,11 +173,11 @@ def test_included_header_change_rebuilds(tmp_path, monkeypatch):
     header = tmp_path / "value.h"
     header.write_text("constexpr int kValue = 1;\n")
     src = _plain_source(tmp_path, body='#include "value.h"\nint plain_value() { return kValue; }\n')
-    path = tvm_ffi.cpp.build("with_header", str(src))
-    assert tvm_ffi.cpp.build("with_header", str(src)) == path
+    path = tvm_ffi.cpp.build("with_header", cpp_files=str(src))
+    assert tvm_ffi.cpp.build("with_header", cpp_files=str(src)) == path
     assert _build_count(pathlib.Path(path).parent) == 1
     header.write_text("constexpr int kValue = 2;  // edited\n")
-    assert tvm_ffi.cpp.build("with_header", str(src)) == path
+    assert tvm_ffi.cpp.build("with_header", cpp_files=str(src)) == path
     assert _build_count(pathlib.Path(path).parent) == 2
 
 
@@ -188,7 +187,7 @@ def test_build_several_files_with_same_name(tmp_path, monkeypatch):
     (tmp_path / "b").mkdir()
     first = _plain_source(tmp_path / "a", "util.cc", 'extern "C" int util_a() { return 1; }\n')
     second = _plain_source(tmp_path / "b", "util.cc", 'extern "C" int util_b() { return 2; }\n')
-    lib = ctypes.CDLL(tvm_ffi.cpp.build("two_files", [str(first), str(second)]))
+    lib = ctypes.CDLL(tvm_ffi.cpp.build("two_files", cpp_files=[str(first), str(second)]))
     assert (lib.util_a(), lib.util_b()) == (1, 2)
 
 
@@ -196,9 +195,9 @@ def test_build_directory_argument(tmp_path, monkeypatch):
     monkeypatch.setenv("TVM_FFI_CACHE_DIR", str(tmp_path / "cache"))
     out = tmp_path / "out"
     src = _plain_source(tmp_path)
-    path = tvm_ffi.cpp.build("plain", [str(src)], build_directory=str(out))
+    path = tvm_ffi.cpp.build("plain", cpp_files=[str(src)], build_directory=str(out))
     assert pathlib.Path(path) == out / "plain.so"
-    assert tvm_ffi.cpp.build("plain", [str(src)], build_directory=str(out)) == path
+    assert tvm_ffi.cpp.build("plain", cpp_files=[str(src)], build_directory=str(out)) == path
     assert _build_count(out) == 1
     assert not (tmp_path / "cache").exists()
 
@@ -206,7 +205,7 @@ def test_build_directory_argument(tmp_path, monkeypatch):
 def test_compiler_invoked_directly_without_ninja(tmp_path, monkeypatch):
     monkeypatch.setenv("TVM_FFI_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("TVM_FFI_USE_NINJA", "0")
-    path = tvm_ffi.cpp.build("plain", [str(_plain_source(tmp_path))])
+    path = tvm_ffi.cpp.build("plain", cpp_files=[str(_plain_source(tmp_path))])
     log = (pathlib.Path(path).parent / "build.log").read_text()
     assert "with the compiler directly" in log
     assert not (pathlib.Path(path).parent / "build.ninja").exists()
@@ -217,7 +216,7 @@ def test_compiler_invoked_directly_without_ninja(tmp_path, monkeypatch):
 def test_ninja_used_when_present(tmp_path, monkeypatch):
     monkeypatch.setenv("TVM_FFI_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("TVM_FFI_USE_NINJA", raising=False)
-    path = tvm_ffi.cpp.build("plain", [str(_plain_source(tmp_path))])
+    path = tvm_ffi.cpp.build("plain", cpp_files=[str(_plain_source(tmp_path))])
     build_dir = pathlib.Path(path).parent
     assert (build_dir / "build.ninja").exists()
     assert "ninja -C" in (build_dir / "build.log").read_text()
@@ -229,7 +228,7 @@ def test_compile_error_reports_diagnostics_and_command(tmp_path, monkeypatch, us
     monkeypatch.setenv("TVM_FFI_USE_NINJA", use_ninja)
     src = _plain_source(tmp_path, "broken.cc", "int broken() { return undeclared_thing_42; }\n")
     with pytest.raises(tvm_ffi.cpp.BuildError) as info:
-        tvm_ffi.cpp.build("broken", [str(src)])
+        tvm_ffi.cpp.build("broken", cpp_files=[str(src)])
     message = str(info.value)
     assert isinstance(info.value, RuntimeError)
     assert "undeclared_thing_42" in message and "error" in message  # the compiler's own text
@@ -240,7 +239,7 @@ def test_compile_error_reports_diagnostics_and_command(tmp_path, monkeypatch, us
 
 def test_inline_compile_error_names_module(cache_dir):
     with pytest.raises(tvm_ffi.cpp.BuildError, match="building module 'inline_broken' failed") as info:
-        tvm_ffi.cpp.load_inline("inline_broken", "int f() { return missing_symbol_7; }", functions=["f"])
+        tvm_ffi.cpp.load_inline("inline_broken", cpp_sources="int f() { return missing_symbol_7; }", functions=["f"])
     assert "missing_symbol_7" in str(info.value)
 
 
@@ -248,28 +247,28 @@ def test_missing_compiler_is_clear_error(tmp_path, monkeypatch):
     monkeypatch.setenv("TVM_FFI_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("CXX", "/nonexistent/c++")
     with pytest.raises(RuntimeError, match=r"'/nonexistent/c\+\+'.*CXX") as info:
-        tvm_ffi.cpp.build("plain", [str(_plain_source(tmp_path))])
+        tvm_ffi.cpp.build("plain", cpp_files=[str(_plain_source(tmp_path))])
     assert not isinstance(info.value, tvm_ffi.cpp.BuildError)
 
 
 def test_bad_arguments_name_the_argument(tmp_path):
     with pytest.raises(ValueError, match="invalid module name 'bad/name'"):
-        tvm_ffi.cpp.build_inline("bad/name", "int x;")
+        tvm_ffi.cpp.build_inline("bad/name", cpp_sources="int x;")
     with pytest.raises(ValueError, match="'not an identifier'"):
-        tvm_ffi.cpp.build_inline("ok", "int x;", functions=["not an identifier"])
+        tvm_ffi.cpp.build_inline("ok", cpp_sources="int x;", functions=["not an identifier"])
     with pytest.raises(TypeError, match=r"extra_cflags\[1\] must be a str, got int"):
-        tvm_ffi.cpp.build_inline("ok", "int x;", extra_cflags=["-O1", 3])
+        tvm_ffi.cpp.build_inline("ok", cpp_sources="int x;", extra_cflags=["-O1", 3])
     with pytest.raises(TypeError, match="cpp_sources must be a str or a list of str"):
-        tvm_ffi.cpp.build_inline("ok", 42)
+        tvm_ffi.cpp.build_inline("ok", cpp_sources=42)
     with pytest.raises(FileNotFoundError, match="missing.cc"):
-        tvm_ffi.cpp.build("ok", [str(tmp_path / "missing.cc")])
+        tvm_ffi.cpp.build("ok", cpp_files=[str(tmp_path / "missing.cc")])
 
 
 _CONCURRENT_CHILD = textwrap.dedent(
     """
     import sys
     import tvm_ffi.cpp
-    mod = tvm_ffi.cpp.load("concurrent", [sys.argv[1]])
+    mod = tvm_ffi.cpp.load("concurrent", cpp_files=[sys.argv[1]])
     assert mod.triple(14) == 42
     """
 )
@@ -319,8 +318,8 @@ def test_quickstart_example_runs(tmp_path):
 @pytest.mark.skipif(shutil.which("cmake") is None, reason="cmake is not on PATH")
 def test_cmake_consumer_example(tmp_path):
     cmake_dir = tvm_ffi.libinfo.find_cmake_path()
-    if not os.path.isfile(os.path.join(cmake_dir, "tvm_ffiConfig.cmake")):
-        pytest.skip("no installed CMake package (tvm_ffiConfig.cmake) in %s: run `pip install .`" % cmake_dir)
+    if not os.path.isfile(os.path.join(cmake_dir, "tvm_ffi-config.cmake")):
+        pytest.skip("no installed CMake package (tvm_ffi-config.cmake) in %s: run `pip install .`" % cmake_dir)
     example = REPO / "examples" / "cmake_consumer"
     build_dir = tmp_path / "build"
     configure = ["cmake", "-S", str(example), "-B", str(build_dir), "-Dtvm_ffi_DIR=" + cmake_dir]

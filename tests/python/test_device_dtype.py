@@ -65,3 +65,8 @@ def test_dtype_from_numpy():
 def test_dtype_bfloat16_to_numpy_with_ml_dtypes():
     pytest.importorskip("ml_dtypes")
     assert tvm_ffi.bfloat16.to_numpy().name == "bfloat16"
+
+
+def test_device_string_with_index_beyond_int32_raises_value_error():
+    with pytest.raises(ValueError, match="99999999999"):
+        tvm_ffi.device("cuda:99999999999")

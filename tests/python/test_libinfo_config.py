@@ -25,27 +25,89 @@ def _run_config(*args):
                           capture_output=True, text=True)
 
 
-def test_config_prints_flags_in_order():
-    out = _run_config("--libs", "--includedir").stdout.split()
-    assert out[0] == "-ltvm_ffi"
-    assert out[1] == libinfo.find_include_path()
+def test_config_prints_one_line_per_flag_in_fixed_order():
+    result = _run_config("--libs", "--includedir")
+    assert result.stdout.splitlines() == ["%s" % libinfo.find_include_path(), "-ltvm_ffi"]
+    assert result.stderr == ""
 
 
-def test_config_cxxflags_and_ldflags():
-    out = _run_config("--cxxflags", "--ldflags").stdout
-    assert "-I" + libinfo.find_include_path() in out and "-std=c++17" in out
+def test_config_repeated_flag_prints_once():
+    assert _run_config("--libs", "--libs").stdout.splitlines() == ["-ltvm_ffi"]
+
+
+def test_config_cxxflags_cflags_and_ldflags():
+    inc = libinfo.find_include_path()
+    dlpack = libinfo.find_dlpack_include_path()
     libdir = os.path.dirname(libinfo.find_libtvm_ffi())
-    assert "-L" + libdir in out and "-Wl,-rpath," + libdir in out
+    lines = _run_config("--ldflags", "--cflags", "--cxxflags").stdout.splitlines()
+    assert lines == ["-I%s -I%s -std=c++17" % (inc, dlpack), "-I%s -I%s" % (inc, dlpack),
+                     "-L" + libdir]
 
 
-def test_config_libdir_and_libfiles():
+def test_config_libdir_libfiles_and_cmakedir():
     assert _run_config("--libdir").stdout.strip() == os.path.dirname(libinfo.find_libtvm_ffi())
     assert _run_config("--libfiles").stdout.strip() == libinfo.find_libtvm_ffi()
+    cmakedir = _run_config("--cmakedir").stdout.strip()
+    assert os.path.isfile(os.path.join(cmakedir, "tvm_ffi-config.cmake"))
+    for name in ("Library.cmake", "EmbedCubin.cmake", "ObjectCopyUtil.cmake"):
+        assert os.path.isfile(os.path.join(cmakedir, "Utils", name)), name
 
 
-def test_config_without_flags_prints_help_and_fails():
+def test_config_cython_lib_path_names_the_extension():
+    path = _run_config("--cython-lib-path").stdout.strip()
+    assert os.path.isfile(path) and os.path.basename(path).startswith("core.")
+    import tvm_ffi.core
+
+    assert os.path.realpath(tvm_ffi.core.__file__) == path
+
+
+def test_config_without_flags_prints_help_and_succeeds():
     result = _run_config()
-    assert result.returncode != 0 and "usage" in result.stdout.lower()
+    assert result.returncode == 0 and "usage" in result.stdout.lower()
+
+
+def test_config_unknown_flag_exits_2():
+    result = _run_config("--bogus")
+    assert result.returncode == 2
+    assert "unrecognized arguments: --bogus" in result.stderr
+
+
+def test_load_lib_ctypes_finds_our_library_under_any_distribution_name():
+    lib = libinfo.load_lib_ctypes("apache-tvm-ffi", "tvm_ffi", "RTLD_GLOBAL")
+    assert os.path.realpath(lib._name) == os.path.realpath(libinfo.find_libtvm_ffi())
+
+
+def test_find_library_in_extra_lib_paths(tmp_path):
+    import pathlib
+
+    (tmp_path / "libmy_target.so").write_bytes(b"")
+    found = libinfo._find_library_by_basename("no-such-dist", "my_target",
+                                              [pathlib.Path(tmp_path)], use_env_path=False)
+    assert found == (tmp_path / "libmy_target.so").resolve()
+
+
+def test_find_library_rejects_non_path_extra_lib_paths(tmp_path):
+    import pytest
+
+    with pytest.raises(TypeError, match=r"extra_lib_paths\[0\] must be a pathlib.Path, got str"):
+        libinfo._find_library_by_basename("no-such-dist", "x", [str(tmp_path)])
+
+
+def test_find_library_missing_lists_the_directories(tmp_path):
+    import pathlib
+
+    import pytest
+
+    with pytest.raises(RuntimeError, match="Cannot find library libnothing_here.so") as info:
+        libinfo._find_library_by_basename("no-such-dist", "nothing_here", [pathlib.Path(tmp_path)],
+                                          use_env_path=False)
+    assert str(tmp_path) in str(info.value)
+
+
+def test_include_paths_are_sorted_and_unique():
+    paths = libinfo.include_paths()
+    assert paths == sorted(set(paths))
+    assert libinfo.find_include_path() in paths
 
 
 def test_console_script_when_installed():
@@ -58,19 +120,9 @@ def test_console_script_when_installed():
     assert out.stdout.strip() == "-ltvm_ffi"
 
 
-def test_import_takes_less_than_100ms():
-    code = ("import time; t = time.perf_counter(); import tvm_ffi; "
-            "print(time.perf_counter() - t)")
-    times = []
-    for _ in range(3):
-        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                             check=True)
-        times.append(float(out.stdout))
-    assert min(times) < 0.1, times
-
-
 def test_version_string():
-    assert isinstance(tvm_ffi.__version__, str) and tvm_ffi.__version__.count(".") == 2
+    assert isinstance(tvm_ffi.__version__, str)
+    assert tvm_ffi.__version__ == ".".join(str(p) for p in tvm_ffi.__version_tuple__)
 
 
 def test_cmake_find_package_builds_against_shared_target(tmp_path):

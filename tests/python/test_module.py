@@ -42,6 +42,21 @@ def built_lib(tmp_path_factory):
     return str(out)
 
 
+def _testlib(name):
+    lib_dir = os.environ.get("TVM_FFI_TEST_LIB_DIR")
+    if not lib_dir:
+        pytest.skip("TVM_FFI_TEST_LIB_DIR is not set (tests/run_all.sh sets it)")
+    path = os.path.join(lib_dir, name)
+    assert os.path.isfile(path), "test library %s is not built (target tvm_ffi_testlibs)" % path
+    return path
+
+
+@pytest.fixture(scope="module")
+def table_maker():
+    """make_table_module(tag): a ModuleObj subclass defined in a test library."""
+    return tvm_ffi.load_module(_testlib("module_subclass_lib.so")).make_table_module
+
+
 def test_load_module_and_call_by_item_and_attribute(built_lib):
     mod = tvm_ffi.load_module(built_lib)
     assert isinstance(mod, tvm_ffi.Module)
@@ -50,33 +65,82 @@ def test_load_module_and_call_by_item_and_attribute(built_lib):
     assert mod.greet("ffi") == "hello ffi"
 
 
-def test_get_function_missing_returns_none(built_lib):
+def test_load_module_accepts_pathlike(built_lib):
+    import pathlib
+
+    assert tvm_ffi.load_module(pathlib.Path(built_lib)).add_one(1) == 2
+
+
+def test_attribute_lookup_is_cached_on_the_instance(built_lib):
     mod = tvm_ffi.load_module(built_lib)
-    assert mod.get_function("nope") is None
+    f = mod.add_one
+    assert mod.__dict__["add_one"] is f
+    assert mod.add_one is f
+
+
+def test_get_function_missing_raises_attribute_error(built_lib):
+    mod = tvm_ffi.load_module(built_lib)
+    with pytest.raises(AttributeError, match="Module has no function 'nope'"):
+        mod.get_function("nope")
     assert isinstance(mod.get_function("add_one"), tvm_ffi.Function)
+
+
+def test_getitem_requires_str(built_lib):
+    mod = tvm_ffi.load_module(built_lib)
+    with pytest.raises(ValueError, match="Can only take string as function name"):
+        mod[1]
 
 
 def test_implements_function(built_lib):
     mod = tvm_ffi.load_module(built_lib)
     assert mod.implements_function("add_one")
     assert not mod.implements_function("nope")
+    assert not mod.implements_function("nope", query_imports=True)
 
 
-def test_missing_function_attribute_error_names_function_and_library(built_lib):
+def test_missing_function_attribute_error_names_function(built_lib):
     mod = tvm_ffi.load_module(built_lib)
-    with pytest.raises(AttributeError) as info:
+    with pytest.raises(AttributeError, match="does_not_exist"):
         mod.does_not_exist
-    assert "does_not_exist" in str(info.value) and "mylib.so" in str(info.value)
     with pytest.raises(AttributeError, match="missing_item"):
         mod["missing_item"]
 
 
-def test_function_metadata_and_doc(built_lib):
+def test_function_metadata_is_a_dict_and_doc_a_str(built_lib):
     mod = tvm_ffi.load_module(built_lib)
     meta = mod.get_function_metadata("add_one")
-    assert meta is not None and "type_schema" in meta
+    assert isinstance(meta, dict) and "type_schema" in meta
     assert "Add one" in mod.get_function_doc("add_one")
     assert mod.get_function_doc("greet") is None
+    assert mod.get_function_metadata("nope") is None
+
+
+def test_library_kind_properties_and_source(built_lib):
+    mod = tvm_ffi.load_module(built_lib)
+    assert mod.kind == "library"
+    assert mod.get_property_mask() == tvm_ffi.module.ModulePropertyMask.RUNNABLE
+    assert mod.is_runnable()
+    assert not mod.is_binary_serializable()
+    assert not mod.is_compilation_exportable()
+    assert mod.inspect_source() == ""
+    assert list(mod.get_write_formats()) == []
+    assert len(mod.imports) == 0
+    assert repr(mod) == "ffi.Module(imports_=())"
+
+
+def test_library_write_to_file_is_unsupported(built_lib, tmp_path):
+    mod = tvm_ffi.load_module(built_lib)
+    with pytest.raises(RuntimeError, match=r"Module\[library\] does not support WriteToFile"):
+        mod.write_to_file(tmp_path / "out.so")
+
+
+def test_module_property_mask_values():
+    from tvm_ffi.module import ModulePropertyMask
+
+    assert ModulePropertyMask.BINARY_SERIALIZABLE == 1
+    assert ModulePropertyMask.RUNNABLE == 2
+    assert ModulePropertyMask.COMPILATION_EXPORTABLE == 4
+    assert tvm_ffi.module.__all__ == ["Module", "ModulePropertyMask", "load_module", "system_lib"]
 
 
 def test_function_outlives_module_object(built_lib):
@@ -87,18 +151,133 @@ def test_function_outlives_module_object(built_lib):
     assert f(5) == 6
 
 
-def test_load_missing_file_raises_naming_path(tmp_path):
+def test_function_outlives_module_without_keep_alive(built_lib):
+    f = tvm_ffi.load_module(built_lib, keep_module_alive=False).add_one
+    import gc
+
+    gc.collect()
+    assert f(6) == 7
+
+
+def test_load_missing_file_raises_runtime_error_naming_path(tmp_path):
     path = str(tmp_path / "absent.so")
-    with pytest.raises(FileNotFoundError, match="absent.so"):
+    with pytest.raises(RuntimeError, match="Failed to load dynamic shared library .*absent.so"):
         tvm_ffi.load_module(path)
 
 
 def test_load_broken_file_raises_naming_path(tmp_path):
     path = tmp_path / "broken.so"
     path.write_bytes(b"not an elf file")
-    with pytest.raises(Exception, match="broken.so"):
+    with pytest.raises(RuntimeError, match="broken.so"):
         tvm_ffi.load_module(str(path))
 
 
+def test_load_without_extension_raises(tmp_path):
+    path = str(tmp_path / "libnoext")
+    with pytest.raises(RuntimeError, match="Failed to get file format from .*libnoext"):
+        tvm_ffi.load_module(path)
+
+
+def test_load_with_unknown_extension_names_the_loader(tmp_path):
+    with pytest.raises(RuntimeError, match=r"ffi\.Module\.load_from_file\.weird"):
+        tvm_ffi.load_module(str(tmp_path / "model.weird"))
+
+
+def test_custom_loader_is_used_for_its_extension(built_lib, tmp_path):
+    seen = []
+
+    def loader(path, fmt):
+        seen.append((path, fmt))
+        return tvm_ffi.load_module(built_lib)
+
+    tvm_ffi.register_global_func("ffi.Module.load_from_file.testfmt", loader)
+    try:
+        target = str(tmp_path / "x.testfmt")
+        mod = tvm_ffi.load_module(target)
+        assert mod.add_one(1) == 2
+        assert seen == [(target, "testfmt")]
+    finally:
+        tvm_ffi.remove_global_func("ffi.Module.load_from_file.testfmt")
+
+
 def test_system_lib_is_module():
-    assert isinstance(tvm_ffi.system_lib(), tvm_ffi.Module)
+    mod = tvm_ffi.system_lib()
+    assert isinstance(mod, tvm_ffi.Module)
+    assert mod.kind == "system_lib"
+    assert mod.same_as(tvm_ffi.system_lib())
+    assert tvm_ffi.system_lib(symbol_prefix="abc_").same_as(tvm_ffi.system_lib("abc_"))
+    assert not mod.implements_function("surely_not_registered_anywhere")
+
+
+def test_subclass_module_from_a_library(table_maker):
+    mod = table_maker("alpha")
+    assert isinstance(mod, tvm_ffi.Module)
+    assert mod.kind == "table"
+    assert mod.alpha(3) == "alpha:3"
+    assert mod.get_function_doc("alpha") == "Return the tag and x."
+    assert mod.get_function_metadata("alpha")["type_schema"].startswith("{")
+    assert mod.inspect_source("cuda") == "// table alpha (cuda)"
+    assert list(mod.get_write_formats()) == ["txt"]
+    assert mod.is_binary_serializable() and mod.is_runnable()
+    assert not mod.is_compilation_exportable()
+
+
+def test_subclass_write_to_file(table_maker, tmp_path):
+    mod = table_maker("beta")
+    out = tmp_path / "table.txt"
+    mod.write_to_file(out, "txt")
+    assert out.read_text() == "table beta\n"
+    with pytest.raises(ValueError, match="cannot write format `bin`"):
+        mod.write_to_file(str(out), "bin")
+
+
+def test_imports_are_searched_only_when_asked(table_maker):
+    root = table_maker("root")
+    child = table_maker("child")
+    grandchild = table_maker("grand")
+    child.import_module(grandchild)
+    root.import_module(child)
+    assert len(root.imports) == 1 and root.imports[0].same_as(child)
+    assert root.imports_[0].same_as(child)
+    with pytest.raises(AttributeError):
+        root.get_function("child")
+    assert root.get_function("child", query_imports=True)(1) == "child:1"
+    assert root.get_function("grand", query_imports=True)(2) == "grand:2"
+    assert not root.implements_function("grand")
+    assert root.implements_function("grand", query_imports=True)
+    assert root.get_function_doc("child") is None
+    assert root.get_function_doc("child", query_imports=True) == "Return the tag and x."
+    assert root.get_function_metadata("grand", query_imports=True) is not None
+    assert "ffi.Module(imports_=(ffi.Module(imports_=(ffi.Module(imports_=()),)),))" == repr(root)
+
+
+def test_cyclic_import_is_rejected(table_maker):
+    a = table_maker("a")
+    b = table_maker("b")
+    a.import_module(b)
+    with pytest.raises(RuntimeError, match="Cyclic dependency detected during import"):
+        b.import_module(a)
+    with pytest.raises(RuntimeError, match="Cyclic dependency detected during import"):
+        a.import_module(a)
+    assert len(b.imports) == 0
+
+
+def test_clear_imports(table_maker):
+    root = table_maker("root")
+    root.import_module(table_maker("x"))
+    root.clear_imports()
+    assert len(root.imports) == 0
+    assert not root.implements_function("x", query_imports=True)
+
+
+def test_call_runs_the_entry_function(table_maker):
+    mod = table_maker("main")
+    assert mod.entry_name == "main"
+    assert mod(5) == "main:5"
+    with pytest.raises(AttributeError, match="Module has no function 'main'"):
+        table_maker("other")()
+
+
+def test_import_module_rejects_non_modules(table_maker):
+    with pytest.raises(TypeError):
+        table_maker("a").import_module(1)

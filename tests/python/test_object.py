@@ -105,7 +105,7 @@ def test_copy_is_explicit_type_error():
         copy.deepcopy(make_base(1))
 
 
-def test_unregistered_type_comes_back_as_nearest_registered_ancestor():
+def test_unregistered_type_comes_back_as_generated_subclass_of_registered_parent():
     # A fresh interpreter where only testing.Base has a Python class.
     code = (
         "import tvm_ffi\n"
@@ -113,19 +113,28 @@ def test_unregistered_type_comes_back_as_nearest_registered_ancestor():
         "class Base(tvm_ffi.Object):\n"
         "    pass\n"
         "obj = tvm_ffi.get_global_func('testing.make_derived')(1, 2)\n"
-        "assert type(obj) is Base, type(obj)\n"
-        "assert obj.type_key == 'testing.Derived'\n"
+        "cls = type(obj)\n"
+        "assert issubclass(cls, Base) and cls is not Base, cls\n"
+        "assert cls.__name__ == 'Derived' and cls.__qualname__ == 'testing.Derived'\n"
+        "assert cls.__module__ == 'testing'\n"
+        "assert cls.__doc__.startswith('Auto-generated fallback class')\n"
+        "assert (obj.a, obj.b) == (1, 2)\n"
+        "assert type(tvm_ffi.get_global_func('testing.make_derived')(3, 4)) is cls\n"
         "plain = tvm_ffi.get_global_func('testing.make_base')(1)\n"
         "assert type(plain) is Base\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-def test_unregistered_type_without_registered_ancestor_is_plain_object():
+def test_unregistered_type_without_registered_ancestor_gets_generated_class():
     code = (
         "import tvm_ffi\n"
-        "obj = tvm_ffi.get_global_func('testing.make_base')(1)\n"
-        "assert type(obj) is tvm_ffi.Object, type(obj)\n"
+        "obj = tvm_ffi.get_global_func('testing.make_derived')(1, 2)\n"
+        "cls = type(obj)\n"
+        "assert cls.__qualname__ == 'testing.Derived', cls\n"
+        "base = cls.__mro__[1]\n"
+        "assert base.__qualname__ == 'testing.Base' and base.__mro__[1] is tvm_ffi.Object\n"
+        "assert obj.a == 1 and obj.b == 2\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
 
@@ -137,9 +146,14 @@ def test_register_object_unknown_key_raises_value_error_naming_key():
             pass
 
 
-def test_object_without_constructor_raises_type_error():
+def test_bare_object_is_an_empty_wrapper():
+    obj = tvm_ffi.Object()
+    assert obj.__chandle__() == 0 and repr(obj) == "Object(chandle=None)"
+
+
+def test_object_with_arguments_but_no_constructor_raises_type_error():
     with pytest.raises(TypeError, match="constructor"):
-        tvm_ffi.Object()
+        tvm_ffi.Object(1)
 
 
 def test_function_is_object_subclass():

@@ -51,13 +51,13 @@ def test_from_dlpack_numpy_shares_memory():
     arr = np.arange(6, dtype="float32").reshape(2, 3)
     t = tvm_ffi.from_dlpack(arr)
     assert isinstance(t, tvm_ffi.Tensor)
-    assert t.data_ptr == arr.ctypes.data
+    assert t.data_ptr() == arr.ctypes.data
 
 
 def test_tensor_properties():
     arr = np.zeros((2, 3, 4), dtype="int16")
     t = tvm_ffi.from_dlpack(arr)
-    assert isinstance(t.shape, tvm_ffi.Shape) and t.shape == (2, 3, 4)
+    assert type(t.shape) is tuple and t.shape == (2, 3, 4)
     assert t.strides == (12, 4, 1)
     assert t.dtype == tvm_ffi.dtype("int16") and isinstance(t.dtype, tvm_ffi.dtype)
     assert t.device == tvm_ffi.Device("cpu", 0)
@@ -68,7 +68,7 @@ def test_tensor_properties():
 def test_tensor_repr_names_shape_dtype_device():
     t = tvm_ffi.from_dlpack(np.zeros((2, 5), dtype="float64"))
     text = repr(t)
-    assert "(2, 5)" in text and "float64" in text and "cpu" in text
+    assert text == "float64[2, 5]@cpu:0"
 
 
 def test_round_trip_numpy_tensor_numpy_same_pointer_and_mutation_both_ways():
@@ -94,7 +94,7 @@ def test_dlpack_legacy_capsule_without_max_version():
 
 def test_dlpack_copy_true_raises_buffer_error():
     t = tvm_ffi.from_dlpack(np.zeros(3, dtype="float32"))
-    with pytest.raises(BufferError, match="copy=True"):
+    with pytest.raises(BufferError, match="copy not yet supported"):
         t.__dlpack__(max_version=(1, 0), copy=True)
 
 
@@ -118,19 +118,19 @@ def test_from_dlpack_of_tensor_is_the_same_tensor():
 def test_from_dlpack_capsule_producer_consumes_versioned_capsule():
     producer = CapsuleProducer(np.arange(5, dtype="int32"))
     t = tvm_ffi.from_dlpack(producer)
-    assert t.data_ptr == producer.array.ctypes.data
+    assert t.data_ptr() == producer.array.ctypes.data
     assert _capsule_name_is(producer.capsules[0], b"used_dltensor_versioned")
 
 
 def test_from_dlpack_falls_back_to_legacy_capsule():
     producer = CapsuleProducer(np.arange(5, dtype="int32"), legacy_only=True)
     t = tvm_ffi.from_dlpack(producer)
-    assert t.data_ptr == producer.array.ctypes.data
+    assert t.data_ptr() == producer.array.ctypes.data
     assert _capsule_name_is(producer.capsules[0], b"used_dltensor")
 
 
 def test_from_dlpack_rejects_non_producer_with_type_error():
-    with pytest.raises(TypeError, match="DLPack"):
+    with pytest.raises(TypeError, match="compatible tensor or PyCapsule"):
         tvm_ffi.from_dlpack([1, 2, 3])
 
 
@@ -208,7 +208,7 @@ def test_unconsumed_capsule_releases_tensor_when_collected():
 def test_cpp_tensor_seen_by_numpy_without_copy():
     t = make_tensor(tvm_ffi.Shape((3,)), tvm_ffi.dtype("float64"))
     view = np.from_dlpack(t)
-    assert view.ctypes.data == t.data_ptr
+    assert view.ctypes.data == t.data_ptr()
     view[:] = [1.0, 2.0, 3.0]
     add_one_view(t)
     assert list(view) == [2.0, 3.0, 4.0]
@@ -236,7 +236,7 @@ def test_ml_dtypes_round_trip(name):
     ml_dtypes = pytest.importorskip("ml_dtypes", reason="ml_dtypes is not installed")
     arr = np.zeros(4, dtype=getattr(ml_dtypes, name))
     t = tvm_ffi.from_dlpack(arr)
-    assert t.dtype == tvm_ffi.dtype(name) and t.data_ptr == arr.ctypes.data
+    assert t.dtype == tvm_ffi.dtype(name) and t.data_ptr() == arr.ctypes.data
     back = t.numpy()
     assert back.dtype == arr.dtype and back.ctypes.data == arr.ctypes.data
 
@@ -253,7 +253,7 @@ def test_sliced_view_carries_strides_in_elements():
     view = base[::2, 1:]
     t = tvm_ffi.from_dlpack(view)
     assert t.shape == (2, 5) and t.strides == (12, 1)
-    assert t.data_ptr == view.ctypes.data
+    assert t.data_ptr() == view.ctypes.data
     data, shape, strides, byte_offset, _, _ = tensor_info(view)
     assert (data + byte_offset, tuple(shape), tuple(strides)) == (view.ctypes.data, (2, 5), (12, 1))
 
@@ -437,7 +437,7 @@ def test_python_callback_receives_numpy_argument_as_tensor():
     apply = tvm_ffi.get_global_func("testing.apply")
     arr = np.arange(3, dtype="float32")
     seen = apply(lambda t: t, arr)
-    assert isinstance(seen, tvm_ffi.Tensor) and seen.data_ptr == arr.ctypes.data
+    assert isinstance(seen, tvm_ffi.Tensor) and seen.data_ptr() == arr.ctypes.data
 
 
 class NotACapsuleProducer:

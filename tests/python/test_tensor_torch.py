@@ -19,7 +19,7 @@ tensor_info = tvm_ffi.get_global_func("testing.tensor_info")
 def test_from_dlpack_torch_shares_memory():
     x = torch.arange(6, dtype=torch.float32).reshape(2, 3)
     t = tvm_ffi.from_dlpack(x)
-    assert t.data_ptr == x.data_ptr()
+    assert t.data_ptr() == x.data_ptr()
     assert t.shape == (2, 3) and t.dtype == "float32"
 
 
@@ -54,14 +54,14 @@ def test_torch_memory_stays_valid_after_torch_tensor_dropped():
     # Fresh allocations must not reuse the memory the Tensor still owns.
     others = [torch.zeros(1000) for _ in range(8)]
     assert torch.from_dlpack(t).sum().item() == 7000.0
-    assert all(o.data_ptr() != t.data_ptr for o in others)
+    assert all(o.data_ptr() != t.data_ptr() for o in others)
 
 
 def test_torch_strided_view_carries_strides():
     base = torch.arange(24, dtype=torch.int32).reshape(4, 6)
     view = base[::2, 1:]
     t = tvm_ffi.from_dlpack(view)
-    assert t.strides == (12, 1) and t.data_ptr == view.data_ptr()
+    assert t.strides == (12, 1) and t.data_ptr() == view.data_ptr()
 
 
 @pytest.mark.parametrize("name", ["bool", "int8", "int16", "int32", "int64", "uint8",

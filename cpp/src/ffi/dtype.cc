@@ -8,13 +8,17 @@
  *
  * Grammar accepted by TVMFFIDataTypeFromString:
  *   dtype  := base lanes?
- *   base   := fixed-name              (bool, handle, float8_e4m3fn, float4_e2m1fn, ...)
- *           | family bits             (int, uint, float, bfloat, complex, followed by 1..255)
+ *   base   := fixed-name              (bool, handle, float8_e4m3fn, float4_e2m1fn, ...;
+ *                                    "floatN_" may be spelled "fN_" or "fpN_")
+ *           | family bits             (int, uint, float, bfloat, complex, followed by 1..255;
+ *                                    short spellings i, u, f, bf)
+ *           | family                  (int, uint, float: 32 bits; bfloat: 16 bits)
  *           | "custom[" code "]" bits (code and bits 0..255; how the printer spells codes
  *                                    and widths that have no name of their own)
  *   lanes  := "x" N                   (1 <= N <= 32767)
+ *           | "_x" N                  (after float4_e2m1fn only: torch's "float4_e2m1fn_x2")
  *           | "xvscalex" N            (scalable vector: lanes = (uint16_t)(-N), 1 <= N <= 32768)
- * "void" takes no lanes suffix and means {kDLOpaqueHandle, 0 bits, 0 lanes}.
+ * "void" (and the empty string) takes no lanes suffix and means {kDLOpaqueHandle, 0 bits, 0 lanes}.
  */
 #include <tvm/ffi/base.h>
 
@@ -61,15 +65,21 @@ struct FamilyName {
   const char* name;
   uint8_t len;
   uint8_t code;
+  /*! \brief Bits of the bare name without a width (0: a width is required). */
+  uint8_t default_bits;
 };
 
-#define TVM_FFI_DTYPE_FAMILY(str, code) \
-  { str, static_cast<uint8_t>(sizeof(str) - 1), static_cast<uint8_t>(code) }
+#define TVM_FFI_DTYPE_FAMILY(str, code, default_bits) \
+  { str, static_cast<uint8_t>(sizeof(str) - 1), static_cast<uint8_t>(code), default_bits }
 
+// The full names come first: they are the printed ones, and a short spelling
+// is a prefix of its full name ("f" of "float").
 const FamilyName kFamilies[] = {
-    TVM_FFI_DTYPE_FAMILY("int", kDLInt),       TVM_FFI_DTYPE_FAMILY("uint", kDLUInt),
-    TVM_FFI_DTYPE_FAMILY("float", kDLFloat),   TVM_FFI_DTYPE_FAMILY("bfloat", kDLBfloat),
-    TVM_FFI_DTYPE_FAMILY("complex", kDLComplex),
+    TVM_FFI_DTYPE_FAMILY("int", kDLInt, 32),         TVM_FFI_DTYPE_FAMILY("uint", kDLUInt, 32),
+    TVM_FFI_DTYPE_FAMILY("float", kDLFloat, 32),     TVM_FFI_DTYPE_FAMILY("bfloat", kDLBfloat, 16),
+    TVM_FFI_DTYPE_FAMILY("complex", kDLComplex, 0),  TVM_FFI_DTYPE_FAMILY("bf", kDLBfloat, 0),
+    TVM_FFI_DTYPE_FAMILY("i", kDLInt, 0),            TVM_FFI_DTYPE_FAMILY("u", kDLUInt, 0),
+    TVM_FFI_DTYPE_FAMILY("f", kDLFloat, 0),
 };
 
 #undef TVM_FFI_DTYPE_NAME
@@ -100,6 +110,15 @@ inline bool ParseDecimal(const char** p, const char* end, uint32_t max_value, ui
 /*! \brief Parse the base name (code and bits); advances *p past it. */
 bool ParseBase(const char** p, const char* end, DLDataType* out) {
   const char* s = *p;
+  // "f8_e4m3fn" / "fp8_e4m3fn" stand for "float8_e4m3fn": compare from the digit on.
+  static const char kFloat[] = "float";
+  const size_t float_len = sizeof(kFloat) - 1;
+  const char* short_float = nullptr;
+  if (StartsWith(s, end, "fp", 2) && end - s > 3 && s[2] >= '0' && s[2] <= '9' && s[3] == '_') {
+    short_float = s + 2;
+  } else if (end - s > 2 && s[0] == 'f' && s[1] >= '0' && s[1] <= '9' && s[2] == '_') {
+    short_float = s + 1;
+  }
   for (const FixedName& entry : kFixedNames) {
     if (StartsWith(s, end, entry.name, entry.len)) {
       out->code = entry.code;
@@ -107,11 +126,25 @@ bool ParseBase(const char** p, const char* end, DLDataType* out) {
       *p = s + entry.len;
       return true;
     }
+    if (short_float != nullptr && entry.len > float_len &&
+        std::memcmp(entry.name, kFloat, float_len) == 0 &&
+        StartsWith(short_float, end, entry.name + float_len, entry.len - float_len)) {
+      out->code = entry.code;
+      out->bits = entry.bits;
+      *p = short_float + (entry.len - float_len);
+      return true;
+    }
   }
   uint32_t bits = 0;
   for (const FamilyName& family : kFamilies) {
     if (StartsWith(s, end, family.name, family.len)) {
       const char* q = s + family.len;
+      if (family.default_bits != 0 && (q == end || *q == 'x')) {
+        out->code = family.code;
+        out->bits = family.default_bits;
+        *p = q;
+        return true;
+      }
       if (!ParseDecimal(&q, end, 255, &bits) || bits == 0) return false;
       out->code = family.code;
       out->bits = static_cast<uint8_t>(bits);
@@ -140,7 +173,7 @@ bool ParseBase(const char** p, const char* end, DLDataType* out) {
 bool ParseDataType(const char* s, size_t size, DLDataType* out) {
   const char* end = s + size;
   static const char kVoid[] = "void";
-  if (size == sizeof(kVoid) - 1 && std::memcmp(s, kVoid, size) == 0) {
+  if (size == 0 || (size == sizeof(kVoid) - 1 && std::memcmp(s, kVoid, size) == 0)) {
     out->code = kDLOpaqueHandle;
     out->bits = 0;
     out->lanes = 0;
@@ -149,6 +182,9 @@ bool ParseDataType(const char* s, size_t size, DLDataType* out) {
   DLDataType result;
   if (!ParseBase(&s, end, &result)) return false;
   result.lanes = 1;
+  if (result.code == kDLFloat4_e2m1fn && result.bits == 4 && StartsWith(s, end, "_x", 2)) {
+    ++s;  // torch names the packed pair "float4_e2m1fn_x2"
+  }
   if (s != end) {
     if (*s != 'x') return false;
     ++s;

@@ -1,20 +1,24 @@
 /*
- * Modules of the runtime: shared libraries loaded with dlopen and the system
- * library (symbols registered with TVMFFIEnvModRegisterSystemLibSymbol), plus
- * the module globals of docs/runtime_globals.md (ffi.ModuleLoadFromFile,
- * ffi.ModuleGetFunction, ffi.ModuleImplementsFunction,
- * ffi.ModuleGetFunctionMetadata, ffi.ModuleGetFunctionDoc, ffi.SystemLib).
+ * Modules of the runtime: the out-of-line members of ModuleObj and Module,
+ * shared libraries loaded with dlopen (the builtin loader
+ * "ffi.Module.load_from_file.so", which also unpacks the modules a library
+ * embeds in __tvm_ffi__library_bin), the system library (symbols registered
+ * with TVMFFIEnvModRegisterSystemLibSymbol), context symbols, the lookup of
+ * functions from a library's imports, and the module globals of
+ * docs/runtime_globals.md.
  *
  * Lifetime: a loaded library is never unloaded (no dlclose). Its Functions
- * therefore outlive the Module handle (abi.md §4), and so does every other
- * object its code allocated - strings, arrays, closures and errors returned
- * from it carry deleters that point into the library, and unmapping the code
- * while one of them is still alive would crash when it is released. (glibc
- * would keep most C++ libraries mapped anyway: their unique inline statics
- * mark them NODELETE.) Loading the same path again reuses the mapping.
+ * therefore outlive the Module handle, and so does every other object its
+ * code allocated - strings, arrays, closures and errors returned from it carry
+ * deleters that point into the library, and unmapping the code while one of
+ * them is still alive would crash when it is released. Loading the same path
+ * again reuses the mapping.
  */
+#include "module_internal.h"
+
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/c_api.h>
+#include <tvm/ffi/container/array.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/extra/module.h>
 #include <tvm/ffi/function.h>
@@ -24,34 +28,168 @@
 
 #include <dlfcn.h>
 
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
+#include <vector>
 
 TVM_FFI_NAMESPACE_BEGIN
+
+// ---------------------------------------------------------------------------
+// The lookup from a library's imports and the context symbols
+// ---------------------------------------------------------------------------
+
 namespace {
+/*! \brief Guards every module's import_lookup_cache_ (lookups are rare). */
+std::mutex& ImportCacheMutex() {
+  static std::mutex* mutex = new std::mutex();
+  return *mutex;
+}
+}  // namespace
 
-constexpr const char* kFuncPrefix = "__tvm_ffi_";
-constexpr const char* kMetadataPrefix = "__tvm_ffi__metadata_";
-constexpr const char* kDocPrefix = "__tvm_ffi__doc_";
-constexpr const char* kLibraryCtxSymbol = "__tvm_ffi__library_ctx";
-
-/*! \brief A dlopen handle and the path it was loaded from (kept open, see above). */
-class Library {
- public:
-  Library(void* handle, std::string path) : handle_(handle), path_(std::move(path)) {}
-  Library(const Library&) = delete;
-  Library& operator=(const Library&) = delete;
-
-  void* Symbol(const std::string& name) const { return dlsym(handle_, name.c_str()); }
-  const std::string& path() const { return path_; }
-
- private:
-  void* handle_;
-  std::string path_;
+/*! \brief Runtime-internal access to the import lookup cache. */
+struct ModuleObj::InternalUnsafe {
+  static TVMFFIObjectHandle GetFunctionFromImports(ModuleObj* mod, const char* func_name) {
+    String name(func_name);
+    {
+      std::lock_guard<std::mutex> lock(ImportCacheMutex());
+      Optional<Function> cached = mod->import_lookup_cache_.Get(name);
+      if (cached.has_value()) return details::ObjectUnsafe::GetHeader(cached.value().get());
+    }
+    // Looked up outside the lock: a lookup may call into library code.
+    Optional<Function> found;
+    for (const Module& m : details::ModuleImportList(mod)) {
+      found = m->GetFunction(name, true);
+      if (found.has_value()) break;
+    }
+    if (!found.has_value()) found = Function::GetGlobal(std::string_view(func_name));
+    if (!found.has_value()) {
+      TVM_FFI_THROW(RuntimeError) << "Cannot find function " << func_name
+                                  << " in the imported modules or global registry.";
+    }
+    std::lock_guard<std::mutex> lock(ImportCacheMutex());
+    // A concurrent lookup may have cached one first: hand out that one.
+    Optional<Function> cached = mod->import_lookup_cache_.Get(name);
+    if (!cached.has_value()) {
+      mod->import_lookup_cache_.Set(name, found.value());
+      cached = found;
+    }
+    return details::ObjectUnsafe::GetHeader(cached.value().get());
+  }
 };
+
+namespace {
+/*! \brief Symbols handed to every library loaded from now on, in registration order. */
+struct ContextSymbolTable {
+  std::mutex mutex;
+  std::vector<std::pair<std::string, void*>> entries;
+
+  static ContextSymbolTable& Global() {
+    static ContextSymbolTable* inst = new ContextSymbolTable();
+    return *inst;
+  }
+  std::vector<std::pair<std::string, void*>> Snapshot() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return entries;
+  }
+};
+
+/*! \brief Call callback(name, symbol) for each registered context symbol, in order. */
+void VisitContextSymbolTable(const Function& callback) {
+  for (const auto& [name, symbol] : ContextSymbolTable::Global().Snapshot()) {
+    callback(String(name), symbol);
+  }
+}
+}  // namespace
+
+namespace details {
+
+void ModuleRegisterContextSymbol(const char* name, void* symbol) {
+  if (name == nullptr || name[0] == '\0') {
+    TVM_FFI_THROW(ValueError) << "TVMFFIEnvModRegisterContextSymbol: name must not be empty";
+  }
+  ContextSymbolTable& table = ContextSymbolTable::Global();
+  std::lock_guard<std::mutex> lock(table.mutex);
+  for (auto& entry : table.entries) {
+    if (entry.first == name) {
+      entry.second = symbol;
+      return;
+    }
+  }
+  table.entries.emplace_back(name, symbol);
+}
+
+TVMFFIObjectHandle ModuleLookupFromImports(void* library_ctx, const char* func_name) {
+  if (library_ctx == nullptr) {
+    TVM_FFI_THROW(ValueError) << "TVMFFIEnvModLookupFromImports: library_ctx is NULL (the "
+                                 "library was not loaded as a module)";
+  }
+  if (func_name == nullptr) {
+    TVM_FFI_THROW(ValueError) << "TVMFFIEnvModLookupFromImports: func_name is NULL";
+  }
+  return ModuleObj::InternalUnsafe::GetFunctionFromImports(static_cast<ModuleObj*>(library_ctx),
+                                                           func_name);
+}
+
+
+namespace {
+ModuleObj* AsModule(void* self) { return static_cast<ModuleObj*>(self); }
+const String& AsString(const void* ref) { return *static_cast<const String*>(ref); }
+void MoveOptionalString(Optional<String> value, TVMFFIAny* out) {
+  Any any = value.has_value() ? Any(std::move(value.value())) : Any();
+  *out = details::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(any));
+}
+}  // namespace
+
+// Qualified calls (ModuleObj::X) below: the caller is the other
+// implementation's out-of-line member, reached from a subclass's vtable or a
+// non-virtual call; a virtual call would come straight back.
+void ModuleAbiImportModule(void* self, const void* other_module) {
+  AsModule(self)->ModuleObj::ImportModule(*static_cast<const Module*>(other_module));
+}
+void ModuleAbiClearImports(void* self) { AsModule(self)->ModuleObj::ClearImports(); }
+TVMFFIObjectHandle ModuleAbiGetFunction(void* self, const void* name, bool query_imports) {
+  Optional<Function> f = AsModule(self)->GetFunction(AsString(name), query_imports);
+  if (!f.has_value()) return nullptr;
+  Function value = f.value();
+  return ObjectUnsafe::MoveObjectRefToHandle(std::move(value));
+}
+bool ModuleAbiImplementsFunction(void* self, const void* name, bool query_imports) {
+  return AsModule(self)->ImplementsFunction(AsString(name), query_imports);
+}
+void ModuleAbiGetFunctionDoc(void* self, const void* name, bool query_imports, TVMFFIAny* out) {
+  MoveOptionalString(AsModule(self)->GetFunctionDoc(AsString(name), query_imports), out);
+}
+void ModuleAbiGetFunctionMetadata(void* self, const void* name, bool query_imports,
+                                  TVMFFIAny* out) {
+  MoveOptionalString(AsModule(self)->GetFunctionMetadata(AsString(name), query_imports), out);
+}
+TVMFFIObjectHandle ModuleAbiLoadFromFile(const void* file_name) {
+  return ObjectUnsafe::MoveObjectRefToHandle(Module::LoadFromFile(AsString(file_name)));
+}
+void ModuleAbiVisitContextSymbols(const void* callback) {
+  // A TypedFunction is one Function handle.
+  VisitContextSymbolTable(*static_cast<const Function*>(callback));
+}
+TVMFFIObjectHandle ModuleAbiEmptyArray() {
+  return ObjectUnsafe::MoveObjectRefToHandle(Array<String>());
+}
+void ModuleAbiThrowUnsupported(const void* self, const char* what) {
+  TVM_FFI_THROW(RuntimeError) << "Module[" << static_cast<const ModuleObj*>(self)->kind()
+                              << "] does not support " << what;
+}
+
+}  // namespace details
+
+// ---------------------------------------------------------------------------
+// Library and system-library modules
+// ---------------------------------------------------------------------------
+
+namespace {
 
 /*! \brief A Function over an exported safe-call symbol. */
 class SymbolFunctionObj : public FunctionObj {
@@ -61,7 +199,7 @@ class SymbolFunctionObj : public FunctionObj {
   }
 
  private:
-  // Exported symbols receive NULL as their handle (abi.md §2.5).
+  // Exported symbols receive NULL as their handle.
   static int Trampoline(void* handle, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
     const auto* f = static_cast<const SymbolFunctionObj*>(static_cast<Object*>(handle));
     return f->symbol_(nullptr, args, num_args, result);
@@ -93,47 +231,89 @@ Optional<String> CallStringSymbol(void* symbol, const std::string& what) {
   return String(*text);
 }
 
-/*! \brief A module over a shared library loaded with dlopen. */
+/*!
+ * \brief The functions of one symbol source, made once per name: repeated
+ *  lookups return the same Function.
+ */
+class FunctionCache {
+ public:
+  template <typename FLookup>
+  Optional<Function> Get(const String& name, FLookup lookup) {
+    std::string key(name);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      auto it = cache_.find(key);
+      if (it != cache_.end()) return it->second;
+    }
+    void* symbol = lookup(key);
+    if (symbol == nullptr) return std::nullopt;
+    Function made(make_object<SymbolFunctionObj>(reinterpret_cast<TVMFFISafeCallType>(symbol)));
+    std::lock_guard<std::mutex> lock(mutex_);
+    return cache_.emplace(std::move(key), std::move(made)).first->second;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::unordered_map<std::string, Function> cache_;
+};
+
+/*! \brief A module over a shared library loaded with dlopen (kept loaded, see above). */
 class LibraryModuleObj : public ModuleObj {
  public:
-  explicit LibraryModuleObj(std::shared_ptr<Library> lib) : lib_(std::move(lib)) {}
+  LibraryModuleObj(void* handle, std::string path) : handle_(handle), path_(std::move(path)) {}
   ~LibraryModuleObj() {
     // The library outlives this module: it must not keep a pointer to a
     // destroyed one.
-    if (void** ctx = static_cast<void**>(lib_->Symbol(kLibraryCtxSymbol))) {
-      if (*ctx == details::ObjectUnsafe::GetHeader(this)) *ctx = nullptr;
+    if (void** ctx = static_cast<void**>(Symbol(symbol::tvm_ffi_library_ctx))) {
+      if (*ctx == static_cast<ModuleObj*>(this)) *ctx = nullptr;
     }
   }
 
   const char* kind() const final { return "library"; }
+  int GetPropertyMask() const final { return Module::kRunnable; }
 
-  Optional<Function> LookupFunction(const String& name) const final {
-    void* symbol = lib_->Symbol(kFuncPrefix + std::string(name));
-    if (symbol == nullptr) return std::nullopt;
-    return Function(
-        make_object<SymbolFunctionObj>(reinterpret_cast<TVMFFISafeCallType>(symbol)));
+  Optional<Function> GetFunction(const String& name) final {
+    return functions_.Get(name, [this](const std::string& n) {
+      return Symbol(symbol::tvm_ffi_symbol_prefix + n);
+    });
   }
-  Optional<String> GetFunctionMetadata(const String& name) const final {
-    std::string sym = kMetadataPrefix + std::string(name);
-    return CallStringSymbol(lib_->Symbol(sym), sym + " of \"" + lib_->path() + "\"");
+  bool ImplementsFunction(const String& name) final {
+    return Symbol(symbol::tvm_ffi_symbol_prefix + std::string(name)) != nullptr;
   }
-  Optional<String> GetFunctionDoc(const String& name) const final {
-    std::string sym = kDocPrefix + std::string(name);
-    return CallStringSymbol(lib_->Symbol(sym), sym + " of \"" + lib_->path() + "\"");
+  Optional<String> GetFunctionMetadata(const String& name) final {
+    std::string sym = symbol::tvm_ffi_metadata_prefix + std::string(name);
+    return CallStringSymbol(Symbol(sym), sym + " of \"" + path_ + "\"");
   }
-  bool ImplementsFunction(const String& name) const final {
-    return lib_->Symbol(kFuncPrefix + std::string(name)) != nullptr;
+  Optional<String> GetFunctionDoc(const String& name) final {
+    std::string sym = symbol::tvm_ffi_doc_prefix + std::string(name);
+    return CallStringSymbol(Symbol(sym), sym + " of \"" + path_ + "\"");
   }
 
-  /*! \brief Point the library's context symbol, if it has one, at this module. */
-  void SetLibraryContext() {
-    if (void** ctx = static_cast<void**>(lib_->Symbol(kLibraryCtxSymbol))) {
-      *ctx = details::ObjectUnsafe::GetHeader(this);
+  /*!
+   * \brief Write the context symbols into the library's same-named void*
+   *  variables, and this module into its library context variable.
+   */
+  /*! \brief The library's embedded module blob (__tvm_ffi__library_bin), or NULL. */
+  const char* EmbeddedBlob() const {
+    return static_cast<const char*>(Symbol(symbol::tvm_ffi_library_bin));
+  }
+  const std::string& path() const { return path_; }
+
+  void InitContext() {
+    for (const auto& [name, value] : ContextSymbolTable::Global().Snapshot()) {
+      if (void** slot = static_cast<void**>(Symbol(name))) *slot = value;
+    }
+    if (void** ctx = static_cast<void**>(Symbol(symbol::tvm_ffi_library_ctx))) {
+      *ctx = static_cast<ModuleObj*>(this);
     }
   }
 
  private:
-  std::shared_ptr<Library> lib_;
+  void* Symbol(const std::string& name) const { return dlsym(handle_, name.c_str()); }
+
+  void* handle_;
+  std::string path_;
+  FunctionCache functions_;
 };
 
 /*! \brief The system library: symbols registered at startup, looked up by prefix. */
@@ -142,50 +322,178 @@ class SystemLibModuleObj : public ModuleObj {
   explicit SystemLibModuleObj(std::string prefix) : prefix_(std::move(prefix)) {}
 
   const char* kind() const final { return "system_lib"; }
+  int GetPropertyMask() const final { return Module::kRunnable; }
 
-  Optional<Function> LookupFunction(const String& name) const final {
-    void* symbol = Lookup(kFuncPrefix + prefix_ + std::string(name));
-    if (symbol == nullptr) return std::nullopt;
-    return Function(
-        make_object<SymbolFunctionObj>(reinterpret_cast<TVMFFISafeCallType>(symbol)));
+  Optional<Function> GetFunction(const String& name) final {
+    return functions_.Get(name, [this](const std::string& n) {
+      return Find(symbol::tvm_ffi_symbol_prefix, n);
+    });
   }
-  Optional<String> GetFunctionMetadata(const String& name) const final {
-    std::string sym = kMetadataPrefix + prefix_ + std::string(name);
-    return CallStringSymbol(Lookup(sym), sym + " of the system library");
+  bool ImplementsFunction(const String& name) final {
+    return Find(symbol::tvm_ffi_symbol_prefix, std::string(name)) != nullptr;
   }
-  Optional<String> GetFunctionDoc(const String& name) const final {
-    std::string sym = kDocPrefix + prefix_ + std::string(name);
-    return CallStringSymbol(Lookup(sym), sym + " of the system library");
+  Optional<String> GetFunctionMetadata(const String& name) final {
+    return CallStringSymbol(Find(symbol::tvm_ffi_metadata_prefix, std::string(name)),
+                            symbol::tvm_ffi_metadata_prefix + std::string(name) +
+                                " of the system library");
   }
-  bool ImplementsFunction(const String& name) const final {
-    return Lookup(kFuncPrefix + prefix_ + std::string(name)) != nullptr;
+  Optional<String> GetFunctionDoc(const String& name) final {
+    return CallStringSymbol(Find(symbol::tvm_ffi_doc_prefix, std::string(name)),
+                            symbol::tvm_ffi_doc_prefix + std::string(name) +
+                                " of the system library");
   }
 
  private:
+  /*! \brief <kind><prefix><name> first, then <kind><name>. */
+  void* Find(const char* kind_prefix, const std::string& name) const {
+    if (!prefix_.empty()) {
+      if (void* s = Lookup(kind_prefix + prefix_ + name)) return s;
+    }
+    return Lookup(kind_prefix + name);
+  }
   static void* Lookup(const std::string& symbol) {
     void* out = nullptr;
     TVM_FFI_CHECK_SAFE_CALL(TVMFFIEnvModLookupSystemLibSymbol(symbol.c_str(), &out));
     return out;
   }
   std::string prefix_;
+  FunctionCache functions_;
 };
 
-Module LoadFromFile(const std::string& path) {
+/*!
+ * \brief Reader of the embedded module blob of a library: little-endian
+ *  uint64 counts, strings and byte strings as a uint64 length plus the bytes,
+ *  uint64 vectors as a length plus the elements. Every read is bounds-checked.
+ */
+class BlobReader {
+ public:
+  BlobReader(const char* data, uint64_t size, const std::string& path)
+      : data_(data), left_(size), path_(path) {}
+
+  uint64_t U64() {
+    const char* p = Take(8, "a count");
+    uint64_t v = 0;
+    for (int i = 0; i < 8; ++i) {
+      v |= static_cast<uint64_t>(static_cast<unsigned char>(p[i])) << (8 * i);
+    }
+    return v;
+  }
+  std::string Str(const char* what) {
+    uint64_t n = U64();
+    return std::string(Take(n, what), n);
+  }
+  std::vector<uint64_t> U64Vector(const char* what) {
+    uint64_t n = U64();
+    if (n > left_ / 8) Fail(what);
+    std::vector<uint64_t> out(n);
+    for (uint64_t& v : out) v = U64();
+    return out;
+  }
+  [[noreturn]] void Fail(const std::string& what) const {
+    TVM_FFI_THROW(RuntimeError) << "Malformed " << symbol::tvm_ffi_library_bin << " in " << path_
+                                << ": truncated while reading " << what;
+  }
+
+ private:
+  const char* Take(uint64_t n, const char* what) {
+    if (n > left_) Fail(what);
+    const char* p = data_;
+    data_ += n;
+    left_ -= n;
+    return p;
+  }
+  const char* data_;
+  uint64_t left_;
+  const std::string& path_;
+};
+
+/*!
+ * \brief The module a library with an embedded blob stands for. The blob
+ *  (after its uint64 byte count) lists modules as (kind, payload) entries:
+ *  kind "_lib" is the library itself, "_import_tree" carries the import edges
+ *  (CSR row pointers and child indices over the module list; the first module
+ *  is the root), any other kind is loaded from its bytes by the global
+ *  "ffi.Module.load_from_bytes.<kind>". Without an import tree the library
+ *  imports every other module.
+ */
+Module ProcessLibraryBlob(const char* blob, const Module& lib, const std::string& path) {
+  BlobReader header(blob, 8, path);
+  uint64_t nbytes = header.U64();
+  BlobReader in(blob + 8, nbytes, path);
+  uint64_t count = in.U64();
+  std::vector<Module> modules;
+  std::vector<uint64_t> row_ptr, child_indices;
+  bool has_lib = false;
+  for (uint64_t i = 0; i < count; ++i) {
+    std::string kind = in.Str("a module kind");
+    if (kind == "_lib") {
+      if (has_lib) {
+        TVM_FFI_THROW(RuntimeError) << "Malformed " << symbol::tvm_ffi_library_bin << " in "
+                                    << path << ": more than one _lib entry";
+      }
+      has_lib = true;
+      modules.push_back(lib);
+    } else if (kind == "_import_tree") {
+      row_ptr = in.U64Vector("the import tree");
+      child_indices = in.U64Vector("the import tree");
+    } else {
+      std::string payload = in.Str("a module payload");
+      std::string loader_name = "ffi.Module.load_from_bytes." + kind;
+      Optional<Function> loader = Function::GetGlobal(loader_name);
+      if (!loader.has_value()) {
+        TVM_FFI_THROW(RuntimeError) << "Library " << path << " embeds a module of kind `" << kind
+                                    << "`, but its loader (" << loader_name
+                                    << ") is not registered in the global registry.";
+      }
+      modules.push_back(loader.value()(Bytes(payload.data(), payload.size())).cast<Module>());
+    }
+  }
+  if (row_ptr.empty()) {
+    for (const Module& m : modules) {
+      if (!m.same_as(lib)) lib->ImportModule(m);
+    }
+    return lib;
+  }
+  if (row_ptr.size() != modules.size() + 1) {
+    TVM_FFI_THROW(RuntimeError) << "Malformed " << symbol::tvm_ffi_library_bin << " in " << path
+                                << ": the import tree has " << row_ptr.size() - 1
+                                << " rows for " << modules.size() << " modules";
+  }
+  for (size_t i = 0; i < modules.size(); ++i) {
+    if (row_ptr[i] > row_ptr[i + 1] || row_ptr[i + 1] > child_indices.size()) {
+      TVM_FFI_THROW(RuntimeError) << "Malformed " << symbol::tvm_ffi_library_bin << " in "
+                                  << path << ": bad import tree row " << i;
+    }
+    for (uint64_t j = row_ptr[i]; j < row_ptr[i + 1]; ++j) {
+      if (child_indices[j] >= modules.size()) {
+        TVM_FFI_THROW(RuntimeError) << "Malformed " << symbol::tvm_ffi_library_bin << " in "
+                                    << path << ": import of module " << child_indices[j]
+                                    << " of " << modules.size();
+      }
+      modules[i]->ImportModule(modules[child_indices[j]]);
+    }
+  }
+  return modules.empty() ? lib : modules[0];
+}
+
+Module LoadSharedLibrary(const std::string& path) {
   if (path.empty()) {
-    TVM_FFI_THROW(ValueError) << "Module::LoadFromFile: the path is empty";
+    TVM_FFI_THROW(ValueError) << "ffi.Module.load_from_file.so: the path is empty";
   }
   // Clear any stale message so the one read below belongs to this call.
   dlerror();
   void* handle = dlopen(path.c_str(), RTLD_LAZY | RTLD_LOCAL);
   if (handle == nullptr) {
     const char* msg = dlerror();
-    TVM_FFI_THROW(RuntimeError) << "Failed to load module \"" << path
-                                << "\": " << (msg ? msg : "unknown dlopen error");
+    TVM_FFI_THROW(RuntimeError) << "Failed to load dynamic shared library " << path << " "
+                                << (msg ? msg : "unknown dlopen error");
   }
-  auto lib = std::make_shared<Library>(handle, path);
-  ObjectPtr<LibraryModuleObj> mod = make_object<LibraryModuleObj>(std::move(lib));
-  mod->SetLibraryContext();
-  return Module(ObjectPtr<ModuleObj>(std::move(mod)));
+  ObjectPtr<LibraryModuleObj> obj = make_object<LibraryModuleObj>(handle, path);
+  obj->InitContext();
+  const char* blob = obj->EmbeddedBlob();
+  Module lib(ObjectPtr<ModuleObj>(std::move(obj)));
+  if (blob != nullptr) return ProcessLibraryBlob(blob, lib, path);
+  return lib;
 }
 
 Module SystemLib(const std::string& prefix) {
@@ -200,43 +508,111 @@ Module SystemLib(const std::string& prefix) {
   return mod;
 }
 
-Module RequireModule(const Module& mod, const char* func) {
-  if (!mod.defined()) {
-    TVM_FFI_THROW(ValueError) << func << ": the module is None";
+/*!
+ * \brief Modules kept alive for the rest of the process (load_module's
+ *  keep_module_alive), with the number of times each was added.
+ */
+struct ModuleGlobals {
+  std::mutex mutex;
+  std::unordered_map<const ModuleObj*, std::pair<Module, int64_t>> entries;
+
+  static ModuleGlobals& Global() {
+    static ModuleGlobals* inst = new ModuleGlobals();
+    return *inst;
   }
-  return mod;
-}
+};
 
 TVM_FFI_STATIC_INIT_BLOCK() {
   namespace refl = tvm::ffi::reflection;
   refl::GlobalDef()
       .def(
-          "ffi.ModuleLoadFromFile", [](const std::string& path) { return LoadFromFile(path); },
+          "ffi.Module.load_from_file.so",
+          [](const String& path, const String& format) { return LoadSharedLibrary(path); },
           "Load a shared library exporting __tvm_ffi_<name> functions as a Module.")
       .def(
+          "ffi.ModuleLoadFromFile",
+          [](const String& path) { return Module::LoadFromFile(path); },
+          "Load a module with the loader registered for the file's extension.")
+      .def(
           "ffi.ModuleGetFunction",
-          [](const Module& mod, const String& name, bool query_imports) -> Optional<Function> {
-            return RequireModule(mod, "ffi.ModuleGetFunction")->GetFunction(name, query_imports);
+          [](Module mod, const String& name, bool query_imports) {
+            return mod->GetFunction(name, query_imports);
           },
           "The function name of a module, or None.")
       .def(
           "ffi.ModuleImplementsFunction",
-          [](const Module& mod, const String& name) {
-            return RequireModule(mod, "ffi.ModuleImplementsFunction")->ImplementsFunction(name);
+          [](Module mod, const String& name, bool query_imports) {
+            return mod->ImplementsFunction(name, query_imports);
           },
-          "Whether a module implements function name.")
+          "Whether a module (or, with query_imports, one of its imports) implements name.")
       .def(
           "ffi.ModuleGetFunctionMetadata",
-          [](const Module& mod, const String& name) {
-            return RequireModule(mod, "ffi.ModuleGetFunctionMetadata")->GetFunctionMetadata(name);
+          [](Module mod, const String& name, bool query_imports) {
+            return mod->GetFunctionMetadata(name, query_imports);
           },
           "The metadata JSON of a module function, or None.")
       .def(
           "ffi.ModuleGetFunctionDoc",
-          [](const Module& mod, const String& name) {
-            return RequireModule(mod, "ffi.ModuleGetFunctionDoc")->GetFunctionDoc(name);
+          [](Module mod, const String& name, bool query_imports) {
+            return mod->GetFunctionDoc(name, query_imports);
           },
           "The doc string of a module function, or None.")
+      .def(
+          "ffi.ModuleGetPropertyMask", [](Module mod) { return mod->GetPropertyMask(); },
+          "The property bits of a module (Module::ModulePropertyMask).")
+      .def(
+          "ffi.ModuleInspectSource",
+          [](Module mod, const String& format) { return mod->InspectSource(format); },
+          "The source of a module in format, or \"\".")
+      .def(
+          "ffi.ModuleGetKind", [](Module mod) { return String(mod->kind()); },
+          "The kind of a module, e.g. \"library\".")
+      .def(
+          "ffi.ModuleGetWriteFormats", [](Module mod) { return mod->GetWriteFormats(); },
+          "The formats ffi.ModuleWriteToFile accepts for a module.")
+      .def(
+          "ffi.ModuleWriteToFile",
+          [](Module mod, const String& file, const String& format) {
+            mod->WriteToFile(file, format);
+          },
+          "Write a module to file in format.")
+      .def(
+          "ffi.ModuleImportModule",
+          [](Module mod, Module other) { mod->ImportModule(other); },
+          "Append other to the imports of mod.")
+      .def(
+          "ffi.ModuleVisitContextSymbols",
+          [](const Function& callback) { VisitContextSymbolTable(callback); },
+          "Call callback(name, symbol) for each symbol registered with "
+          "TVMFFIEnvModRegisterContextSymbol (Module::VisitContextSymbols).")
+      .def(
+          "ffi.ModuleGetImports", [](Module mod) { return mod->imports(); },
+          "The imported modules of mod (an Array of Module).")
+      .def(
+          "ffi.ModuleClearImports", [](Module mod) { mod->ClearImports(); },
+          "Remove every import of mod.")
+      .def(
+          "ffi.ModuleGlobalsAdd",
+          [](Module mod) {
+            ModuleGlobals& g = ModuleGlobals::Global();
+            std::lock_guard<std::mutex> lock(g.mutex);
+            auto it = g.entries.find(mod.get());
+            if (it == g.entries.end()) {
+              g.entries.emplace(mod.get(), std::make_pair(mod, int64_t{1}));
+            } else {
+              ++it->second.second;
+            }
+          },
+          "Keep a module alive for the rest of the process (counted).")
+      .def(
+          "ffi.ModuleGlobalsRemove",
+          [](Module mod) {
+            ModuleGlobals& g = ModuleGlobals::Global();
+            std::lock_guard<std::mutex> lock(g.mutex);
+            auto it = g.entries.find(mod.get());
+            if (it != g.entries.end() && --it->second.second == 0) g.entries.erase(it);
+          },
+          "Undo one ffi.ModuleGlobalsAdd of a module (no-op when it was not added).")
       .def_packed(
           "ffi.SystemLib",
           [](const AnyView* args, int32_t num_args, Any* rv) {

@@ -18,80 +18,169 @@ import os
 from ._build import BuildError, as_str_list, build_library, cache_root
 from ._inline import generate_source, normalize_functions, normalize_sources
 
-__all__ = ["load_inline", "build_inline", "build", "load", "BuildError", "cache_root"]
+__all__ = ["build", "build_inline", "load", "load_inline", "to_cpp_dtype"]
 
 
-def build_inline(name, cpp_sources, functions=None, extra_cflags=None, extra_ldflags=None,
-                 extra_include_paths=None, build_directory=None):
-    """Compile C++ source text into a shared library and return the library's path.
+def build_inline(name, *, cpp_sources=None, cuda_sources=None, functions=None, extra_cflags=None,
+                 extra_cuda_cflags=None, extra_ldflags=None, extra_include_paths=None,
+                 build_directory=None, embed_cubin=None, backend=None, output=None):
+    """Compile C++ (and CUDA) source text into a shared library and return the library's path.
 
-    Parameters
-    ----------
+    Parameters (all but ``name`` keyword-only)
+    ------------------------------------------
     name : str
         Module name: names the build directory and the library file ``<name>.so``.
-    cpp_sources : str or list of str
-        C++ code; the tvm-ffi headers for Function, Any, String, Array and TensorView are
-        included for you.
-    functions : list of str, or dict of str to str, optional
-        C++ functions to export under their own names. A dict maps each name to its doc string,
-        which ``Module.get_function_doc`` returns.
-    extra_cflags, extra_ldflags : list of str, optional
-        Extra compiler flags (also passed when linking) and extra linker flags. Paths in them
-        should be absolute: commands run in the build directory.
+    cpp_sources, cuda_sources : str or list of str, optional
+        C++ code (written to ``main.cpp``) and CUDA code (``cuda.cu``, compiled with nvcc, or
+        hipcc when ``backend="hip"``); the tvm-ffi headers for Function, Tensor, dtype and
+        errors are included for you.
+    functions : str, list of str, or mapping of str to str, optional
+        Functions to export under their own names (from the C++ part, or from the CUDA part when
+        there is no C++). A mapping gives each a doc string (``Module.get_function_doc``).
+    extra_cflags, extra_cuda_cflags, extra_ldflags : list of str, optional
+        Extra flags for C/C++ compiles (also passed when linking), for CUDA compiles, and for
+        the link. Paths in them should be absolute: commands run in the build directory.
     extra_include_paths : list of str, optional
         Extra ``-I`` directories (made absolute relative to the current directory).
     build_directory : str, optional
         Build here instead of in ``<cache>/<name>_<hash>/``; rebuilt when the inputs change.
+    embed_cubin : mapping of str to bytes, optional
+        Not supported by this implementation: a non-empty mapping raises NotImplementedError.
+    backend : "cuda" or "hip", optional
+        GPU toolchain for CUDA sources (default: $TVM_FFI_GPU_BACKEND, else what is installed).
+    output : str, optional
+        Result file name in the build directory (default ``<name>.so``); a name ending in
+        ``.o`` only compiles and returns the object file.
 
     Raises
     ------
-    BuildError
+    BuildError (a RuntimeError)
         The compiler failed; the message holds the command line and the compiler's output.
     RuntimeError
-        No C++ compiler was found.
+        A needed compiler (C++, C, nvcc or hipcc) was not found; the message names it.
     """
-    sources = normalize_sources(cpp_sources)
+    _check_embed_cubin(embed_cubin)
+    cpp = normalize_sources(cpp_sources, "cpp_sources")
+    cuda = normalize_sources(cuda_sources, "cuda_sources")
     funcs = normalize_functions(functions)
-    text = generate_source(name, sources, funcs)
-    return build_library(name, text, [], extra_cflags, extra_ldflags, extra_include_paths,
-                         build_directory)
+    if not cpp and not cuda:
+        raise AssertionError("tvm_ffi.cpp.build_inline(%r): give cpp_sources or cuda_sources"
+                             % (name,))
+    cpp_text = generate_source(name, cpp, funcs, "cpp_sources") if cpp else None
+    cuda_text = None
+    if cuda:
+        cuda_text = generate_source(name, cuda, [] if cpp else funcs, "cuda_sources")
+    return build_library(name, cpp_text, [], extra_cflags, extra_ldflags, extra_include_paths,
+                         build_directory, generated_cuda=cuda_text,
+                         extra_cuda_cflags=extra_cuda_cflags, backend=backend, output=output)
 
 
-def load_inline(name, cpp_sources, functions=None, extra_cflags=None, extra_ldflags=None,
-                extra_include_paths=None, build_directory=None):
-    """Like :func:`build_inline`, then load the library: returns a ``tvm_ffi.Module``."""
-    path = build_inline(name, cpp_sources, functions, extra_cflags, extra_ldflags,
-                        extra_include_paths, build_directory)
-    return _load_module(path)
+def load_inline(name, *, cpp_sources=None, cuda_sources=None, functions=None, extra_cflags=None,
+                extra_cuda_cflags=None, extra_ldflags=None, extra_include_paths=None,
+                build_directory=None, embed_cubin=None, backend=None, keep_module_alive=True):
+    """Like :func:`build_inline`, then load the library: returns a ``tvm_ffi.Module``.
 
-
-def build(name, cpp_files, extra_cflags=None, extra_ldflags=None, extra_include_paths=None,
-          build_directory=None):
-    """Compile C++ source files into a shared library and return the library's path.
-
-    ``cpp_files`` is a path or a list of paths; each file is compiled where it lives (so its
-    relative ``#include "..."`` work) and exports its functions itself with
-    ``TVM_FFI_DLL_EXPORT_TYPED_FUNC``. Headers a file includes are tracked: editing one
-    triggers a rebuild. Other arguments as in :func:`build_inline`.
+    ``keep_module_alive`` keeps the library loaded for the rest of the process.
     """
-    if isinstance(cpp_files, (str, os.PathLike)):
-        cpp_files = [cpp_files]
-    files = as_str_list(cpp_files, "cpp_files")
+    path = build_inline(name, cpp_sources=cpp_sources, cuda_sources=cuda_sources,
+                        functions=functions, extra_cflags=extra_cflags,
+                        extra_cuda_cflags=extra_cuda_cflags, extra_ldflags=extra_ldflags,
+                        extra_include_paths=extra_include_paths,
+                        build_directory=build_directory, embed_cubin=embed_cubin,
+                        backend=backend)
+    return _load_module(path, keep_module_alive)
+
+
+def _source_files(sources, argname):
+    if sources is None:
+        return []
+    if isinstance(sources, (str, os.PathLike)):
+        return [os.fspath(sources)]
+    return as_str_list(list(sources), argname)
+
+
+def build(name, *, sources=None, cpp_files=None, cuda_files=None, extra_cflags=None,
+          extra_cuda_cflags=None, extra_ldflags=None, extra_include_paths=None,
+          build_directory=None, backend=None, output=None):
+    """Compile source files into a shared library and return the library's path.
+
+    ``sources``, ``cpp_files`` and ``cuda_files`` (each a path or a list of paths) are merged;
+    each file is compiled where it lives (so its relative ``#include "..."`` work) by its
+    extension: ``.c`` with $CC, ``.cu`` with nvcc/hipcc, ``.o`` linked as is, anything else
+    with $CXX. Files export their functions themselves with ``TVM_FFI_DLL_EXPORT_TYPED_FUNC``.
+    Headers a file includes are tracked: editing one triggers a rebuild. Other arguments as in
+    :func:`build_inline`.
+    """
+    files = (_source_files(sources, "sources") + _source_files(cpp_files, "cpp_files")
+             + _source_files(cuda_files, "cuda_files"))
     if not files:
-        raise ValueError("tvm_ffi.cpp.build(%r): cpp_files is empty" % (name,))
+        raise AssertionError("tvm_ffi.cpp.build(%r): no source files given" % (name,))
     return build_library(name, None, files, extra_cflags, extra_ldflags, extra_include_paths,
-                         build_directory)
+                         build_directory, extra_cuda_cflags=extra_cuda_cflags, backend=backend,
+                         output=output)
 
 
-def load(name, cpp_files, extra_cflags=None, extra_ldflags=None, extra_include_paths=None,
-         build_directory=None):
+def load(name, *, sources=None, cpp_files=None, cuda_files=None, extra_cflags=None,
+         extra_cuda_cflags=None, extra_ldflags=None, extra_include_paths=None,
+         build_directory=None, backend=None, keep_module_alive=True):
     """Like :func:`build`, then load the library: returns a ``tvm_ffi.Module``."""
-    path = build(name, cpp_files, extra_cflags, extra_ldflags, extra_include_paths, build_directory)
-    return _load_module(path)
+    path = build(name, sources=sources, cpp_files=cpp_files, cuda_files=cuda_files,
+                 extra_cflags=extra_cflags, extra_cuda_cflags=extra_cuda_cflags,
+                 extra_ldflags=extra_ldflags, extra_include_paths=extra_include_paths,
+                 build_directory=build_directory, backend=backend)
+    return _load_module(path, keep_module_alive)
 
 
-def _load_module(path):
+_CPP_DTYPES = {
+    "int8": "int8_t", "int16": "int16_t", "int32": "int32_t", "int64": "int64_t",
+    "uint8": "uint8_t", "uint16": "uint16_t", "uint32": "uint32_t", "uint64": "uint64_t",
+    "float32": "float", "float64": "double", "bool": "bool",
+}
+_CUDA_DTYPES = {
+    "float16": "__half", "bfloat16": "__nv_bfloat16", "float8_e4m3fn": "__nv_fp8_e4m3",
+    "float8_e5m2": "__nv_fp8_e5m2", "float8_e8m0fnu": "__nv_fp8_e8m0",
+    "float4_e2m1": "__nv_fp4_e2m1", "float4_e2m1fn_x2": "__nv_fp4x2_e2m1",
+}
+_HIP_DTYPES = {
+    "float16": "__half", "bfloat16": "__hip_bfloat16", "float8_e4m3fn": "__hip_fp8_e4m3",
+    "float8_e5m2": "__hip_fp8_e5m2", "float8_e8m0fnu": "__hip_fp8_e8m0",
+    "float4_e2m1": "__hip_fp4_e2m1", "float4_e2m1fn_x2": "__hip_fp4x2_e2m1",
+}
+
+
+def to_cpp_dtype(dtype):
+    """The C++ type name of a dtype (str or framework dtype; a ``torch.`` prefix is dropped).
+
+    Half, bfloat16, float8 and float4 names need a GPU build of torch (CUDA or ROCm names).
+    """
+    text = str(dtype)
+    if text.startswith("torch."):
+        text = text[len("torch."):]
+    if text in _CPP_DTYPES:
+        return _CPP_DTYPES[text]
+    import sys
+
+    torch = sys.modules.get("torch")
+    version = getattr(torch, "version", None)
+    if getattr(version, "hip", None) and text in _HIP_DTYPES:
+        return _HIP_DTYPES[text]
+    if getattr(version, "cuda", None) and text in _CUDA_DTYPES:
+        return _CUDA_DTYPES[text]
+    raise ValueError("Unsupported dtype for C++ conversion: %s" % text)
+
+
+def _check_embed_cubin(embed_cubin):
+    if embed_cubin:
+        raise NotImplementedError("tvm_ffi.cpp: embed_cubin is not supported by this "
+                                  "implementation; load the cubin at run time instead")
+
+
+def _load_module(path, keep_module_alive=True):
     # Imported here: building needs only libinfo, loading needs the compiled core.
+    import inspect
+
     from .. import load_module
 
+    if "keep_module_alive" in inspect.signature(load_module).parameters:
+        return load_module(path, keep_module_alive=keep_module_alive)
     return load_module(path)

@@ -12,22 +12,21 @@ link to a temporary file that is renamed over the final library, so a reader nev
 half-written library and a second builder finds the first one's result.
 """
 
-import datetime
 import fcntl
-import hashlib
-import json
 import os
 import re
 import shlex
-import subprocess
 import sys
 import time
 
 from .. import libinfo
 from . import _toolchain
 
+# hashlib, json, subprocess and datetime are imported where used: `import tvm_ffi`
+# imports this module and must stay fast.
+
 # Bumped when the layout or the command lines change, so old cache entries are not reused.
-_CACHE_FORMAT = 1
+_CACHE_FORMAT = 2
 _NAME_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]*$")
 _BASE_CFLAGS = ["-std=c++17", "-O2", "-fPIC"]
 _MANIFEST = "manifest.json"
@@ -129,6 +128,7 @@ def _write_atomic(path, data):
 
 
 def _sha256_file(path):
+    import hashlib
     h = hashlib.sha256()
     with open(path, "rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
@@ -175,6 +175,7 @@ def _stat_entry(path):
 
 
 def _up_to_date(build_dir, lib_path, key):
+    import json
     try:
         with open(os.path.join(build_dir, _MANIFEST), encoding="utf-8") as f:
             manifest = json.load(f)
@@ -202,33 +203,67 @@ def _ninja_command(args):
     return text.replace("$", "$$")
 
 
-class _Plan:
-    """The commands of one build, runnable directly or through ninja."""
+def source_kind(path):
+    """How a file is built, by extension: "c", "cuda", "obj" (linked as is) or "cxx"."""
+    ext = os.path.splitext(path)[1].lower()
+    if ext == ".c":
+        return "c"
+    if ext == ".cu":
+        return "cuda"
+    if ext in (".o", ".obj"):
+        return "obj"
+    return "cxx"
 
-    def __init__(self, name, build_dir, sources, compile_prefix, link_prefix, link_suffix):
+
+class _Plan:
+    """The commands of one build, runnable directly or through ninja.
+
+    ``compile_prefixes`` maps a source kind to its compiler command prefix. The last step links
+    a shared library, or, when ``output`` names an object file, merges the objects into it.
+    """
+
+    def __init__(self, name, build_dir, sources, compile_prefixes, link_prefix, link_suffix,
+                 output=None):
         self.name = name
         self.build_dir = build_dir
-        self.lib_path = os.path.join(build_dir, name + ".so")
+        self.lib_path = os.path.join(build_dir, output or (name + ".so"))
         self.tmp_lib = self.lib_path + ".tmp"
-        self.compiles = []  # (source, object, command)
+        self.compiles = []  # (source, object, command, rule)
+        objs = []
         used = set()
         for src in sources:
+            kind = source_kind(src)
+            if kind == "obj":
+                objs.append(src)
+                continue
             stem = os.path.splitext(os.path.basename(src))[0] or "src"
             obj_name, n = stem + ".o", 1
             while obj_name in used:  # same file name in two directories
                 obj_name, n = "%s_%d.o" % (stem, n), n + 1
             used.add(obj_name)
             obj = os.path.join(build_dir, obj_name)
-            cmd = compile_prefix + ["-MMD", "-MF", obj + ".d", "-c", src, "-o", obj]
-            self.compiles.append((src, obj, cmd))
-        objs = [obj for _, obj, _ in self.compiles]
-        self.link = link_prefix + objs + ["-o", self.tmp_lib] + link_suffix
+            if kind == "cuda":
+                cmd = compile_prefixes[kind] + ["-c", src, "-o", obj]
+                rule = "cuda"
+            else:
+                cmd = compile_prefixes[kind] + ["-MMD", "-MF", obj + ".d", "-c", src, "-o", obj]
+                rule = "cxx"
+            self.compiles.append((src, obj, cmd, rule))
+            objs.append(obj)
+        if output is not None and source_kind(output) == "obj":
+            if len(objs) == 1:
+                self.link = ["cp", objs[0], self.tmp_lib]
+            else:
+                self.link = ["ld", "-r"] + objs + ["-o", self.tmp_lib]
+        else:
+            self.link = link_prefix + objs + ["-o", self.tmp_lib] + link_suffix
+        self.link_inputs = objs
 
     def commands(self):
-        return [cmd for _, _, cmd in self.compiles] + [self.link]
+        return [cmd for _, _, cmd, _ in self.compiles] + [self.link]
 
     def depfiles(self):
-        return [obj + ".d" for _, obj, _ in self.compiles]
+        return [obj + ".d" for _, obj, _, rule in self.compiles if rule == "cxx"]
 
     def ninja_file(self):
         lines = [
@@ -238,14 +273,17 @@ class _Plan:
             "  command = $cmd",
             "  description = CXX $out",
             "  depfile = $out.d",
+            "rule cuda",
+            "  command = $cmd",
+            "  description = CUDA $out",
             "rule link",
             "  command = $cmd",
             "  description = LINK $out",
         ]
-        for src, obj, cmd in self.compiles:
-            lines.append("build %s: cxx %s" % (_ninja_escape_path(obj), _ninja_escape_path(src)))
+        for src, obj, cmd, rule in self.compiles:
+            lines.append("build %s: %s %s" % (_ninja_escape_path(obj), rule, _ninja_escape_path(src)))
             lines.append("  cmd = " + _ninja_command(cmd))
-        objs = " ".join(_ninja_escape_path(obj) for _, obj, _ in self.compiles)
+        objs = " ".join(_ninja_escape_path(obj) for obj in self.link_inputs)
         lines.append("build %s: link %s" % (_ninja_escape_path(self.tmp_lib), objs))
         lines.append("  cmd = " + _ninja_command(self.link))
         lines.append("default " + _ninja_escape_path(self.tmp_lib))
@@ -253,6 +291,7 @@ class _Plan:
 
 
 def _run(cmd, log, cwd):
+    import subprocess
     log.write("$ %s\n" % shlex.join(cmd))
     try:
         proc = subprocess.run(
@@ -275,11 +314,11 @@ def _run(cmd, log, cwd):
 def _fail(plan, code, output, failed_cmds):
     cmds = "\n".join("  " + shlex.join(c) for c in failed_cmds)
     message = (
-        "tvm_ffi.cpp: building module %r failed (exit code %d)\n"
+        "ninja exited with status %d: tvm_ffi.cpp: building module %r failed\n"
         "command:\n%s\n"
         "compiler output:\n%s\n"
         "build directory: %s (full log in %s)"
-        % (plan.name, code, cmds, output.rstrip(), plan.build_dir, _LOG)
+        % (code, plan.name, cmds, output.rstrip(), plan.build_dir, _LOG)
     )
     return BuildError(message, failed_cmds, output, plan.build_dir)
 
@@ -287,7 +326,7 @@ def _fail(plan, code, output, failed_cmds):
 def _failed_ninja_commands(plan, output):
     """The commands of the edges ninja reports as FAILED (all of them if none is recognised)."""
     failed_lines = [line for line in output.splitlines() if line.startswith("FAILED:")]
-    edges = [(obj, cmd) for _, obj, cmd in plan.compiles] + [(plan.tmp_lib, plan.link)]
+    edges = [(obj, cmd) for _, obj, cmd, _ in plan.compiles] + [(plan.tmp_lib, plan.link)]
     failed = [cmd for out, cmd in edges if any(line.rstrip().endswith(" " + out) for line in failed_lines)]
     return failed or plan.commands()
 
@@ -310,42 +349,76 @@ def _execute(plan, ninja, log):
 
 
 def build_library(name, generated_source, source_files, extra_cflags, extra_ldflags,
-                  extra_include_paths, build_directory):
+                  extra_include_paths, build_directory, generated_cuda=None,
+                  extra_cuda_cflags=None, backend=None, output=None):
     """Build (or find in the cache) the library for the given inputs; return its path.
 
-    ``generated_source`` is the text of an inline build (written to ``<name>.cc`` in the build
-    directory) or None; ``source_files`` are existing files, compiled where they are.
+    ``generated_source`` / ``generated_cuda`` are the texts of an inline build (written to
+    ``main.cpp`` / ``cuda.cu`` in the build directory) or None; ``source_files`` are existing
+    files, compiled where they are by their extension (``.c`` with $CC, ``.cu`` with nvcc or
+    hipcc, ``.o`` linked as is, anything else with $CXX). ``output`` names the result file in
+    the build directory (an ``.o`` output only compiles and merges the objects).
     """
+    import hashlib
+    import json
     check_name(name)
-    cflags = as_str_list(extra_cflags, "extra_cflags")
-    ldflags = as_str_list(extra_ldflags, "extra_ldflags")
+    if output is not None:
+        if not isinstance(output, str) or os.path.basename(output) != output or not output:
+            raise ValueError("output must be a file name (no directory), got %r" % (output,))
+    cflags = [f.strip() for f in as_str_list(extra_cflags, "extra_cflags")]
+    cuda_cflags = [f.strip() for f in as_str_list(extra_cuda_cflags, "extra_cuda_cflags")]
+    ldflags = [f.strip() for f in as_str_list(extra_ldflags, "extra_ldflags")]
     user_includes = [os.path.abspath(p) for p in as_str_list(extra_include_paths, "extra_include_paths")]
-    files = [os.path.abspath(p) for p in source_files]
+    files = sorted(os.path.abspath(p) for p in source_files)
     file_digests = []
     for path in files:
         if not os.path.isfile(path):
             raise FileNotFoundError("tvm_ffi.cpp: source file %r of module %r does not exist" % (path, name))
         file_digests.append([path, _sha256_file(path)])
+    kinds = {source_kind(p) for p in files}
+    if generated_source is not None:
+        kinds.add("cxx")
+    if generated_cuda is not None:
+        kinds.add("cuda")
 
-    cxx = _toolchain.find_compiler()
-    cxx_version = _toolchain.compiler_version(cxx)
     pkg_includes = libinfo.include_paths()
+    includes = ["-I" + p for p in pkg_includes + user_includes]
     lib = libinfo.find_libtvm_ffi()
     lib_stat = os.stat(lib)
-
-    compile_prefix = cxx + _BASE_CFLAGS + ["-I" + p for p in pkg_includes + user_includes] + cflags
+    cxx = _toolchain.find_compiler()
+    toolchain_versions = [_toolchain.compiler_version(cxx)]
+    prefixes = {"cxx": cxx + _BASE_CFLAGS + includes + cflags}
+    if "c" in kinds:
+        cc = _toolchain.find_c_compiler()
+        prefixes["c"] = cc + ["-fPIC", "-O2"] + includes + cflags
+    cuda_link = []
+    if "cuda" in kinds:
+        gpu_backend = _toolchain.resolve_backend(backend)
+        gpu = _toolchain.find_gpu_compiler(gpu_backend)
+        toolchain_versions.append(_toolchain.compiler_version(gpu))
+        if gpu_backend == "cuda":
+            prefixes["cuda"] = (gpu + ["-Xcompiler", "-fPIC", "-std=c++17", "-O2"]
+                                + _toolchain.cuda_gencode_flags() + includes + cuda_cflags)
+        else:
+            prefixes["cuda"] = (gpu + ["-fPIC", "-std=c++17", "-O2"]
+                                + _toolchain.hip_offload_flags() + includes + cuda_cflags)
+        cuda_link = _toolchain.gpu_link_flags(gpu_backend, gpu)
+    elif backend is not None:
+        _toolchain.resolve_backend(backend)
     # The user's cflags go to the link too, so -fopenmp, -pthread or -fsanitize=... work given once.
     link_prefix = cxx + ["-shared", "-fPIC"] + cflags
-    link_suffix = _library_flags(lib) + ldflags
+    link_suffix = _library_flags(lib) + cuda_link + ldflags
 
     payload = {
         "format": _CACHE_FORMAT,
         "name": name,
         "generated": generated_source,
+        "generated_cuda": generated_cuda,
         "files": file_digests,
-        "compile": compile_prefix,
+        "compile": prefixes,
         "link": link_prefix + link_suffix,
-        "compiler_version": cxx_version,
+        "output": output,
+        "compiler_version": toolchain_versions,
         "tvm_ffi": [_package_version(), lib, lib_stat.st_mtime_ns, lib_stat.st_size],
     }
     key = hashlib.sha256(json.dumps(payload, sort_keys=True).encode("utf-8")).hexdigest()
@@ -357,34 +430,42 @@ def build_library(name, generated_source, source_files, extra_cflags, extra_ldfl
     os.makedirs(build_dir, exist_ok=True)
 
     sources = list(files)
+    generated = []
+    if generated_cuda is not None:
+        generated.append((os.path.join(build_dir, "cuda.cu"), generated_cuda))
     if generated_source is not None:
-        sources.insert(0, os.path.join(build_dir, name + ".cc"))
-    plan = _Plan(name, build_dir, sources, compile_prefix, link_prefix, link_suffix)
+        generated.append((os.path.join(build_dir, "main.cpp"), generated_source))
+    sources = [path for path, _ in generated] + sources
+    if not sources:
+        raise AssertionError("tvm_ffi.cpp: module %r has no source to build" % (name,))
+    plan = _Plan(name, build_dir, sources, prefixes, link_prefix, link_suffix, output)
 
     if _up_to_date(build_dir, plan.lib_path, key):
         return plan.lib_path
-    with _FileLock(os.path.join(build_dir, ".lock")):
+    with _FileLock(os.path.join(build_dir, "lock")):
         # Another process may have finished the same build while this one waited.
         if not _up_to_date(build_dir, plan.lib_path, key):
-            _build_locked(plan, key, generated_source)
+            _build_locked(plan, key, generated)
     return plan.lib_path
 
 
-def _build_locked(plan, key, generated_source):
+def _build_locked(plan, key, generated):
     """Run the build of plan (the caller holds the lock) and write the manifest."""
+    import datetime
+    import json
     manifest_path = os.path.join(plan.build_dir, _MANIFEST)
     if os.path.exists(manifest_path):
         os.remove(manifest_path)
-    sources = [src for src, _, _ in plan.compiles]
-    if generated_source is not None:
+    sources = [src for src, _, _, _ in plan.compiles]
+    for path, text in generated:
         try:
-            with open(sources[0], encoding="utf-8") as f:
-                unchanged = f.read() == generated_source
+            with open(path, encoding="utf-8") as f:
+                unchanged = f.read() == text
         except OSError:
             unchanged = False
         # Rewriting identical text would only make ninja recompile for nothing.
         if not unchanged:
-            _write_atomic(sources[0], generated_source)
+            _write_atomic(path, text)
     ninja = _toolchain.find_ninja()
     start = time.monotonic()
     with open(os.path.join(plan.build_dir, _LOG), "a", encoding="utf-8") as log:

@@ -3,7 +3,6 @@
 import os
 import shlex
 import shutil
-import subprocess
 import threading
 
 _lock = threading.Lock()
@@ -38,6 +37,7 @@ def find_compiler():
 
 def compiler_version(cmd):
     """The compiler's ``--version`` output (part of the cache key), computed once per process."""
+    import subprocess
     key = tuple(cmd)
     with _lock:
         cached = _version_cache.get(key)
@@ -68,3 +68,114 @@ def find_ninja():
     if os.environ.get("TVM_FFI_USE_NINJA", "1").strip().lower() in ("0", "false", "off", "no"):
         return None
     return shutil.which("ninja")
+
+
+def find_c_compiler():
+    """The C compiler command: ``$CC`` or cc/gcc/clang; RuntimeError naming them when absent."""
+    env = os.environ.get("CC", "").strip()
+    if env:
+        cmd = shlex.split(env)
+        resolved = shutil.which(cmd[0])
+        if resolved is None:
+            raise RuntimeError(
+                "C compiler %r (from the CC environment variable) was not found; set CC to the "
+                "path of an installed C compiler" % cmd[0]
+            )
+        return [resolved] + cmd[1:]
+    for candidate in ("cc", "gcc", "clang"):
+        resolved = shutil.which(candidate)
+        if resolved is not None:
+            return [resolved]
+    raise RuntimeError("no C compiler found for the .c sources: looked for cc, gcc and clang on "
+                       "PATH; install one or set the CC environment variable to its path")
+
+
+_GPU_TOOLS = {
+    "cuda": ("nvcc", ("CUDA_HOME", "CUDA_PATH"), "/usr/local/cuda"),
+    "hip": ("hipcc", ("ROCM_HOME", "ROCM_PATH"), "/opt/rocm"),
+}
+
+
+def resolve_backend(backend):
+    """"cuda" or "hip": the given backend, else $TVM_FFI_GPU_BACKEND, torch's build (when torch
+    is already imported), then whichever compiler exists (cuda by default)."""
+    if backend is None:
+        backend = os.environ.get("TVM_FFI_GPU_BACKEND", "").strip() or None
+    if backend is None:
+        import sys
+
+        torch = sys.modules.get("torch")
+        version = getattr(torch, "version", None)
+        if getattr(version, "hip", None):
+            backend = "hip"
+        elif getattr(version, "cuda", None):
+            backend = "cuda"
+    if backend is None:
+        if _gpu_root("cuda") is None and _gpu_root("hip") is not None:
+            backend = "hip"
+        else:
+            backend = "cuda"
+    if backend not in ("cuda", "hip"):
+        raise ValueError("Invalid backend: %r (expected 'cuda' or 'hip')" % (backend,))
+    return backend
+
+
+def _gpu_root(backend):
+    """Toolkit directory holding bin/<compiler>, or None."""
+    tool, env_names, default = _GPU_TOOLS[backend]
+    candidates = [os.environ.get(e) for e in env_names] + [default]
+    for root in candidates:
+        if root and os.path.isfile(os.path.join(root, "bin", tool)):
+            return root
+    found = shutil.which(tool)
+    if found is not None:
+        return os.path.dirname(os.path.dirname(os.path.realpath(found)))
+    return None
+
+
+def find_gpu_compiler(backend):
+    """[nvcc] or [hipcc]; RuntimeError naming the missing compiler and where it was looked for."""
+    tool, env_names, default = _GPU_TOOLS[backend]
+    root = _gpu_root(backend)
+    if root is None:
+        raise RuntimeError(
+            "building %s sources needs %s, which was not found (looked in $%s/bin, %s/bin and "
+            "on PATH); install the toolkit or set %s" % (
+                "CUDA" if backend == "cuda" else "HIP", tool, "/bin, $".join(env_names), default,
+                env_names[0]))
+    return [os.path.join(root, "bin", tool)]
+
+
+def cuda_gencode_flags():
+    """-gencode flags from $TVM_FFI_CUDA_ARCH_LIST ("8.9 9.0a"), else from nvidia-smi."""
+    import subprocess
+    arch_list = os.environ.get("TVM_FFI_CUDA_ARCH_LIST", "").replace(";", " ").split()
+    if not arch_list:
+        smi = shutil.which("nvidia-smi")
+        if smi is not None:
+            try:
+                out = subprocess.run([smi, "--query-gpu=compute_cap", "--format=csv,noheader"],
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                     universal_newlines=True, check=False, timeout=30).stdout
+                arch_list = sorted({line.strip() for line in out.splitlines() if line.strip()})
+            except (OSError, subprocess.SubprocessError):
+                arch_list = []
+    flags = []
+    for arch in arch_list:
+        num = arch.replace(".", "")
+        flags.append("-gencode=arch=compute_%s,code=sm_%s" % (num, num))
+    return flags
+
+
+def hip_offload_flags():
+    """--offload-arch flags from $TVM_FFI_ROCM_ARCH_LIST ("gfx90a gfx942")."""
+    arch_list = os.environ.get("TVM_FFI_ROCM_ARCH_LIST", "").replace(";", " ").split()
+    return ["--offload-arch=%s" % a for a in arch_list]
+
+
+def gpu_link_flags(backend, compiler):
+    """Libraries a module with GPU code links against."""
+    root = os.path.dirname(os.path.dirname(compiler[0]))
+    if backend == "cuda":
+        return ["-L" + os.path.join(root, "lib64"), "-lcudart"]
+    return ["-L" + os.path.join(root, "lib"), "-lamdhip64"]

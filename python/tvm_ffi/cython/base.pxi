@@ -1,7 +1,7 @@
 # Declarations of the C ABI (tvm/ffi/c_api.h) and of the few CPython entry
 # points Cython does not declare, plus the helpers every other part uses.
 
-from libc.stdint cimport int32_t, int64_t, uint64_t, uint32_t, uint8_t, uint16_t, uintptr_t
+from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t, uint32_t, uint8_t, uint16_t, uintptr_t
 from libc.string cimport memchr, strlen
 from libc.stdlib cimport malloc, free
 from cpython.ref cimport PyObject, PyTypeObject, Py_INCREF, Py_XDECREF
@@ -202,6 +202,9 @@ cdef extern from "tvm_ffi_python_helpers.h" nogil:
     void* TVMFFIPyObjectCell(void* obj) noexcept
 
 cdef extern from "tvm_ffi_python_helpers.h":
+    # Like Py_EnterRecursiveCall, plus a fixed nesting cap on every Python.
+    int TVMFFIPyEnterNested(const char* where)
+    void TVMFFIPyLeaveNested()
     # cls(...) without __init__, through the tp_new of its extension base type.
     object TVMFFIPyNewInstance(object base, object cls)
 
@@ -248,9 +251,6 @@ cdef extern from "tvm_ffi_array_builder.h":
     int TVMFFIPyArrayFromViews(const TVMFFIAny* items, int64_t n, TVMFFIObjectHandle* out) noexcept
 
 cdef extern from "Python.h":
-    # Nonzero (not necessarily -1) with RecursionError set when too deep.
-    int Py_EnterRecursiveCall(const char* where)
-    void Py_LeaveRecursiveCall()
     PyObject* PyObject_Vectorcall(PyObject* callable, PyObject** args, size_t nargsf,
                                   PyObject* kwnames)
 

@@ -201,12 +201,12 @@ cdef int convert_sequence(object x, TVMFFIAny* out, ArgStore* store) except -1:
     cdef TVMFFIObjectHandle handle = NULL
     cdef int ret
     # Nesting recurses on the C stack: deep enough nesting is a RecursionError.
-    if Py_EnterRecursiveCall(" while converting a nested list or tuple to an ffi.Array") != 0:
+    if TVMFFIPyEnterNested(" while converting a nested list or tuple to an ffi.Array") != 0:
         raise_pending_py_error()
     try:
         ret = sequence_to_array(x, &handle, store.env)
     finally:
-        Py_LeaveRecursiveCall()
+        TVMFFIPyLeaveNested()
     if ret != 0:
         raise_last_ffi_error()
     set_owned_object(out, handle, store)
@@ -335,6 +335,8 @@ cdef int convert_arg_slow(object x, TVMFFIAny* out, ArgStore* store) except -1:
     if isinstance(x, (list, tuple)):
         # Native-backed Python values (tvm_ffi.Shape is a tuple) carry their object.
         backing = getattr(x, "__tvm_ffi_object__", None)
+        if callable(backing) and not isinstance(backing, Object):
+            backing = backing()
         if isinstance(backing, Object) and (<Object>backing).chandle != NULL:
             return convert_arg(backing, out, store)
         return convert_sequence(x, out, store)
@@ -343,25 +345,19 @@ cdef int convert_arg_slow(object x, TVMFFIAny* out, ArgStore* store) except -1:
         for key, value in x.items():
             flat.append(key)
             flat.append(value)
-        if Py_EnterRecursiveCall(" while converting a nested dict to an ffi.Map") != 0:
+        if TVMFFIPyEnterNested(" while converting a nested dict to an ffi.Map") != 0:
             raise_pending_py_error()
         try:
             flat_args = tuple(flat)
             function_call_env(rt_func("ffi.Map"), TVMFFIPyTupleItems(flat_args), len(flat_args),
                               &tmp, store.env, True)
         finally:
-            Py_LeaveRecursiveCall()
+            TVMFFIPyLeaveNested()
         set_owned_object(out, tmp.v_obj, store)
         return 0
     if isinstance(x, BaseException):
         handle = py_exception_to_error(x)
         set_owned_object(out, handle, store)
-        return 0
-    cuda_stream = getattr(t, "__cuda_stream__", None)
-    if cuda_stream is not None and not isinstance(x, type):
-        # A stream object (CUDA stream protocol): its raw handle, as an opaque pointer.
-        out.type_index = kTVMFFIOpaquePtr
-        out.v_ptr = <void*><uintptr_t>int(cuda_stream(x)[1])
         return 0
     if getattr(t, "__dlpack__", None) is not None and not isinstance(x, type):
         # Before __index__: a 0-d numpy array is a tensor, not an int.
@@ -376,9 +372,13 @@ cdef int convert_arg_slow(object x, TVMFFIAny* out, ArgStore* store) except -1:
             value = None
         if value is not None:
             return convert_int(value, out)
+    if convert_protocol_pre(x, out, store):
+        return 0
     if callable(x):
         handle = py_callable_to_handle(x)
         set_owned_object(out, handle, store)
+        return 0
+    if convert_protocol_post(x, out, store):
         return 0
     Py_INCREF(x)
     if TVMFFIObjectCreateOpaque(<void*>x, kTVMFFIOpaquePyObject, TVMFFIPyDecRefDeleter,
@@ -435,13 +435,7 @@ cdef object owned_object_to_py(TVMFFIObjectHandle handle):
     if tindex == kTVMFFIFunction:
         func = <Function>Function.__new__(Function)
         func.chandle = handle
-        # Functions wrapping Python callables take the GIL themselves; releasing
-        # it first would only add a round trip.
-        func.c_state.release_gil = (
-            (<TVMFFIFunctionCell*>TVMFFIPyObjectCell(handle)).safe_call != py_safe_call)
         return func
-    if tindex == kTVMFFIError:
-        return error_to_py_exception(handle)
     if tindex == kTVMFFIOpaquePyObject:
         value = <object>(<TVMFFIOpaqueObjectCell*>TVMFFIPyObjectCell(handle)).handle
         TVMFFIObjectDecRef(handle)

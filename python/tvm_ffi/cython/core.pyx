@@ -10,6 +10,7 @@ Loaded by tvm_ffi/__init__.py after libtvm_ffi (RTLD_GLOBAL). The parts:
   convert.pxi  value conversion: Python arguments -> FFI values, FFI values -> Python
   function.pxi tvm_ffi.Function, call dispatch, callbacks, global registry
   tensor.pxi   tvm_ffi.Tensor, from_dlpack, DLPack export, tensor arguments
+  protocol.pxi value protocols of user classes, ObjectConvertible, CAny, String, Bytes
   stream.pxi   the per-thread FFI stream table
   exchange.pxi containers tagged with a framework's DLPack exchange API
 """
@@ -21,6 +22,7 @@ include "device.pxi"
 include "convert.pxi"
 include "function.pxi"
 include "tensor.pxi"
+include "protocol.pxi"
 include "stream.pxi"
 include "exchange.pxi"
 
@@ -35,3 +37,5 @@ _register_env_hooks()
 _register_object_class(kTVMFFIObject, Object)
 _register_object_class(kTVMFFIFunction, Function)
 _register_object_class(kTVMFFITensor, Tensor)
+_register_object_class(kTVMFFIError, Error)
+_register_object_class(kTVMFFIOpaquePyObject, OpaquePyObject)

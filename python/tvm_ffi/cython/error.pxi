@@ -24,11 +24,6 @@ ERROR_KIND_TO_CLS = {
     "IndexError": IndexError,
     "AssertionError": AssertionError,
     "MemoryError": MemoryError,
-    "NotImplementedError": NotImplementedError,
-    "OverflowError": OverflowError,
-    "ZeroDivisionError": ZeroDivisionError,
-    "FileNotFoundError": FileNotFoundError,
-    "OSError": OSError,
 }
 ERROR_CLS_TO_KIND = {cls: kind for kind, cls in ERROR_KIND_TO_CLS.items()}
 
@@ -193,10 +188,13 @@ cdef object error_to_py_exception(TVMFFIObjectHandle err):
                 # A registered class whose constructor wants more than a message.
                 exc = None
         if exc is None:
-            exc = RuntimeError("%s: %s" % (kind, message))
+            # Unregistered kinds: a RuntimeError with the message (the kind is kept below).
+            exc = RuntimeError(message)
         try:
             setattr(exc, _ATTR_KIND, kind)
             setattr(exc, _ATTR_MESSAGE, message)
+            TVMFFIObjectIncRef(err)
+            exc.__tvm_ffi_error__ = wrap_object(err)
         except (AttributeError, TypeError):
             pass
         exc.__traceback__ = _traceback_with_native_frames(_drop_caller_frames(frames), None)
@@ -235,10 +233,24 @@ cdef TVMFFIObjectHandle py_exception_to_error(object exc) except NULL:
     cdef TVMFFIObjectHandle opaque = NULL
     cdef TVMFFIObjectHandle out = NULL
     cdef TVMFFIByteArray c_kind, c_msg, c_bt
+    cdef TVMFFIObjectHandle reused
+    carried = getattr(exc, "__tvm_ffi_error__", None)
+    if (isinstance(carried, Object) and (<Object>carried).chandle != NULL
+            and (<TVMFFIObject*>(<Object>carried).chandle).type_index == kTVMFFIError):
+        # An error that came from native code goes back as the same Error object, with
+        # the Python frames it crossed appended to its backtrace.
+        reused = (<Object>carried).chandle
+        backtrace, _ = _format_py_frames(exc.__traceback__)
+        if backtrace:
+            c_bt = str_to_bytearray(backtrace)
+            (<TVMFFIErrorCell*>TVMFFIPyObjectCell(reused)).update_backtrace(reused, &c_bt, 1)
+        TVMFFIObjectIncRef(reused)
+        return reused
     kind = getattr(exc, _ATTR_KIND, None)
     message = getattr(exc, _ATTR_MESSAGE, None)
     if not isinstance(kind, str):
-        kind = ERROR_CLS_TO_KIND.get(type(exc), type(exc).__name__)
+        # The exact class decides; unregistered classes are "RuntimeError" on the native side.
+        kind = ERROR_CLS_TO_KIND.get(type(exc), "RuntimeError")
     if not isinstance(message, str):
         if len(exc.args) == 1 and isinstance(exc.args[0], str):
             message = exc.args[0]

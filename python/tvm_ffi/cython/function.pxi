@@ -3,6 +3,17 @@
 # tvm_ffi_vectorcall.h), Python callables as Functions (py_safe_call), and
 # register_global_func / get_global_func.
 
+# Initial release_gil of every Function (TVM_FFI_RELEASE_GIL_BY_DEFAULT=0 turns it off).
+cdef bint _RELEASE_GIL_BY_DEFAULT = _os.environ.get("TVM_FFI_RELEASE_GIL_BY_DEFAULT", "1") != "0"
+
+ctypedef void (*MlirPackedFn)(void** args) noexcept nogil
+ctypedef void (*PyDeleter)(void* handle) noexcept nogil
+
+cdef struct MlirPackedCall:
+    MlirPackedFn fn
+    PyObject* keep_alive
+
+
 cdef int py_safe_call(void* handle, const TVMFFIAny* args, int32_t num_args,
                       TVMFFIAny* result) noexcept with gil:
     """safe_call of Functions that wrap a Python callable (handle is the callable)."""
@@ -137,13 +148,18 @@ cdef class Function(Object):
     # c_schema_source: (getter, args) returning the metadata JSON, or None.
     cdef TVMFFIPyFunctionState c_state
     cdef object c_schema_source
+    # Arbitrary attributes (e.g. __name__ set by init_ffi_api).
+    cdef dict __dict__
 
     def __cinit__(self):
         TVMFFIPyFunctionStateInit(&self.c_state, TVMFFIPyFunctionVectorcallPtr())
+        self.c_state.release_gil = 1 if _RELEASE_GIL_BY_DEFAULT else 0
         self.c_schema_source = None
 
-    def __init__(self, func):
+    def __init__(self, func=None):
         cdef TVMFFIObjectHandle handle
+        if func is None:
+            return  # an empty Function, as Function() is in the reference package
         check_not_initialized(self)
         if isinstance(func, Function):
             handle = (<Function>func).chandle
@@ -152,7 +168,6 @@ cdef class Function(Object):
             self.c_schema_source = (<Function>func).c_schema_source
         elif callable(func):
             handle = py_callable_to_handle(func)
-            self.c_state.release_gil = 0
         else:
             raise TypeError("Function expects a callable, got %s" % type(func).__name__)
         self.chandle = handle
@@ -171,7 +186,59 @@ cdef class Function(Object):
         return function_vectorcall_impl(self, TVMFFIPyTupleItems(args), len(args))
 
     def __repr__(self):
-        return "<tvm_ffi.Function at 0x%x>" % <uintptr_t>self.chandle
+        if self.chandle == NULL:
+            return "%s(chandle=None)" % type(self).__name__
+        return "ffi.Function"
+
+    @staticmethod
+    def __from_extern_c__(c_symbol, *, keep_alive_object=None):
+        """A Function calling the TVMFFISafeCallType function at address c_symbol.
+
+        The function receives keep_alive_object (as a PyObject*, or NULL) as its first
+        argument; the Function holds one reference to keep_alive_object until it dies.
+        """
+        cdef TVMFFIObjectHandle out = NULL
+        cdef void* self_ptr = NULL
+        cdef uintptr_t addr = int(c_symbol)
+        if addr == 0:
+            raise ValueError("__from_extern_c__: the symbol address is NULL")
+        if keep_alive_object is not None:
+            Py_INCREF(keep_alive_object)
+            self_ptr = <void*>keep_alive_object
+        cdef PyDeleter deleter = NULL
+        if self_ptr != NULL:
+            deleter = TVMFFIPyDecRefDeleter
+        if TVMFFIFunctionCreate(self_ptr, <TVMFFISafeCallType>addr, deleter, &out) != 0:
+            if self_ptr != NULL:
+                Py_XDECREF(<PyObject*>self_ptr)
+            raise_last_ffi_error()
+        return owned_object_to_py(out)
+
+    @staticmethod
+    def __from_mlir_packed_safe_call__(mlir_packed_symbol, *, keep_alive_object=None):
+        """A Function calling an MLIR packed function ``void(void** args)`` at the address.
+
+        Each call passes five pointers: to the handle (NULL), the args pointer, num_args,
+        the result pointer and an int return code (0 initially) that becomes the result.
+        """
+        cdef TVMFFIObjectHandle out = NULL
+        cdef MlirPackedCall* packed
+        cdef uintptr_t addr = int(mlir_packed_symbol)
+        if addr == 0:
+            raise ValueError("__from_mlir_packed_safe_call__: the symbol address is NULL")
+        packed = <MlirPackedCall*>malloc(sizeof(MlirPackedCall))
+        if packed == NULL:
+            raise MemoryError()
+        packed.fn = <MlirPackedFn>addr
+        packed.keep_alive = NULL
+        if keep_alive_object is not None:
+            Py_INCREF(keep_alive_object)
+            packed.keep_alive = <PyObject*>keep_alive_object
+        if TVMFFIFunctionCreate(<void*>packed, mlir_packed_safe_call, mlir_packed_deleter,
+                                &out) != 0:
+            mlir_packed_deleter(packed)
+            raise_last_ffi_error()
+        return owned_object_to_py(out)
 
     def _set_schema_source(self, getter, args):
         """Where the metadata JSON of this function comes from: getter(*args)."""
@@ -202,7 +269,7 @@ cdef uint64_t view_mask_from_metadata(object text):
 
 
 cdef uint64_t function_view_mask(Function f):
-    """f.c_view_mask, read from f's schema on first use (0: no schema, or none of it)."""
+    """f.c_state.view_mask, read from f's schema on first use (0: no schema, or none of it)."""
     cdef uint64_t mask = 0
     if f.c_state.view_known:
         return f.c_state.view_mask
@@ -265,8 +332,32 @@ _enable_function_vectorcall()
 cdef Function make_function_from_callable(object f):
     cdef Function func = <Function>Function.__new__(Function)
     func.chandle = py_callable_to_handle(f)
-    func.c_state.release_gil = 0
     return func
+
+
+cdef int mlir_packed_safe_call(void* handle, const TVMFFIAny* args, int32_t num_args,
+                               TVMFFIAny* result) noexcept nogil:
+    cdef MlirPackedCall* packed = <MlirPackedCall*>handle
+    cdef void* self_handle = NULL
+    cdef const TVMFFIAny* c_args = args
+    cdef int32_t c_num_args = num_args
+    cdef TVMFFIAny* c_result = result
+    cdef int ret = 0
+    cdef void* call_args[5]
+    call_args[0] = &self_handle
+    call_args[1] = &c_args
+    call_args[2] = &c_num_args
+    call_args[3] = &c_result
+    call_args[4] = &ret
+    packed.fn(call_args)
+    return ret
+
+
+cdef void mlir_packed_deleter(void* handle) noexcept nogil:
+    cdef MlirPackedCall* packed = <MlirPackedCall*>handle
+    if packed.keep_alive != NULL:
+        TVMFFIPyDecRefDeleter(<void*>packed.keep_alive)
+    free(packed)
 
 
 # ---------------------------------------------------------------------------
@@ -292,7 +383,7 @@ def _get_global_func(str name, bint allow_missing=False):
     if handle == NULL:
         if allow_missing:
             return None
-        raise ValueError("Cannot find global function %r" % name)
+        raise ValueError("Cannot find global function %s" % name)
     func = owned_object_to_py(handle)
     if isinstance(func, Function):
         (<Function>func).c_schema_source = (_global_func_metadata_text, (name,))

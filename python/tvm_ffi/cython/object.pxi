@@ -18,8 +18,10 @@ cdef class Object:
             self.chandle = NULL
 
     def __init__(self, *args, **kwargs):
-        raise TypeError("%s has no constructor registered from C++ (no __ffi_init__)"
-                        % type(self).__name__)
+        # Object() is an empty wrapper (handle NULL), as in the reference package.
+        if args or kwargs:
+            raise TypeError("%s has no constructor registered from C++ (no __ffi_init__)"
+                            % type(self).__name__)
 
     def __init_handle_by_constructor__(self, fconstructor, *args):
         """Call a constructor Function and take the object it returns as self's handle."""
@@ -31,7 +33,11 @@ cdef class Object:
         if result.type_index < kTVMFFIStaticObjectBegin:
             release_any(&result)
             raise TypeError("constructor of %s did not return an object" % type(self).__name__)
-        check_not_initialized(self)
+        if self.chandle != NULL:
+            # The constructor initialized self on its own (re-entrantly); the
+            # result it returned is not adopted, so release it before raising.
+            release_any(&result)
+            check_not_initialized(self)
         self.chandle = result.v_obj
 
     @property
@@ -56,26 +62,49 @@ cdef class Object:
         """Address of the underlying object header, as an int (0 when empty)."""
         return <uintptr_t>self.chandle
 
+    @property
+    def id_(self):
+        """Same as ``__chandle__()``."""
+        return <uintptr_t>self.chandle
+
+    def __ctypes_handle__(self):
+        """The handle as a ctypes.c_void_p (value None when empty)."""
+        import ctypes
+        return ctypes.c_void_p(<uintptr_t>self.chandle if self.chandle != NULL else None)
+
+    def __move_handle_from__(self, other):
+        """Take other's handle (other becomes empty); self must be empty."""
+        if not isinstance(other, Object):
+            raise TypeError("__move_handle_from__ expects a tvm_ffi Object, got %s"
+                            % type(other).__name__)
+        check_not_initialized(self)
+        self.chandle = (<Object>other).chandle
+        (<Object>other).chandle = NULL
+
+    def _move(self):
+        """An ObjectRValueRef of self: passed to a function, the callee may take the handle."""
+        return ObjectRValueRef(self)
+
     def same_as(self, other):
         """Whether other refers to the same underlying object."""
         return isinstance(other, Object) and (<Object>other).chandle == self.chandle
 
+    def is_(self, other):
+        """Alias of same_as."""
+        return isinstance(other, Object) and (<Object>other).chandle == self.chandle
+
     def __eq__(self, other):
-        if not isinstance(other, Object):
-            return NotImplemented
-        return (<Object>other).chandle == self.chandle
+        return isinstance(other, Object) and (<Object>other).chandle == self.chandle
 
     def __ne__(self, other):
-        if not isinstance(other, Object):
-            return NotImplemented
-        return (<Object>other).chandle != self.chandle
+        return not (isinstance(other, Object) and (<Object>other).chandle == self.chandle)
 
     def __hash__(self):
         return hash(<uintptr_t>self.chandle)
 
     def __repr__(self):
         if self.chandle == NULL:
-            return "<%s: NULL>" % type(self).__name__
+            return "%s(chandle=None)" % type(self).__name__
         return "<%s object at 0x%x>" % (self.type_key, <uintptr_t>self.chandle)
 
     def __reduce__(self):
@@ -107,8 +136,22 @@ cdef int check_not_initialized(Object obj) except -1:
     return 0
 
 
+# registry.py installs the maker of the auto-generated classes of unregistered types:
+# factory(type_index, type_key, parent_class) -> class. Made classes are kept per type index.
+cdef object _FALLBACK_FACTORY = None
+cdef dict _FALLBACK_CLS = {}
+
+
+def _set_fallback_class_factory(factory):
+    global _FALLBACK_FACTORY
+    _FALLBACK_FACTORY = factory
+    del _RESOLVED_CLS[:]
+
+
 cdef object lookup_class(int32_t type_index):
-    """Python class for objects of type_index (nearest registered ancestor, else Object)."""
+    """Python class for objects of type_index: its registered class, else an auto-generated
+    class deriving from its parent type's class (nearest registered ancestor without the
+    factory; Object at the root)."""
     cdef const TVMFFITypeInfo* info
     cdef int32_t depth
     if type_index < len(_RESOLVED_CLS):
@@ -118,6 +161,16 @@ cdef object lookup_class(int32_t type_index):
     cls = None
     if type_index < len(_REGISTERED_CLS):
         cls = _REGISTERED_CLS[type_index]
+    if cls is None and _FALLBACK_FACTORY is not None and type_index >= kTVMFFIDynObjectBegin:
+        cls = _FALLBACK_CLS.get(type_index)
+        if cls is None:
+            info = TVMFFIGetTypeInfo(type_index)
+            if info != NULL:
+                parent = Object
+                if info.type_depth > 0:
+                    parent = lookup_class(info.type_ancestors[info.type_depth - 1].type_index)
+                cls = _FALLBACK_FACTORY(type_index, bytearray_to_str(&info.type_key), parent)
+                _FALLBACK_CLS[type_index] = cls
     if cls is None:
         info = TVMFFIGetTypeInfo(type_index)
         if info != NULL:
@@ -276,3 +329,21 @@ cdef int call_setter_function(TVMFFIObjectHandle f, TVMFFIAny* addr, TVMFFIAny* 
     check_call(TVMFFIFunctionCall(f, args, 2, &result))
     release_any(&result)
     return 0
+
+
+def _registered_type_keys():
+    """Type keys of every registered type index (static ones, then the dynamic ones in order)."""
+    cdef const TVMFFITypeInfo* info
+    cdef int32_t i = 0
+    cdef int32_t misses = 0
+    keys = []
+    # Static indices below kTVMFFIDynObjectBegin may have gaps; dynamic ones are dense.
+    while i < kTVMFFIDynObjectBegin or misses == 0:
+        info = TVMFFIGetTypeInfo(i)
+        if info != NULL:
+            keys.append(bytearray_to_str(&info.type_key))
+            misses = 0
+        elif i >= kTVMFFIDynObjectBegin:
+            misses = 1
+        i += 1
+    return keys

@@ -126,10 +126,9 @@ cdef class Tensor(Object):
 
     @property
     def shape(self):
-        """The extents, as a tvm_ffi.Shape."""
+        """The extents, a tuple of ints."""
         cdef DLTensor* t = tensor_dl(self)
-        return function_call_owned(rt_func("ffi.Shape"),
-                                   tuple([t.shape[i] for i in range(t.ndim)]))
+        return tuple([t.shape[i] for i in range(t.ndim)])
 
     @property
     def strides(self):
@@ -155,11 +154,46 @@ cdef class Tensor(Object):
         """Device holding the data, a tvm_ffi.Device."""
         return make_device(tensor_dl(self).device)
 
-    @property
     def data_ptr(self):
         """Address of the first element (data + byte_offset), an int."""
         cdef DLTensor* t = tensor_dl(self)
         return <uintptr_t>t.data + t.byte_offset
+
+    def numel(self):
+        """Number of elements: the product of the shape (1 for a 0-d tensor)."""
+        cdef DLTensor* t = tensor_dl(self)
+        cdef int64_t n = 1
+        cdef int i
+        for i in range(t.ndim):
+            n *= t.shape[i]
+        return n
+
+    def size(self, idx):
+        """Extent of dimension idx (negative counts from the end)."""
+        cdef DLTensor* t = tensor_dl(self)
+        cdef Py_ssize_t i = idx
+        if i < 0:
+            i += t.ndim
+        if i < 0 or i >= t.ndim:
+            raise IndexError("Dimension %d out of range for tensor with %d dimensions"
+                             % (idx, t.ndim))
+        return t.shape[i]
+
+    def is_contiguous(self):
+        """Whether the layout is compact row-major (size-1 dimensions' strides ignored)."""
+        cdef DLTensor* t = tensor_dl(self)
+        cdef int64_t expected = 1
+        cdef int i
+        if t.strides == NULL:
+            return True
+        for i in range(t.ndim):
+            if t.shape[i] == 0:
+                return True
+        for i in range(t.ndim - 1, -1, -1):
+            if t.shape[i] != 1 and t.strides[i] != expected:
+                return False
+            expected *= t.shape[i]
+        return True
 
     @property
     def byte_offset(self):
@@ -169,6 +203,20 @@ cdef class Tensor(Object):
     def __dlpack_device__(self):
         cdef DLTensor* t = tensor_dl(self)
         return (<int>t.device.device_type, t.device.device_id)
+
+    def _to_dlpack(self):
+        """A legacy "dltensor" capsule of this tensor."""
+        cdef DLManagedTensor* legacy = NULL
+        tensor_dl(self)
+        check_call(TVMFFITensorToDLPack(self.chandle, &legacy))
+        return PyCapsule_New(legacy, kCapsuleLegacy, capsule_delete_legacy)
+
+    def _to_dlpack_versioned(self):
+        """A "dltensor_versioned" capsule of this tensor."""
+        cdef DLManagedTensorVersioned* versioned = NULL
+        tensor_dl(self)
+        check_call(TVMFFITensorToDLPackVersioned(self.chandle, &versioned))
+        return PyCapsule_New(versioned, kCapsuleVersioned, capsule_delete_versioned)
 
     def __dlpack__(self, stream=None, *, max_version=None, dl_device=None, copy=None):
         """A DLPack capsule sharing this tensor's memory (versioned when max_version >= (1, 0)).
@@ -182,15 +230,12 @@ cdef class Tensor(Object):
         cdef DLTensor* t = tensor_dl(self)
         cdef DLManagedTensor* legacy = NULL
         cdef DLManagedTensorVersioned* versioned = NULL
-        if copy:
-            raise BufferError("tvm_ffi.Tensor.__dlpack__: copy=True is not supported; "
-                              "tvm_ffi tensors only share memory")
         if dl_device is not None:
             if (int(dl_device[0]) != <int>t.device.device_type
                     or int(dl_device[1]) != t.device.device_id):
-                raise BufferError("tvm_ffi.Tensor.__dlpack__: the tensor lives on device %r "
-                                  "and cannot be exported to device %r"
-                                  % (self.__dlpack_device__(), tuple(dl_device)))
+                raise BufferError("dl_device of different type not supported")
+        if copy:
+            raise BufferError("copy not yet supported")
         dlpack_order_streams(t, stream)
         if max_version is not None and int(max_version[0]) >= 1:
             check_call(TVMFFITensorToDLPackVersioned(self.chandle, &versioned))
@@ -210,9 +255,9 @@ cdef class Tensor(Object):
 
     def __repr__(self):
         if self.chandle == NULL:
-            return "<tvm_ffi.Tensor: NULL>"
-        return "tvm_ffi.Tensor(shape=%s, dtype=%s, device=%s, data_ptr=0x%x)" % (
-            tuple(self.shape), str(self.dtype), str(self.device), self.data_ptr)
+            return "%s(chandle=None)" % type(self).__name__
+        return "%s[%s]@%s" % (str(self.dtype), ", ".join(str(d) for d in self.shape),
+                              str(self.device))
 
 
 cdef int dlpack_order_streams(DLTensor* t, object stream) except -1:
@@ -566,8 +611,11 @@ cdef object dlpack_capsule(object obj):
     """obj.__dlpack__(), versioned when the producer supports it."""
     producer = getattr(obj, "__dlpack__", None)
     if producer is None:
-        raise TypeError("tvm_ffi.from_dlpack: %s does not implement the DLPack protocol "
-                        "(no __dlpack__)" % type(obj).__name__)
+        if type(obj).__name__ == "PyCapsule" and (PyCapsule_IsValid(obj, kCapsuleVersioned)
+                                                 or PyCapsule_IsValid(obj, kCapsuleLegacy)):
+            return obj  # a raw DLPack capsule is consumed as it is
+        raise TypeError("Expect from_dlpack to take either a compatible tensor or PyCapsule "
+                        "(got %s)" % type(obj).__name__)
     try:
         return producer(max_version=(DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION))
     except TypeError as err:

@@ -38,6 +38,30 @@ static int TVMFFIPyCheckSignals(void) {
   return ret;
 }
 
+/* Nested lists, tuples and dicts are converted recursively on the C stack.
+ * Before 3.12 Py_EnterRecursiveCall counts against sys.getrecursionlimit();
+ * from 3.12 on it uses a separate, much larger C limit that deep nesting of
+ * our conversion frames can outrun, so the depth is also capped here (per
+ * thread: Python code run mid-conversion may switch threads). */
+#define TVMFFI_PY_MAX_NESTING 1000
+static __thread int tvm_ffi_py_nesting_depth;
+
+static int TVMFFIPyEnterNested(const char* where) {
+  if (tvm_ffi_py_nesting_depth >= TVMFFI_PY_MAX_NESTING) {
+    PyErr_Format(PyExc_RecursionError, "maximum nesting depth (%d) exceeded%s",
+                 TVMFFI_PY_MAX_NESTING, where);
+    return -1;
+  }
+  if (Py_EnterRecursiveCall(where) != 0) return -1;
+  ++tvm_ffi_py_nesting_depth;
+  return 0;
+}
+
+static void TVMFFIPyLeaveNested(void) {
+  --tvm_ffi_py_nesting_depth;
+  Py_LeaveRecursiveCall();
+}
+
 static void* TVMFFIPyObjectCell(void* obj) { return (char*)obj + sizeof(TVMFFIObject); }
 
 /* An instance of cls (a subclass of the extension type base) made by base's

@@ -66,8 +66,30 @@ extern "C" {
 TVM_FFI_DLL_EXPORT void* __tvm_ffi__library_ctx = nullptr;
 }
 
+/*! \brief A context symbol: the loader writes what the test registered under this name. */
+extern "C" {
+TVM_FFI_DLL_EXPORT void* __tvm_ffi_test_context_symbol = nullptr;
+// Declared by the environment API header; repeated here so the library only
+// needs the core headers.
+TVM_FFI_DLL int TVMFFIEnvModLookupFromImports(TVMFFIObjectHandle library_ctx,
+                                              const char* func_name, TVMFFIObjectHandle* out);
+}
+
 namespace export_lib {
 void* GetLibraryCtx() { return __tvm_ffi__library_ctx; }
+void* GetContextSymbol() { return __tvm_ffi_test_context_symbol; }
+
+/*! \brief Call name(x) found through this library's imports (or the global registry). */
+ffi::Any CallFromImports(const std::string& name, int64_t x) {
+  TVMFFIObjectHandle handle = nullptr;
+  TVM_FFI_CHECK_SAFE_CALL(
+      TVMFFIEnvModLookupFromImports(__tvm_ffi__library_ctx, name.c_str(), &handle));
+  // Borrowed: the module's cache keeps the function alive.
+  ffi::Function f = ffi::details::ObjectUnsafe::ObjectRefFromObjectPtr<ffi::Function>(
+      ffi::details::ObjectUnsafe::ObjectPtrFromUnowned<ffi::Object>(
+          static_cast<TVMFFIObject*>(handle)));
+  return f(x);
+}
 }  // namespace export_lib
 
 // Before the flag is set: no metadata symbol.
@@ -95,3 +117,5 @@ TVM_FFI_DLL_EXPORT_TYPED_FUNC(raise_error, export_lib::RaiseError);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(call_back, export_lib::CallBack);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(make_adder, export_lib::MakeAdder);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(get_library_ctx, export_lib::GetLibraryCtx);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(get_context_symbol, export_lib::GetContextSymbol);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(call_from_imports, export_lib::CallFromImports);

@@ -1,0 +1,15 @@
+# add_sanitizer_address(<target>): AddressSanitizer for a target (GNU/Clang).
+# Not loaded by the package config: include() it by path.
+function(add_sanitizer_address target)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+    return()
+  endif()
+  get_target_property(_type ${target} TYPE)
+  if(_type STREQUAL "INTERFACE_LIBRARY")
+    set(_scope INTERFACE)
+  else()
+    set(_scope PRIVATE)
+  endif()
+  target_compile_options(${target} ${_scope} -fsanitize=address -fno-omit-frame-pointer -g)
+  target_link_options(${target} ${_scope} -fsanitize=address)
+endfunction()

@@ -1,0 +1,32 @@
+/*
+ * The module entry points of the environment C API: context symbols written
+ * into every library the loader opens, and the function lookup that code in
+ * a loaded library runs through its library context. The work is done in
+ * module.cc (module_internal.h); these only turn errors into return codes.
+ */
+#include "module_internal.h"
+#include "safe_invoke.h"
+
+#include <tvm/ffi/c_api.h>
+
+extern "C" {
+
+TVM_FFI_DLL int TVMFFIEnvModRegisterContextSymbol(const char* name, void* symbol) {
+  return tvm::ffi::details::SafeInvoke([&]() -> int {
+    tvm::ffi::details::ModuleRegisterContextSymbol(name, symbol);
+    return 0;
+  });
+}
+
+TVM_FFI_DLL int TVMFFIEnvModLookupFromImports(TVMFFIObjectHandle library_ctx,
+                                              const char* func_name, TVMFFIObjectHandle* out) {
+  return tvm::ffi::details::SafeInvoke([&]() -> int {
+    if (out == nullptr) {
+      throw tvm::ffi::Error("ValueError", "TVMFFIEnvModLookupFromImports: out is NULL");
+    }
+    *out = tvm::ffi::details::ModuleLookupFromImports(library_ctx, func_name);
+    return 0;
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,1 @@
+int plain_value(void) { return 1; }

@@ -1,0 +1,176 @@
+"""tvm_ffi.dtype as the reference package behaves: every spelling, predicates, conversions."""
+
+import pickle
+
+import pytest
+
+import tvm_ffi
+from tvm_ffi import dtype
+
+
+@pytest.mark.parametrize("alias, canonical", [
+    ("i8", "int8"), ("i16", "int16"), ("i32", "int32"), ("i64", "int64"),
+    ("u8", "uint8"), ("u16", "uint16"), ("u32", "uint32"), ("u64", "uint64"),
+    ("f16", "float16"), ("f32", "float32"), ("f64", "float64"), ("bf16", "bfloat16"),
+    ("int", "int32"), ("uint", "uint32"), ("float", "float32"), ("bfloat", "bfloat16"),
+    ("f8_e4m3fn", "float8_e4m3fn"), ("fp8_e5m2", "float8_e5m2"), ("f6_e3m2fn", "float6_e3m2fn"),
+    ("fp6_e2m3fn", "float6_e2m3fn"), ("fp4_e2m1fn", "float4_e2m1fn"),
+    ("float4_e2m1fn_x2", "float4_e2m1fnx2"), ("f4_e2m1fn_x2", "float4_e2m1fnx2"),
+    ("f32x4", "float32x4"), ("intx4", "int32x4"),
+])
+def test_alias_parses_to_the_canonical_type_and_keeps_its_spelling(alias, canonical):
+    d = dtype(alias)
+    c = dtype(canonical)
+    assert str(d) == alias
+    assert (d.type_code, d.bits, d.lanes) == (c.type_code, c.bits, c.lanes)
+
+
+def test_alias_is_not_equal_to_canonical_text_like_the_reference():
+    assert dtype("i32") != dtype("int32")
+
+
+@pytest.mark.parametrize("text", ["foo", "f33x", "int32 ", " int32", "Float32", "fp16", "i"])
+def test_unknown_text_raises_value_error_naming_it(text):
+    with pytest.raises(ValueError, match="unknown dtype `%s`" % text.replace(" ", " ")):
+        dtype(text)
+
+
+@pytest.mark.parametrize("text", ["float32x0", "i32x-1"])
+def test_non_positive_lanes_raise_value_error_about_lanes(text):
+    with pytest.raises(ValueError, match="Lanes must be a positive integer"):
+        dtype(text)
+
+
+def test_empty_text_is_void():
+    d = dtype("")
+    assert (d.type_code, d.bits, d.lanes) == (3, 0, 0)
+
+
+def test_non_string_without_dtype_meaning_raises_value_error():
+    with pytest.raises(ValueError, match="unknown dtype `1`"):
+        dtype(1)
+
+
+@pytest.mark.parametrize("text, flags", [
+    ("bool", (True, False, False, False)),
+    ("int8", (False, True, False, False)),
+    ("uint32", (False, True, False, False)),
+    ("float16", (False, False, True, False)),
+    ("bfloat16", (False, False, True, False)),
+    ("float8_e4m3fn", (False, False, True, False)),
+    ("float4_e2m1fn", (False, False, True, False)),
+    ("handle", (False, False, False, True)),
+])
+def test_predicates(text, flags):
+    d = dtype(text)
+    assert (d.is_bool, d.is_integer, d.is_float, d.is_handle) == flags
+
+
+def test_itemsize_rounds_sub_byte_types_up():
+    assert dtype("float32x4").itemsize == 16
+    assert dtype("int4").itemsize == 1
+    assert dtype("float4_e2m1fnx2").itemsize == 1
+
+
+def test_itemsize_of_scalable_vector_raises():
+    d = dtype("int32xvscalex4")
+    assert d.lanes == -4
+    with pytest.raises(ValueError, match="scalable"):
+        d.itemsize
+
+
+def test_with_lanes_gives_canonical_text():
+    assert str(dtype("i32").with_lanes(4)) == "int32x4"
+
+
+def test_from_dlpack_data_type_gives_canonical_dtype():
+    d = dtype.from_dlpack_data_type((2, 32, 1))
+    assert isinstance(d, dtype) and str(d) == "float32"
+    assert str(dtype.from_dlpack_data_type((17, 4, 2))) == "float4_e2m1fnx2"
+
+
+@pytest.mark.parametrize("code", [5, 99])
+def test_from_dlpack_data_type_rejects_unknown_codes(code):
+    with pytest.raises(ValueError, match="unknown type_code=%d" % code):
+        dtype.from_dlpack_data_type((code, 8, 1))
+
+
+def test_is_dtype():
+    assert dtype.is_dtype("f32") and dtype.is_dtype(tvm_ffi.int32)
+    assert not dtype.is_dtype("zz") and not dtype.is_dtype(3)
+
+
+def test_tvm_ffi_dtype_slot_holds_the_parsed_data_type():
+    parsed = dtype("f32")._tvm_ffi_dtype
+    assert isinstance(parsed, tvm_ffi.core.DataType)
+    assert parsed == tvm_ffi.core.DataType("float32") and str(parsed) == "float32"
+    assert hash(parsed) == hash(tvm_ffi.core.DataType("float32"))
+
+
+def test_data_type_pickles():
+    parsed = tvm_ffi.core.DataType("bfloat16x2")
+    assert pickle.loads(pickle.dumps(parsed)) == parsed
+
+
+def test_dtype_pickle_keeps_spelling():
+    assert str(pickle.loads(pickle.dumps(dtype("bf16")))) == "bf16"
+
+
+def test_data_type_code_enum():
+    code = tvm_ffi._dtype.DataTypeCode
+    assert code.BOOL == 6 and code.BFLOAT == 4 and code.Float4E2M1FN == 17
+
+
+def test_literals_exist_including_bool_and_fp4_pair():
+    assert str(tvm_ffi.bool) == "bool" and tvm_ffi.bool.is_bool
+    assert tvm_ffi.float4_e2m1fnx2.lanes == 2
+    assert tvm_ffi._dtype.float4_e2m1fn_x2 is tvm_ffi._dtype.float4_e2m1fnx2
+    for name in tvm_ffi._dtype.LITERALS:
+        assert isinstance(getattr(tvm_ffi, name), dtype)
+
+
+def test_alias_dtype_passes_through_a_function():
+    echo = tvm_ffi.convert(lambda x: x)
+    out = echo(dtype("f32"))
+    assert str(out) == "float32"
+
+
+def test_numpy_dtype_argument_becomes_data_type():
+    np = pytest.importorskip("numpy")
+    echo = tvm_ffi.convert(lambda x: x)
+    assert str(echo(np.dtype("float16"))) == "float16"
+
+
+def test_numpy_bool_dtype_argument_is_rejected():
+    np = pytest.importorskip("numpy")
+    echo = tvm_ffi.convert(lambda x: x)
+    with pytest.raises(ValueError):
+        echo(np.dtype("bool"))
+
+
+def test_torch_dtype_argument_becomes_data_type():
+    torch = pytest.importorskip("torch")
+    echo = tvm_ffi.convert(lambda x: x)
+    assert str(echo(torch.bfloat16)) == "bfloat16"
+    assert str(echo(torch.long)) == "int64"
+
+
+def test_torch_complex_dtype_argument_is_rejected():
+    torch = pytest.importorskip("torch")
+    echo = tvm_ffi.convert(lambda x: x)
+    with pytest.raises(ValueError):
+        echo(torch.complex64)
+
+
+def test_dlpack_data_type_protocol_argument():
+    class HasType:
+        def __dlpack_data_type__(self):
+            return (1, 8, 1)
+
+    echo = tvm_ffi.convert(lambda x: x)
+    assert str(echo(HasType())) == "uint8"
+
+
+def test_numpy_accepts_dtype_literal():
+    np = pytest.importorskip("numpy")
+    assert np.zeros(2, dtype=tvm_ffi.float32).dtype == np.float32
