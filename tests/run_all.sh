@@ -2,7 +2,8 @@
 # Runs every test suite of the repository on a fresh Debian machine (as root)
 # or an already prepared one: installs missing system packages, installs the
 # package with its test extras, builds and runs the C++ gtest suite through
-# ctest, then runs pytest against the installed package.
+# ctest, then runs pytest (tests/python, then the interop suite tests/interop)
+# against the installed package.
 #
 #   bash tests/run_all.sh                      # RelWithDebInfo build in build/tests
 #   TVM_FFI_SANITIZE=1 bash tests/run_all.sh   # C++ part with ASan+UBSan in build/asan
@@ -103,12 +104,17 @@ if [ "$py_status" = 0 ]; then
   have_tests="$(find "$ROOT/tests/python" -name 'test_*.py' -print -quit 2>/dev/null)"
   (cd "$scratch" && "$PYTHON" -m pytest "$ROOT/tests/python" -q --rootdir "$ROOT" -c "$ROOT/pyproject.toml" -p no:cacheprovider)
   rc=$?
-  rm -rf "$scratch"
   if [ "$rc" = 5 ] && [ -z "$have_tests" ]; then
     echo "no Python test files yet"
   elif [ "$rc" != 0 ]; then
     py_status=1
   fi
+  # Interop with the apache-tvm-ffi wheel as a black-box peer (pip-installed
+  # into build/interop; the suite skips, saying why, only if that install fails).
+  log "pytest tests/interop"
+  (cd "$scratch" && "$PYTHON" -m pytest "$ROOT/tests/interop" -q -rsx --rootdir "$ROOT" -c "$ROOT/pyproject.toml" -p no:cacheprovider) \
+    || py_status=1
+  rm -rf "$scratch"
 fi
 
 log "summary: C++ $([ $cpp_status = 0 ] && echo passed || echo FAILED), Python $([ $py_status = 0 ] && echo passed || echo FAILED)"

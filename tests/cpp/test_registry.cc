@@ -96,8 +96,8 @@ TEST(Registry, MissingFunctions) {
   EXPECT_EQ(e.message(), "Function \"testing.registry.missing\" is not registered");
   EXPECT_FALSE(Function::RemoveGlobal("testing.registry.missing"));
   ffi::Error m = CatchError([] { Metadata("testing.registry.missing"); });
-  EXPECT_EQ(m.kind(), "ValueError");
-  EXPECT_EQ(m.message(), "Function \"testing.registry.missing\" is not registered");
+  EXPECT_EQ(m.kind(), "RuntimeError");
+  EXPECT_EQ(m.message(), "Global Function is not found: testing.registry.missing");
 }
 
 TEST(Registry, DuplicateRegistrationIsAnError) {

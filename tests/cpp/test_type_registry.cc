@@ -323,25 +323,42 @@ TEST(CAPITypeRegistry, GetOrAllocIsIdempotent) {
   EXPECT_EQ(Register("test.registry.Same", 1, kTVMFFIObject), first);
 }
 
-TEST(CAPITypeRegistry, ConflictingRegistrationsRaise) {
-  int32_t base = Register("test.registry.ConflictBase", 1, kTVMFFIObject);
-  int32_t t = Register("test.registry.Conflict", 1, kTVMFFIObject);
+TEST(CAPITypeRegistry, KnownKeyReturnsItsIndexWhateverTheOtherArguments) {
+  int32_t base = Register("test.registry.ReRegBase", 1, kTVMFFIObject);
+  int32_t t = Register("test.registry.ReReg", 1, kTVMFFIObject);
   ASSERT_GE(t, 0);
-  // Same key, different parent.
-  EXPECT_EQ(Register("test.registry.Conflict", 2, base), -1);
-  auto err = TakeError();
-  EXPECT_EQ(err.first, "ValueError");
-  EXPECT_NE(err.second.find("test.registry.Conflict"), std::string::npos) << err.second;
+  // Other parent, depth, slots and static index: every library re-registers
+  // the types it uses, and gets the index already there.
+  EXPECT_EQ(Register("test.registry.ReReg", 2, base, 5, 0), t);
+  TVMFFIByteArray key = Bytes("test.registry.ReReg");
+  EXPECT_EQ(TVMFFITypeGetOrAllocIndex(&key, 121, 1, 0, 1, kTVMFFIObject), t);
+  TVMFFIByteArray str = Bytes("ffi.String");
+  EXPECT_EQ(TVMFFITypeGetOrAllocIndex(&str, kTVMFFIStr, 1, 0, 1, kTVMFFIObject), kTVMFFIStr);
+}
+
+TEST(CAPITypeRegistry, ParentMinusTwoOnlyQueries) {
+  TVMFFIByteArray unknown = Bytes("test.registry.QueryOnlyUnknown");
+  EXPECT_EQ(TVMFFITypeGetOrAllocIndex(&unknown, -1, 0, 0, 1, -2), -2);
+  int32_t idx = 0;
+  EXPECT_EQ(TVMFFITypeKeyToIndex(&unknown, &idx), -1);  // still not registered
+  TakeError();
+  TVMFFIByteArray obj = Bytes("ffi.Object");
+  EXPECT_EQ(TVMFFITypeGetOrAllocIndex(&obj, -1, 0, 0, 1, -2), kTVMFFIObject);
+  int32_t t = Register("test.registry.QueryOnlyKnown", 1, kTVMFFIObject);
+  TVMFFIByteArray known = Bytes("test.registry.QueryOnlyKnown");
+  EXPECT_EQ(TVMFFITypeGetOrAllocIndex(&known, -1, 0, 0, 1, -2), t);
+}
+
+TEST(CAPITypeRegistry, BadNewRegistrationsRaiseAndLeaveNoTrace) {
   // Depth that does not follow the parent.
   EXPECT_EQ(Register("test.registry.BadDepth", 3, kTVMFFIObject), -1);
-  err = TakeError();
+  auto err = TakeError();
   EXPECT_EQ(err.first, "ValueError");
   EXPECT_NE(err.second.find("test.registry.BadDepth"), std::string::npos) << err.second;
   // Unknown parent.
   EXPECT_EQ(Register("test.registry.NoParent", 1, 99999), -1);
   err = TakeError();
   EXPECT_NE(err.second.find("99999"), std::string::npos) << err.second;
-  // A failed registration leaves no trace.
   int32_t idx = 0;
   TVMFFIByteArray key = Bytes("test.registry.BadDepth");
   EXPECT_EQ(TVMFFITypeKeyToIndex(&key, &idx), -1);
@@ -352,26 +369,72 @@ TEST(CAPITypeRegistry, StaticIndexIsHonoured) {
   TVMFFIByteArray key = Bytes("test.registry.Static120");
   EXPECT_EQ(TVMFFITypeGetOrAllocIndex(&key, 120, 1, 0, 1, kTVMFFIObject), 120);
   EXPECT_EQ(Key(TVMFFIGetTypeInfo(120)), "test.registry.Static120");
-  TVMFFIByteArray other = Bytes("test.registry.Static120Other");
-  EXPECT_EQ(TVMFFITypeGetOrAllocIndex(&other, 120, 1, 0, 1, kTVMFFIObject), -1);
-  auto err = TakeError();
-  EXPECT_EQ(err.first, "ValueError");
-  EXPECT_NE(err.second.find("120"), std::string::npos) << err.second;
 }
 
-TEST(CAPITypeRegistry, ChildSlotsAreReserved) {
-  int32_t p = Register("test.registry.SlotParent", 1, kTVMFFIObject, 3, 0);
+TEST(CAPITypeRegistry, ConflictingStaticIndexRaises) {
+  TVMFFIByteArray key = Bytes("test.registry.Static122");
+  ASSERT_EQ(TVMFFITypeGetOrAllocIndex(&key, 122, 1, 0, 1, kTVMFFIObject), 122);
+  TVMFFIByteArray other = Bytes("test.registry.Static122Other");
+  EXPECT_EQ(TVMFFITypeGetOrAllocIndex(&other, 122, 1, 0, 1, kTVMFFIObject), -1);
+  auto err = TakeError();
+  EXPECT_EQ(err.first, "InternalError");
+  EXPECT_NE(err.second.find("Conflicting static index 122"), std::string::npos) << err.second;
+  EXPECT_NE(err.second.find("test.registry.Static122Other"), std::string::npos) << err.second;
+  int32_t idx = 0;
+  EXPECT_EQ(TVMFFITypeKeyToIndex(&other, &idx), -1);
+  TakeError();
+}
+
+TEST(CAPITypeRegistry, ChildrenTakeTheParentsReservedSlotsFirst) {
+  int32_t p = Register("test.registry.SlotParent", 1, kTVMFFIObject, 3, 1);
   ASSERT_GE(p, kTVMFFIDynObjectBegin);
   int32_t unrelated = Register("test.registry.SlotUnrelated", 1, kTVMFFIObject);
   EXPECT_TRUE(unrelated < p || unrelated > p + 3) << unrelated;
   EXPECT_EQ(Register("test.registry.SlotChild1", 2, p), p + 1);
-  EXPECT_EQ(Register("test.registry.SlotChild2", 2, p), p + 2);
-  EXPECT_EQ(Register("test.registry.SlotChild3", 2, p), p + 3);
-  EXPECT_EQ(Register("test.registry.SlotChild4", 2, p), -1);
-  auto err = TakeError();
-  EXPECT_EQ(err.first, "IndexError");
-  EXPECT_NE(err.second.find("test.registry.SlotParent"), std::string::npos) << err.second;
+  // A child with its own slots takes them out of the parent's range too.
+  EXPECT_EQ(Register("test.registry.SlotChild2", 2, p, 1), p + 2);
+  EXPECT_EQ(Register("test.registry.SlotGrandChild", 3, p + 2), p + 3);
+  // Range full, overflow allowed: a fresh index outside, still an instance.
+  int32_t over = Register("test.registry.SlotChild3", 2, p);
+  EXPECT_TRUE(over < p || over > p + 3) << over;
+  EXPECT_TRUE(IsInstance(over, p));
+}
 
+TEST(CAPITypeRegistry, NonOverflowingParentRaisesWhenItsSlotsRunOut) {
+  int32_t p = Register("test.registry.ClosedParent", 1, kTVMFFIObject, 2, 0);
+  ASSERT_GE(p, kTVMFFIDynObjectBegin);
+  EXPECT_EQ(Register("test.registry.ClosedChild1", 2, p), p + 1);
+  EXPECT_EQ(Register("test.registry.ClosedChild2", 2, p), p + 2);
+  EXPECT_EQ(Register("test.registry.ClosedChild3", 2, p), -1);
+  auto err = TakeError();
+  EXPECT_EQ(err.first, "InternalError");
+  EXPECT_NE(err.second.find("Reach maximum number of sub-classes for test.registry.ClosedParent"),
+            std::string::npos)
+      << err.second;
+}
+
+TEST(CAPITypeRegistry, ParentWithoutSlotsAndWithoutOverflowRejectsChildren) {
+  int32_t p = Register("test.registry.FinalLike", 1, kTVMFFIObject, 0, 0);
+  EXPECT_EQ(Register("test.registry.FinalLikeChild", 2, p), -1);
+  auto err = TakeError();
+  EXPECT_EQ(err.first, "InternalError");
+  EXPECT_NE(err.second.find("Reach maximum number of sub-classes for test.registry.FinalLike"),
+            std::string::npos)
+      << err.second;
+}
+
+TEST(CAPITypeRegistry, ChildOfNonOverflowingParentDoesNotOverflowEither) {
+  int32_t p = Register("test.registry.ClosedOuter", 1, kTVMFFIObject, 2, 0);
+  // The child asks for overflow but inherits the parent's restriction.
+  int32_t c = Register("test.registry.ClosedInner", 2, p, 0, 1);
+  ASSERT_EQ(c, p + 1);
+  EXPECT_EQ(Register("test.registry.ClosedInnerChild", 3, c), -1);
+  auto err = TakeError();
+  EXPECT_EQ(err.first, "InternalError");
+  EXPECT_NE(err.second.find("test.registry.ClosedInner"), std::string::npos) << err.second;
+}
+
+TEST(CAPITypeRegistry, OverflowIndicesComeFromTheDynamicCounter) {
   int32_t q = Register("test.registry.OverflowParent", 1, kTVMFFIObject, 1, 1);
   EXPECT_EQ(Register("test.registry.OverflowChild1", 2, q), q + 1);
   int32_t q2 = Register("test.registry.OverflowChild2", 2, q);
@@ -511,6 +574,22 @@ TEST(CAPITypeRegistry, Fields) {
   err = TakeError();
   EXPECT_EQ(err.first, "ValueError");
   EXPECT_NE(err.second.find("123456"), std::string::npos) << err.second;
+}
+
+TEST(CAPITypeRegistry, TooManyFieldsRaiseIndexErrorNamingTheType) {
+  int32_t t = Register("test.registry.ManyFields", 1, kTVMFFIObject);
+  std::vector<std::string> names;
+  for (int i = 0; i <= 4096; ++i) names.push_back("f" + std::to_string(i));
+  for (int i = 0; i < 4096; ++i) {
+    TVMFFIFieldInfo f = MakeField(names[i].c_str(), 8 * i);
+    ASSERT_EQ(TVMFFITypeRegisterField(t, &f), 0) << i;
+  }
+  TVMFFIFieldInfo extra = MakeField(names[4096].c_str(), 0);
+  EXPECT_EQ(TVMFFITypeRegisterField(t, &extra), -1);
+  auto err = TakeError();
+  EXPECT_EQ(err.first, "IndexError");
+  EXPECT_NE(err.second.find("test.registry.ManyFields"), std::string::npos) << err.second;
+  EXPECT_EQ(TVMFFIGetTypeInfo(t)->num_fields, 4096);
 }
 
 TEST(CAPITypeRegistry, ObjectValuesAreRetained) {
@@ -681,6 +760,42 @@ TEST(CAPIHandleInitOnce, FailurePropagates) {
   auto err = TakeError();
   EXPECT_EQ(err.first, "RuntimeError");
   EXPECT_EQ(err.second, "init failed on purpose");
+}
+
+// ---------------------------------------------------------------------------
+// Owned values
+// ---------------------------------------------------------------------------
+
+TEST(CAPIAnyViewToOwnedAny, BorrowedDLTensorIsRejected) {
+  DLTensor tensor{};
+  TVMFFIAny view;
+  view.type_index = kTVMFFIDLTensorPtr;
+  view.zero_padding = 0;
+  view.v_ptr = &tensor;
+  TVMFFIAny out;
+  out.type_index = kTVMFFINone;
+  out.zero_padding = 0;
+  out.v_int64 = 0;
+  EXPECT_EQ(TVMFFIAnyViewToOwnedAny(&view, &out), -1);
+  auto err = TakeError();
+  EXPECT_EQ(err.first, "RuntimeError");
+  EXPECT_EQ(err.second,
+            "DLTensor* cannot be held in Any as it does not retain ownership, use Tensor instead");
+  EXPECT_EQ(out.type_index, kTVMFFINone);
+}
+
+TEST(CAPIAnyViewToOwnedAny, RegistryRefusesToKeepABorrowedDLTensor) {
+  int32_t t = Register("test.registry.AttrDLTensor", 1, kTVMFFIObject);
+  DLTensor tensor{};
+  TVMFFIAny view;
+  view.type_index = kTVMFFIDLTensorPtr;
+  view.zero_padding = 0;
+  view.v_ptr = &tensor;
+  TVMFFIByteArray name = Bytes("test.registry.attr.__tensor__");
+  EXPECT_EQ(TVMFFITypeRegisterAttr(t, &name, &view), -1);
+  auto err = TakeError();
+  EXPECT_EQ(err.first, "TypeError");
+  EXPECT_NE(err.second.find("__tensor__"), std::string::npos) << err.second;
 }
 
 }  // namespace

@@ -109,6 +109,7 @@ def test_unregistered_type_comes_back_as_generated_subclass_of_registered_parent
     # A fresh interpreter where only testing.Base has a Python class.
     code = (
         "import tvm_ffi\n"
+        "import tvm_ffi.testing\n"
         "@tvm_ffi.register_object('testing.Base')\n"
         "class Base(tvm_ffi.Object):\n"
         "    pass\n"
@@ -129,6 +130,7 @@ def test_unregistered_type_comes_back_as_generated_subclass_of_registered_parent
 def test_unregistered_type_without_registered_ancestor_gets_generated_class():
     code = (
         "import tvm_ffi\n"
+        "import tvm_ffi.testing\n"
         "obj = tvm_ffi.get_global_func('testing.make_derived')(1, 2)\n"
         "cls = type(obj)\n"
         "assert cls.__qualname__ == 'testing.Derived', cls\n"

@@ -1,8 +1,8 @@
 /*
  * Functions from C callbacks, the call entry of the C ABI, and the global
  * function registry (abi.md §3) with its runtime globals
- * (docs/runtime_globals.md: ffi.FunctionListGlobalNames,
- * ffi.FunctionRemoveGlobal, ffi.GetGlobalFuncMetadata).
+ * (docs/runtime_globals.md: ffi.FunctionListGlobalNames[Functor],
+ * ffi.FunctionRemoveGlobal, ffi.GetGlobalFuncMetadata, ffi.FunctionFromExternC).
  *
  * The registry is a process-wide map guarded by a shared mutex: lookups
  * (the common case, from any thread) take it shared, registrations take it
@@ -17,6 +17,7 @@
 #include <tvm/ffi/string.h>
 
 #include <algorithm>
+#include <memory>
 #include <mutex>
 #include <shared_mutex>
 #include <string>
@@ -269,6 +270,22 @@ Any MakeStringArray(const std::vector<std::string>& items) {
   return result;
 }
 
+/*!
+ * \brief The functor behind ffi.FunctionListGlobalNamesFunctor: over a sorted
+ *  snapshot of the names, f(-1) is their count and f(i) the name #i.
+ */
+Function MakeGlobalNamesFunctor() {
+  auto names = std::make_shared<std::vector<std::string>>(GlobalRegistry::Global().ListNames());
+  return Function::FromTyped([names](int64_t i) -> Any {
+    if (i == -1) return static_cast<int64_t>(names->size());
+    if (i < 0 || i >= static_cast<int64_t>(names->size())) {
+      TVM_FFI_THROW(IndexError) << "ffi.FunctionListGlobalNamesFunctor: index " << i
+                                << " out of range [0, " << names->size() << ")";
+    }
+    return String((*names)[static_cast<size_t>(i)]);
+  });
+}
+
 TVM_FFI_STATIC_INIT_BLOCK() {
   namespace refl = tvm::ffi::reflection;
   refl::GlobalDef()
@@ -276,6 +293,9 @@ TVM_FFI_STATIC_INIT_BLOCK() {
           "ffi.FunctionListGlobalNames",
           []() { return MakeStringArray(GlobalRegistry::Global().ListNames()); },
           "Names of all global functions (an Array of str, sorted).")
+      .def("ffi.FunctionListGlobalNamesFunctor", MakeGlobalNamesFunctor,
+           "A function f over a snapshot of the global names: f(-1) is their count, f(i) the "
+           "name #i (sorted).")
       .def(
           "ffi.FunctionRemoveGlobal",
           [](const String& name) { return GlobalRegistry::Global().Remove(name.view()); },
@@ -285,12 +305,23 @@ TVM_FFI_STATIC_INIT_BLOCK() {
           [](const String& name) -> Optional<String> {
             std::string metadata;
             if (!GlobalRegistry::Global().GetMetadata(name.view(), &metadata)) {
-              TVM_FFI_THROW(ValueError) << "Function \"" << name << "\" is not registered";
+              TVM_FFI_THROW(RuntimeError) << "Global Function is not found: " << name;
             }
             if (metadata.empty()) return std::nullopt;
             return String(metadata);
           },
-          "The metadata JSON of a global function, None when it has none.");
+          "The metadata JSON of a global function, None when it has none.")
+      .def(
+          "ffi.FunctionFromExternC",
+          [](void* self, void* safe_call, void* deleter) {
+            if (safe_call == nullptr) {
+              TVM_FFI_THROW(ValueError) << "ffi.FunctionFromExternC: safe_call must not be NULL";
+            }
+            return Function::FromExternC(self, reinterpret_cast<TVMFFISafeCallType>(safe_call),
+                                         reinterpret_cast<void (*)(void*)>(deleter));
+          },
+          "A Function over a C callback: safe_call(self, args, num_args, result); "
+          "deleter(self) (may be NULL) runs when the Function is destroyed.");
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 /*
  * Runtime entry points that make owned strings and bytes: the C functions
  * TVMFFIStringFromByteArray, TVMFFIBytesFromByteArray and
- * TVMFFIAnyViewToOwnedAny (borrowed views become owned values).
+ * TVMFFIAnyViewToOwnedAny (borrowed views become owned values; a borrowed
+ * DLTensor* cannot, and is rejected).
  */
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/error.h>
@@ -46,6 +47,11 @@ TVM_FFI_DLL int TVMFFIAnyViewToOwnedAny(const TVMFFIAny* view, TVMFFIAny* out) {
       TypeTraits<Bytes>::MoveToAny(Bytes(b->data, b->size), out);
       break;
     }
+    case kTVMFFIDLTensorPtr:
+      // The view borrows the DLTensor; an owned value would dangle once the
+      // view's owner releases it.
+      TVM_FFI_THROW(RuntimeError) << "DLTensor* cannot be held in Any as it does not retain "
+                                     "ownership, use Tensor instead";
     case kTVMFFIObjectRValueRef: {
       TVMFFIObject* obj = *static_cast<TVMFFIObject**>(view->v_ptr);
       if (obj == nullptr) {

@@ -42,6 +42,16 @@ struct ObjectUnsafe;
 /*! \brief Combined count of a fresh object: strong 1, weak 1. */
 constexpr uint64_t kCombinedRefCountBothOne = (uint64_t{1} << 32) | uint64_t{1};
 constexpr uint64_t kCombinedRefCountWeakOne = uint64_t{1} << 32;
+/*!
+ * \brief Memory order of reference-count decrements. Release plus an acquire
+ *  fence before deletion is enough, but ThreadSanitizer does not model fences
+ *  and would report the deletion as a race, so its builds use acq_rel.
+ */
+#if defined(__SANITIZE_THREAD__)
+constexpr int kRefCountReleaseOrder = __ATOMIC_ACQ_REL;
+#else
+constexpr int kRefCountReleaseOrder = __ATOMIC_RELEASE;
+#endif
 }  // namespace details
 
 /*! \brief Base class of all heap objects; starts with the C ABI header. */
@@ -96,15 +106,17 @@ class Object {
 
   // The release rule of abi.md §2.3.
   void DecRef() {
-    uint64_t old = __atomic_fetch_sub(&header_.combined_ref_count, 1, __ATOMIC_RELEASE);
+    uint64_t old =
+        __atomic_fetch_sub(&header_.combined_ref_count, 1, details::kRefCountReleaseOrder);
     if (old == details::kCombinedRefCountBothOne) {
       __atomic_thread_fence(__ATOMIC_ACQUIRE);
       header_.deleter(this, kTVMFFIObjectDeleterFlagBitMaskBoth);
     } else if ((old & 0xFFFFFFFFu) == 1) {
       __atomic_thread_fence(__ATOMIC_ACQUIRE);
       header_.deleter(this, kTVMFFIObjectDeleterFlagBitMaskStrong);
-      uint64_t old_weak = __atomic_fetch_sub(&header_.combined_ref_count,
-                                             details::kCombinedRefCountWeakOne, __ATOMIC_RELEASE);
+      uint64_t old_weak =
+          __atomic_fetch_sub(&header_.combined_ref_count, details::kCombinedRefCountWeakOne,
+                             details::kRefCountReleaseOrder);
       if (old_weak == details::kCombinedRefCountWeakOne) {
         __atomic_thread_fence(__ATOMIC_ACQUIRE);
         header_.deleter(this, kTVMFFIObjectDeleterFlagBitMaskWeak);
@@ -119,7 +131,8 @@ class Object {
 
   void DecWeakRef() {
     uint64_t old = __atomic_fetch_sub(&header_.combined_ref_count,
-                                      details::kCombinedRefCountWeakOne, __ATOMIC_RELEASE);
+                                      details::kCombinedRefCountWeakOne,
+                                      details::kRefCountReleaseOrder);
     if (old == details::kCombinedRefCountWeakOne) {
       __atomic_thread_fence(__ATOMIC_ACQUIRE);
       header_.deleter(this, kTVMFFIObjectDeleterFlagBitMaskWeak);

@@ -4,8 +4,10 @@
  * round trips, callbacks, errors with native frames, containers mutated in
  * C++, reflection, signals and GIL release across threads.
  *
- * They live in libtvm_ffi itself so every Python install can run the suite
- * without building an extra library.
+ * They live in the test library libtvm_ffi_testing.so (built with the tests,
+ * never installed), which registers them when loaded: the Python suite loads
+ * it through tvm_ffi.testing, the C++ suite with dlopen. The runtime itself
+ * registers no "testing.*" name.
  */
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/array.h>
