@@ -1,13 +1,21 @@
 #!/usr/bin/env python3
 """Per-call overhead of tvm_ffi next to nanobind, pybind11, ctypes and cffi.
 
-Usage: python benchmarks/bench_calls.py [--quick] [--build-dir DIR]
+Usage: python benchmarks/bench_calls.py [--quick] [--build-dir DIR] [--wheel DIR] [--torch-only]
 
 Builds the peer modules from benchmarks/peers/ into a cache directory (first
 run takes about a minute: nanobind's sources are compiled), then times each
 call with timeit (min over several repeats) and prints ns per call, the ratio
 of tvm_ffi to nanobind, and PASS/MISS for the targets of issues 6 and 7.
 This is a measurement, not a test: it is not collected by pytest.
+
+With torch importable, a second table times torch tensors passed to tensor
+kernels (benchmarks/peers/tvm_ffi_tensor_kernels.cc) next to the
+apache-tvm-ffi wheel installed in --wheel DIR (`pip install --no-deps --target
+DIR apache-tvm-ffi==0.1.15.post2`). Both packages are named tvm_ffi, so the
+wheel runs in a worker process (PYTHONPATH=DIR) that times the same statement
+on request; each round times this tree, then the wheel, so both see the same
+phases of a shared machine.
 """
 
 import argparse
@@ -178,6 +186,102 @@ def build_all(out_dir):
         return {k: f.result() for k, f in futures.items()}
 
 
+# (row, statement, target ratio of this tree to the wheel)
+TORCH_ROWS = [
+    ("TensorView kernel(1 torch)", "view1(x)", 0.5),
+    ("TensorView kernel(2 torch)", "view2(x, y)", 0.5),
+    ("TensorView kernel(4 torch)", "view4(x, y, z, w)", 0.5),
+    ("Tensor param(torch)", "tensor_nop(x)", 0.5),
+    ("from_dlpack(torch)", "from_dlpack(x)", 0.5),
+    ("env-alloc kernel -> torch", "alloc_like(x)", 0.5),
+    ("torch.from_dlpack(Tensor)", "torch.from_dlpack(t)", 0.5),
+]
+
+
+def build_tensor_kernels(out_dir, flags, tag):
+    """benchmarks/peers/tvm_ffi_tensor_kernels.cc built with the given compiler flags."""
+    src = os.path.join(PEERS, "tvm_ffi_tensor_kernels.cc")
+    out = os.path.join(out_dir, "tensor_kernels_%s_%s.so" % (tag, source_key(src, extra=" ".join(flags))))
+    if not os.path.exists(out):
+        run([CXX, "-O2", "-std=c++17", "-shared", "-fPIC", src, "-o", out + ".tmp"] + flags)
+        os.replace(out + ".tmp", out)
+    return out
+
+
+def wheel_flags(wheel_dir):
+    root = os.path.join(wheel_dir, "tvm_ffi")
+    lib = os.path.join(root, "lib")
+    return ["-I" + os.path.join(root, "include"), "-L" + lib, "-Wl,-rpath," + lib, "-ltvm_ffi"]
+
+
+def torch_namespace(kernels):
+    """The names the statements of TORCH_ROWS use (in whichever tvm_ffi is imported)."""
+    import torch
+    import tvm_ffi
+
+    m = tvm_ffi.load_module(kernels)
+    x, y, z, w = (torch.zeros(16, dtype=torch.float32) for _ in range(4))
+    return {"torch": torch, "from_dlpack": tvm_ffi.from_dlpack, "x": x, "y": y, "z": z, "w": w,
+            "t": tvm_ffi.from_dlpack(x), "view1": m["view_nop1"], "view2": m["view_nop2"],
+            "view4": m["view_nop4"], "tensor_nop": m["tensor_nop"],
+            "alloc_like": m["env_alloc_like"]}
+
+
+def torch_worker(kernels):
+    """Worker loop (in the wheel's process): 'number statement' lines in, ns per call out."""
+    ns = torch_namespace(kernels)
+    assert type(ns["alloc_like"](ns["x"])) is ns["torch"].Tensor
+    print("ready", flush=True)
+    for line in sys.stdin:
+        number, stmt = line.rstrip("\n").split(" ", 1)
+        number = int(number)
+        print(timeit.Timer(stmt, globals=ns).timeit(number) / number * 1e9, flush=True)
+
+
+def run_torch_table(out_dir, wheel_dir, repeat, budget):
+    import tvm_ffi
+
+    ours_flags = shlex.split(subprocess.check_output(
+        ["tvm-ffi-config", "--cxxflags", "--ldflags", "--libs"], text=True))
+    ours_lib = build_tensor_kernels(out_dir, ours_flags, "ours")
+    wheel_lib = build_tensor_kernels(out_dir, wheel_flags(wheel_dir), "wheel")
+    ns = torch_namespace(ours_lib)
+    assert type(ns["alloc_like"](ns["x"])) is ns["torch"].Tensor
+    env = dict(os.environ, PYTHONPATH=wheel_dir)
+    worker = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--torch-worker",
+                               wheel_lib], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              text=True, env=env, cwd=tempfile.gettempdir())
+    try:
+        if worker.stdout.readline().strip() != "ready":
+            raise RuntimeError("the wheel's worker process did not start")
+        print("\ntorch %s CPU tensors (16 x float32): this tree (tvm_ffi from %s) vs the "
+              "apache-tvm-ffi wheel in %s, ns per call, min of %d interleaved rounds\n"
+              % (ns["torch"].__version__, os.path.dirname(tvm_ffi.__file__), wheel_dir, repeat))
+        header = "%-30s%12s%12s%10s%9s%7s" % ("call", "this tree", "wheel", "ratio", "target", "")
+        print(header)
+        print("-" * len(header))
+        verdicts = []
+        for row, stmt, target in TORCH_ROWS:
+            timer = timeit.Timer(stmt, globals=ns)
+            number, _ = timer.autorange()
+            number = max(1, int(number * budget / 0.2))
+            ours = wheel = float("inf")
+            for _ in range(repeat):
+                ours = min(ours, timer.timeit(number) / number * 1e9)
+                worker.stdin.write("%d %s\n" % (number, stmt))
+                worker.stdin.flush()
+                wheel = min(wheel, float(worker.stdout.readline()))
+            ratio = ours / wheel
+            verdict = "PASS" if ratio <= target else "MISS"
+            verdicts.append(verdict)
+            print("%-30s%12.1f%12.1f%9.2fx%9s%7s" % (row, ours, wheel, ratio, "<=%.1fx" % target,
+                                                     verdict), flush=True)
+        print("torch targets: %d PASS, %d MISS" % (verdicts.count("PASS"), verdicts.count("MISS")))
+    finally:
+        worker.stdin.close()
+        worker.wait()
+
+
 def make_cases(paths):
     """{row: {binding: (stmt, namespace)}} in table order."""
     import cffi
@@ -314,10 +418,24 @@ def main():
     parser.add_argument("--quick", action="store_true", help="fewer repeats (noisier)")
     parser.add_argument("--build-dir", default=os.path.join(tempfile.gettempdir(),
                                                             "tvm_ffi_bench_build"))
+    parser.add_argument("--wheel", default=os.path.join(tempfile.gettempdir(), "tvm_peer"),
+                        help="directory the apache-tvm-ffi wheel is installed in (--target)")
+    parser.add_argument("--torch-only", action="store_true", help="only the torch table")
+    parser.add_argument("--repeat", type=int, default=None,
+                        help="rounds per row (default 7, 3 with --quick)")
+    parser.add_argument("--torch-worker", metavar="KERNELS", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.torch_worker:
+        return torch_worker(args.torch_worker)
     repeat, budget = (3, 0.05) if args.quick else (7, 0.1)
+    if args.repeat:
+        repeat = args.repeat
 
     import tvm_ffi
+
+    if args.torch_only:
+        os.makedirs(args.build_dir, exist_ok=True)
+        return run_torch_table(args.build_dir, args.wheel, repeat, budget)
 
     print("building peers in %s ..." % args.build_dir, flush=True)
     paths = build_all(args.build_dir)
@@ -362,6 +480,15 @@ def main():
           "nb::ndarray<> call on the same array")
     print("targets: %d PASS, %d MISS" % (sum(v == "PASS" for _, v in results),
                                           sum(v == "MISS" for _, v in results)))
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        print("torch table skipped: torch is not importable")
+        return
+    if not os.path.isdir(os.path.join(args.wheel, "tvm_ffi")):
+        print("torch table skipped: no apache-tvm-ffi wheel in %s (--wheel)" % args.wheel)
+        return
+    run_torch_table(args.build_dir, args.wheel, repeat, budget)
 
 
 if __name__ == "__main__":

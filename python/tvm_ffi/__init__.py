@@ -76,6 +76,7 @@ from . import container  # noqa: E402
 from .container import CContainerBase  # noqa: E402
 from .module import Module, load_module, system_lib  # noqa: E402
 from . import module  # noqa: E402
+from .stream import StreamContext, use_raw_stream, use_torch_stream, get_raw_stream  # noqa: E402
 from ._convert import convert, convert_func  # noqa: E402
 from . import _convert  # noqa: E402
 from . import utils  # noqa: E402
@@ -90,5 +91,6 @@ __all__ = [
     "convert", "convert_func", "register_error",
     "register_object", "register_global_func", "get_global_func", "get_global_func_metadata",
     "remove_global_func", "init_ffi_api",
+    "StreamContext", "use_raw_stream", "use_torch_stream", "get_raw_stream",
     "cpp", "registry", "libinfo", "core",
 ]

@@ -1,6 +1,7 @@
 /*
- * DLPack 1.x: the common in-memory tensor description shared between
- * frameworks.
+ * DLPack 1.3: the common in-memory tensor description shared between
+ * frameworks, and the C exchange API through which a consumer talks to a
+ * framework's tensors without going through Python.
  *
  * This is the project's own rendition of the DLPack ABI. The guard macro is
  * the one every DLPack copy uses, so whichever copy a translation unit
@@ -13,7 +14,7 @@
 /*! \brief Major version of the DLPack ABI described here. */
 #define DLPACK_MAJOR_VERSION 1
 /*! \brief Minor version of the DLPack ABI described here. */
-#define DLPACK_MINOR_VERSION 1
+#define DLPACK_MINOR_VERSION 3
 
 #ifdef __cplusplus
 #define DLPACK_EXTERN_C extern "C"
@@ -170,6 +171,83 @@ typedef struct DLManagedTensorVersioned {
   uint64_t flags;
   DLTensor dl_tensor;
 } DLManagedTensorVersioned;
+
+/* ------------------------------------------------------------------------
+ * C exchange API (DLPack 1.2+; published as a capsule since 1.3)
+ *
+ * A framework publishes one static DLPackExchangeAPI table per tensor class,
+ * as the class attribute __dlpack_c_exchange_api__: a PyCapsule named
+ * "dlpack_exchange_api" whose pointer is a const DLPackExchangeAPI*. A
+ * consumer looks the table up once per type and then exchanges tensors
+ * through plain C calls. Every function returns 0 on success and -1 on
+ * failure, and never throws a C++ exception.
+ * ------------------------------------------------------------------------ */
+
+#ifndef DLPACK_MANAGED_TENSOR_ALLOCATOR_DEFINED
+#define DLPACK_MANAGED_TENSOR_ALLOCATOR_DEFINED
+/*!
+ * \brief Allocate a new tensor owned by the producer framework.
+ *  Only dtype, ndim, shape and device of prototype are read. On failure the
+ *  allocator calls SetError(error_ctx, kind, message) once (it may need to
+ *  take the GIL) and returns nonzero.
+ */
+typedef int (*DLPackManagedTensorAllocator)(DLTensor* prototype, DLManagedTensorVersioned** out,
+                                            void* error_ctx,
+                                            void (*SetError)(void* error_ctx, const char* kind,
+                                                             const char* message));
+#endif  // DLPACK_MANAGED_TENSOR_ALLOCATOR_DEFINED
+
+/*!
+ * \brief Export py_object (a tensor of exactly the publishing type) as an
+ *  owning managed tensor the caller must delete; no stream synchronisation.
+ *  On failure a Python exception is set (BufferError if not representable).
+ */
+typedef int (*DLPackManagedTensorFromPyObjectNoSync)(void* py_object,
+                                                     DLManagedTensorVersioned** out);
+
+/*!
+ * \brief Import: takes over tensor and writes a new reference to a framework
+ *  tensor sharing its memory to *out_py_object; no synchronisation.
+ */
+typedef int (*DLPackManagedTensorToPyObjectNoSync)(DLManagedTensorVersioned* tensor,
+                                                   void** out_py_object);
+
+/*!
+ * \brief Non-owning fill of a caller-provided DLTensor; shape and strides
+ *  point into the producer and stay valid only until control returns to the
+ *  producer. No allocation, no synchronisation.
+ */
+typedef int (*DLPackDLTensorFromPyObjectNoSync)(void* py_object, DLTensor* out);
+
+/*!
+ * \brief The producer's current work stream for a device; for kDLCPU the
+ *  producer may write NULL.
+ */
+typedef int (*DLPackCurrentWorkStream)(DLDeviceType device_type, int32_t device_id,
+                                       void** out_current_stream);
+
+/*!
+ * \brief First member of every exchange table; stable across versions.
+ *  prev_api points to a table of an older major version (NULL if none) for
+ *  consumers that only know that one.
+ */
+typedef struct DLPackExchangeAPIHeader {
+  DLPackVersion version;
+  struct DLPackExchangeAPIHeader* prev_api;
+} DLPackExchangeAPIHeader;
+
+/*!
+ * \brief The exchange table of a framework (56 bytes on LP64).
+ *  dltensor_from_py_object_no_sync may be NULL; the others must not.
+ */
+typedef struct DLPackExchangeAPI {
+  DLPackExchangeAPIHeader header;
+  DLPackManagedTensorAllocator managed_tensor_allocator;
+  DLPackManagedTensorFromPyObjectNoSync managed_tensor_from_py_object_no_sync;
+  DLPackManagedTensorToPyObjectNoSync managed_tensor_to_py_object_no_sync;
+  DLPackDLTensorFromPyObjectNoSync dltensor_from_py_object_no_sync;
+  DLPackCurrentWorkStream current_work_stream;
+} DLPackExchangeAPI;
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -4,7 +4,7 @@
 from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t, uint32_t, uint8_t, uint16_t, uintptr_t
 from libc.string cimport memchr, strlen
 from libc.stdlib cimport malloc, free
-from cpython.ref cimport PyObject, Py_INCREF, Py_XDECREF
+from cpython.ref cimport PyObject, PyTypeObject, Py_INCREF, Py_XDECREF
 from cpython.exc cimport PyErr_Occurred
 
 cdef extern from "Python.h":
@@ -207,6 +207,45 @@ cdef extern from "tvm_ffi_python_helpers.h":
     void TVMFFIPyLeaveNested()
     # cls(...) without __init__, through the tp_new of its extension base type.
     object TVMFFIPyNewInstance(object base, object cls)
+
+cdef extern from "tvm_ffi_layout.h":
+    # The part of tvm_ffi.Function the C call path reads (see Function.c_state).
+    ctypedef struct TVMFFIPyFunctionState:
+        int release_gil
+        int view_known
+        uint64_t view_mask
+    void TVMFFIPyFunctionStateInit(TVMFFIPyFunctionState* state, void* vectorcall) noexcept
+    Py_ssize_t TVMFFIPyObjectHandleOffset() noexcept
+    Py_ssize_t TVMFFIPyFunctionStateOffset() noexcept
+
+cdef extern from "tvm_ffi_dlpack_exchange.h":
+    ctypedef struct DLPackExchangeAPI:
+        pass
+    # What a call's framework tensor arguments recorded (see the header).
+    ctypedef struct TVMFFIPyCallEnv:
+        const DLPackExchangeAPI* result_api
+        int has_device
+        int32_t device_type
+        int32_t device_id
+        void* stream
+    void TVMFFIPyCallEnvInit(TVMFFIPyCallEnv* env) noexcept
+    # 0 with *out (NULL: the type publishes no table), -1 with a Python error.
+    int TVMFFIPyExchangeLookup(PyTypeObject* t, const DLPackExchangeAPI** out) noexcept
+    # 0, or -1 with a Python error; *owned: a Tensor the caller releases after the call.
+    enum:
+        kTVMFFIPyViewDims
+    int TVMFFIPyExchangeArg(object x, const DLPackExchangeAPI* api, DLTensor* view,
+                            int64_t* dims, TVMFFIAny* out, TVMFFIObjectHandle* owned,
+                            TVMFFIPyCallEnv* env) noexcept
+    int TVMFFIPyExchangeToHandle(object x, const DLPackExchangeAPI* api,
+                                 int32_t require_alignment, int32_t require_contiguous,
+                                 TVMFFIObjectHandle* out) noexcept
+    object TVMFFIPyTensorExchangeCapsule()
+    object TVMFFIPyTestWrapperExchangeCapsule()
+    void TVMFFIPyTagCountAdd(Py_ssize_t delta) noexcept
+    Py_ssize_t TVMFFIPyTagCount() noexcept
+    bint TVMFFIPyIsContainerIndex(int32_t type_index) noexcept
+    void TVMFFIPySetTensorType(object t) noexcept
 
 cdef extern from "tvm_ffi_array_builder.h":
     int TVMFFIPyArrayFromViews(const TVMFFIAny* items, int64_t n, TVMFFIObjectHandle* out) noexcept

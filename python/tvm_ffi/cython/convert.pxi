@@ -40,6 +40,8 @@ cdef struct ViewSlots:
     int64_t strides[kStackTensors][kStackTensorDims]
     int64_t shapes[kStackTensors][kStackTensorDims]
     PyObject* pyrefs[kStackTensors]
+    # Shape then strides of framework tensors passed as views (tvm_ffi_dlpack_exchange.h).
+    int64_t exchange_dims[kStackTensors][2 * kTVMFFIPyViewDims]
 
 
 cdef struct ArgStore:
@@ -59,6 +61,10 @@ cdef struct ArgStore:
     ViewSlots* views
     int num_tensors
     int num_pyrefs
+    # Where framework tensor arguments record their exchange API and stream: the
+    # call's (nested stores of containers share the outer one), else local_env.
+    TVMFFIPyCallEnv* env
+    TVMFFIPyCallEnv local_env
 
 
 cdef inline int args_store_init(ArgStore* store, Py_ssize_t n) except -1:
@@ -69,6 +75,8 @@ cdef inline int args_store_init(ArgStore* store, Py_ssize_t n) except -1:
     store.views = NULL
     store.num_tensors = 0
     store.num_pyrefs = 0
+    TVMFFIPyCallEnvInit(&store.local_env)
+    store.env = &store.local_env
     if n <= kStackArgs:
         store.on_heap = False
         store.owned = store.owned_stack
@@ -178,6 +186,8 @@ cdef int convert_arg(object x, TVMFFIAny* out, ArgStore* store) except -1:
     # The simple types are converted where the C fast path of calls converts them.
     cdef int rc = TVMFFIPyFastArg(x, out)
     if rc == 0:
+        if TVMFFIPyTagCount() > 0 and TVMFFIPyIsContainerIndex(out.type_index):
+            record_container_tag(x, store)
         return 0
     if rc < 0:
         return raise_pending_py_error()
@@ -194,7 +204,7 @@ cdef int convert_sequence(object x, TVMFFIAny* out, ArgStore* store) except -1:
     if TVMFFIPyEnterNested(" while converting a nested list or tuple to an ffi.Array") != 0:
         raise_pending_py_error()
     try:
-        ret = sequence_to_array(x, &handle)
+        ret = sequence_to_array(x, &handle, store.env)
     finally:
         TVMFFIPyLeaveNested()
     if ret != 0:
@@ -203,8 +213,10 @@ cdef int convert_sequence(object x, TVMFFIAny* out, ArgStore* store) except -1:
     return 0
 
 
-cdef int sequence_to_array(object x, TVMFFIObjectHandle* out) except? -1:
-    """TVMFFIPyArrayFromViews over the converted items of x (its return code)."""
+cdef int sequence_to_array(object x, TVMFFIObjectHandle* out,
+                           TVMFFIPyCallEnv* env=NULL) except? -1:
+    """TVMFFIPyArrayFromViews over the converted items of x (its return code).
+    Framework tensors among the items record into env (when given)."""
     cdef Py_ssize_t n = len(x)
     cdef Py_ssize_t i
     cdef Py_ssize_t num_held = 0
@@ -218,6 +230,8 @@ cdef int sequence_to_array(object x, TVMFFIObjectHandle* out) except? -1:
     cdef ArgStore inner
     cdef list as_list = x if isinstance(x, list) else None
     args_store_init(&inner, n)
+    if env != NULL:
+        inner.env = env
     if n > kStackArgs:
         items = <TVMFFIAny*>malloc(n * (sizeof(TVMFFIAny) + sizeof(PyObject*)))
         if items == NULL:
@@ -247,10 +261,32 @@ cdef int sequence_to_array(object x, TVMFFIObjectHandle* out) except? -1:
             free(items)
 
 
+cdef int convert_exchange_arg(object x, const DLPackExchangeAPI* api, TVMFFIAny* out,
+                              ArgStore* store) except -1:
+    """A tensor of a framework publishing the DLPack C exchange API: a DLTensor view
+    where the parameter is declared DLTensor*, else a Tensor object owned by the call."""
+    cdef DLTensor* view = NULL
+    cdef int64_t* dims = NULL
+    cdef TVMFFIObjectHandle owned = NULL
+    if (store.views != NULL and store.num_tensors < kStackTensors and store.arg_index < 64
+            and (function_view_mask(<Function>store.func) >> store.arg_index) & 1):
+        view = &store.views.tensors[store.num_tensors]
+        dims = store.views.exchange_dims[store.num_tensors]
+    if TVMFFIPyExchangeArg(x, api, view, dims, out, &owned, store.env) != 0:
+        return raise_pending_py_error()
+    if owned != NULL:
+        store.owned[store.num_owned] = owned
+        store.num_owned += 1
+    elif view != NULL:
+        store.num_tensors += 1
+    return 0
+
+
 cdef int convert_arg_slow(object x, TVMFFIAny* out, ArgStore* store) except -1:
     cdef TVMFFIAny tmp
     cdef TVMFFIObjectHandle handle = NULL
     cdef type t = type(x)
+    cdef const DLPackExchangeAPI* api = NULL
     if _NUMPY_NDARRAY is not None and t is _NUMPY_NDARRAY:
         # Known once a first numpy array went through the __dlpack__ branch below.
         return convert_dlpack_arg(x, out, store)
@@ -260,6 +296,11 @@ cdef int convert_arg_slow(object x, TVMFFIAny* out, ArgStore* store) except -1:
         # Plain callables skip the protocol probes below.
         set_owned_object(out, py_callable_to_handle(x), store)
         return 0
+    # Framework tensors (torch ...): their class publishes __dlpack_c_exchange_api__.
+    if TVMFFIPyExchangeLookup(<PyTypeObject*>t, &api) != 0:
+        return raise_pending_py_error()
+    if api != NULL:
+        return convert_exchange_arg(x, api, out, store)
     if isinstance(x, dtype):
         out.type_index = kTVMFFIDataType
         out.v_uint64 = 0
@@ -307,7 +348,9 @@ cdef int convert_arg_slow(object x, TVMFFIAny* out, ArgStore* store) except -1:
         if TVMFFIPyEnterNested(" while converting a nested dict to an ffi.Map") != 0:
             raise_pending_py_error()
         try:
-            function_call_raw(rt_func("ffi.Map"), tuple(flat), &tmp)
+            flat_args = tuple(flat)
+            function_call_env(rt_func("ffi.Map"), TVMFFIPyTupleItems(flat_args), len(flat_args),
+                              &tmp, store.env, True)
         finally:
             TVMFFIPyLeaveNested()
         set_owned_object(out, tmp.v_obj, store)
@@ -316,7 +359,7 @@ cdef int convert_arg_slow(object x, TVMFFIAny* out, ArgStore* store) except -1:
         handle = py_exception_to_error(x)
         set_owned_object(out, handle, store)
         return 0
-    if getattr(type(x), "__dlpack__", None) is not None and not isinstance(x, type):
+    if getattr(t, "__dlpack__", None) is not None and not isinstance(x, type):
         # Before __index__: a 0-d numpy array is a tensor, not an int.
         return convert_dlpack_arg(x, out, store)
     index = getattr(type(x), "__index__", None)

@@ -11,6 +11,8 @@ Loaded by tvm_ffi/__init__.py after libtvm_ffi (RTLD_GLOBAL). The parts:
   function.pxi tvm_ffi.Function, call dispatch, callbacks, global registry
   tensor.pxi   tvm_ffi.Tensor, from_dlpack, DLPack export, tensor arguments
   protocol.pxi value protocols of user classes, ObjectConvertible, CAny, String, Bytes
+  stream.pxi   the per-thread FFI stream table
+  exchange.pxi containers tagged with a framework's DLPack exchange API
 """
 
 include "base.pxi"
@@ -21,6 +23,8 @@ include "convert.pxi"
 include "function.pxi"
 include "tensor.pxi"
 include "protocol.pxi"
+include "stream.pxi"
+include "exchange.pxi"
 
 
 cdef int _register_env_hooks() except -1:

@@ -70,9 +70,14 @@ cdef extern from "tvm_ffi_python_helpers.h":
 
 cdef extern from "tvm_ffi_vectorcall.h":
     void* TVMFFIPyFunctionVectorcallPtr() noexcept
-    void TVMFFIPyEnableVectorcall(object type, Py_ssize_t vectorcall_offset, object object_type,
-                                  Py_ssize_t handle_offset, Py_ssize_t release_gil_offset,
-                                  void* call, void* result, void* raise_) noexcept
+    void TVMFFIPyEnableVectorcall(object type, object object_type, void* call, void* result,
+                                  void* raise_) noexcept
+    # The native call under env (stream and allocator installed, then restored);
+    # -1 with the Python exception of a failure set.
+    int TVMFFIPyCallWithEnv(void* handle, int release_gil, TVMFFIAny* packed, int32_t n,
+                            TVMFFIPyCallEnv* env, TVMFFIAny* result) except -1
+    # The Python value of an owned result (tensors through api when non-NULL).
+    object TVMFFIPyResultToPy(TVMFFIAny* result, const DLPackExchangeAPI* api)
 
 
 cdef inline int function_call_raw(Function f, tuple args, TVMFFIAny* result) except -1:
@@ -80,17 +85,29 @@ cdef inline int function_call_raw(Function f, tuple args, TVMFFIAny* result) exc
     return function_call_items(f, TVMFFIPyTupleItems(args), len(args), result)
 
 
-cdef int function_call_items(Function f, PyObject** items, Py_ssize_t n,
-                             TVMFFIAny* result) except -1:
+cdef inline int function_call_items(Function f, PyObject** items, Py_ssize_t n,
+                                    TVMFFIAny* result) except -1:
     """Call f with the n arguments items[0..n); leaves the owned result in result."""
+    cdef TVMFFIPyCallEnv env
+    TVMFFIPyCallEnvInit(&env)
+    return function_call_env(f, items, n, result, &env, False)
+
+
+cdef int function_call_env(Function f, PyObject** items, Py_ssize_t n, TVMFFIAny* result,
+                           TVMFFIPyCallEnv* env, bint nested) except -1:
+    """Call f with the n arguments items[0..n); leaves the owned result in result.
+
+    Framework tensor arguments record their exchange API and stream in env. A
+    top-level call installs them for the native call; a nested one (the
+    constructor of a container argument) only reports them to the enclosing
+    call's env and installs nothing."""
     cdef Py_ssize_t i
-    cdef int ret = 0
     cdef TVMFFIAny stack_args[kStackArgs]
     cdef TVMFFIAny* packed = stack_args
     cdef ArgStore store
     cdef ViewSlots views  # filled only by array arguments to DLTensor* parameters
+    cdef TVMFFIPyCallEnv plain
     cdef TVMFFIObjectHandle handle = f.chandle
-    cdef TVMFFIObjectHandle err = NULL
     if handle == NULL:
         raise ValueError("cannot call an empty tvm_ffi.Function (handle is NULL)")
     args_store_init(&store, n)
@@ -101,31 +118,20 @@ cdef int function_call_items(Function f, PyObject** items, Py_ssize_t n,
             raise MemoryError("cannot allocate %d call arguments" % n)
     store.func = <PyObject*>f
     store.views = &views
+    store.env = env
     try:
         for i in range(n):
             store.arg_index = i
             convert_arg(<object>items[i], &packed[i], &store)
-        result.type_index = kTVMFFINone
-        result.zero_padding = 0
-        result.v_int64 = 0
-        if f.c_release_gil:
-            with nogil:
-                ret = TVMFFIFunctionCall(handle, packed, <int32_t>n, result)
+        if nested:
+            TVMFFIPyCallEnvInit(&plain)
+            TVMFFIPyCallWithEnv(handle, f.c_state.release_gil, packed, <int32_t>n, &plain, result)
         else:
-            ret = TVMFFIFunctionCall(handle, packed, <int32_t>n, result)
+            TVMFFIPyCallWithEnv(handle, f.c_state.release_gil, packed, <int32_t>n, env, result)
     finally:
-        if ret != 0:
-            # Releasing the store may run Python code making FFI calls of its own.
-            TVMFFIErrorMoveFromRaised(&err)
         args_store_release(&store)
         if packed != stack_args:
             free(packed)
-    if ret != 0:
-        raise_ffi_error(err)
-    if PyErr_Occurred() != NULL:
-        # A signal check in native code set a Python error that the native code swallowed.
-        release_any(result)
-        return -1
     return 0
 
 
@@ -134,25 +140,20 @@ cdef class Function(Object):
 
     ``Function(pyfunc)`` wraps a Python callable so C++ can call it.
     """
-    cdef bint c_release_gil
-    # The vectorcall entry point (TVMFFIPyFunctionVectorcall); the type's
-    # tp_vectorcall_offset points here (set up by _enable_function_vectorcall).
-    cdef void* c_vectorcall
-    # Bit i set: argument i is declared `DLTensor*` (TensorView, DLTensor*), so
-    # arrays go as stack DLTensor views. Read from the type schema the first
-    # time an array is passed (c_view_known), via c_schema_source:
-    # (getter, args) returning the metadata JSON, or None (no schema known).
-    cdef uint64_t c_view_mask
-    cdef bint c_view_known
+    # What the C call path reads (tvm_ffi_layout.h): the vectorcall entry point
+    # (the type's tp_vectorcall_offset points at it), release_gil, and the mask
+    # of arguments declared `DLTensor*` (TensorView, DLTensor*), which arrays
+    # and framework tensors are passed to as DLTensor views. The mask is read
+    # from the type schema the first time an array is passed (view_known), via
+    # c_schema_source: (getter, args) returning the metadata JSON, or None.
+    cdef TVMFFIPyFunctionState c_state
     cdef object c_schema_source
     # Arbitrary attributes (e.g. __name__ set by init_ffi_api).
     cdef dict __dict__
 
     def __cinit__(self):
-        self.c_release_gil = _RELEASE_GIL_BY_DEFAULT
-        self.c_vectorcall = TVMFFIPyFunctionVectorcallPtr()
-        self.c_view_mask = 0
-        self.c_view_known = False
+        TVMFFIPyFunctionStateInit(&self.c_state, TVMFFIPyFunctionVectorcallPtr())
+        self.c_state.release_gil = 1 if _RELEASE_GIL_BY_DEFAULT else 0
         self.c_schema_source = None
 
     def __init__(self, func=None):
@@ -163,7 +164,7 @@ cdef class Function(Object):
         if isinstance(func, Function):
             handle = (<Function>func).chandle
             TVMFFIObjectIncRef(handle)
-            self.c_release_gil = (<Function>func).c_release_gil
+            self.c_state.release_gil = (<Function>func).c_state.release_gil
             self.c_schema_source = (<Function>func).c_schema_source
         elif callable(func):
             handle = py_callable_to_handle(func)
@@ -174,17 +175,15 @@ cdef class Function(Object):
     @property
     def release_gil(self):
         """Whether calls release the GIL while native code runs."""
-        return self.c_release_gil
+        return self.c_state.release_gil != 0
 
     @release_gil.setter
     def release_gil(self, value):
-        self.c_release_gil = bool(value)
+        self.c_state.release_gil = 1 if value else 0
 
     def __call__(self, *args):
         # Reached only through tp_call (e.g. f(*args, **{})); f(...) takes vectorcall.
-        cdef TVMFFIAny result
-        function_call_raw(self, args, &result)
-        return any_to_py_owned(&result)
+        return function_vectorcall_impl(self, TVMFFIPyTupleItems(args), len(args))
 
     def __repr__(self):
         if self.chandle == NULL:
@@ -244,8 +243,8 @@ cdef class Function(Object):
     def _set_schema_source(self, getter, args):
         """Where the metadata JSON of this function comes from: getter(*args)."""
         self.c_schema_source = (getter, tuple(args))
-        self.c_view_known = False
-        self.c_view_mask = 0
+        self.c_state.view_known = 0
+        self.c_state.view_mask = 0
 
     @property
     def _view_args(self):
@@ -270,10 +269,10 @@ cdef uint64_t view_mask_from_metadata(object text):
 
 
 cdef uint64_t function_view_mask(Function f):
-    """f.c_view_mask, read from f's schema on first use (0: no schema, or none of it)."""
+    """f.c_state.view_mask, read from f's schema on first use (0: no schema, or none of it)."""
     cdef uint64_t mask = 0
-    if f.c_view_known:
-        return f.c_view_mask
+    if f.c_state.view_known:
+        return f.c_state.view_mask
     if f.c_schema_source is not None:
         getter, args = f.c_schema_source
         try:
@@ -283,36 +282,47 @@ cdef uint64_t function_view_mask(Function f):
             text = None
         if text is not None:
             mask = view_mask_from_metadata(text)
-    f.c_view_mask = mask
-    f.c_view_known = True
+    f.c_state.view_mask = mask
+    f.c_state.view_known = 1
     return mask
 
 
 cdef object function_vectorcall_impl(object self, PyObject** args, Py_ssize_t nargs):
     """The general path of vectorcall (any argument types): converts straight from the array."""
     cdef TVMFFIAny result
-    function_call_items(<Function>self, args, nargs, &result)
-    return any_to_py_owned(&result)
+    cdef TVMFFIPyCallEnv env
+    TVMFFIPyCallEnvInit(&env)
+    function_call_env(<Function>self, args, nargs, &result, &env, False)
+    return TVMFFIPyResultToPy(&result, env.result_api)
 
 
-cdef object vectorcall_result(TVMFFIAny* result):
-    """The fast path's conversion of results other than None/int/bool/float."""
-    return any_to_py_owned(result)
+cdef object vectorcall_result(TVMFFIAny* result, const DLPackExchangeAPI* api):
+    """The C path's conversion of results other than None/int/bool/float/str; a container
+    result of a call with a framework's exchange API is tagged with it (exchange.pxi)."""
+    cdef bint container = api != NULL and TVMFFIPyIsContainerIndex(result.type_index)
+    out = any_to_py_owned(result)
+    if container:
+        tag_container(out, api)
+    return out
 
 
-cdef object vectorcall_raise():
-    """The fast path's error: raises the error the failed native call left."""
-    raise_last_ffi_error()
+cdef object vectorcall_raise(TVMFFIObjectHandle err):
+    """The C path's error: raises err (NULL: none was raised)."""
+    raise_ffi_error(err)
 
 
 cdef int _enable_function_vectorcall() except -1:
-    # The C entry point (tvm_ffi_vectorcall.h) reads these fields by offset.
+    # The C call path reads Object and Function through the structs of
+    # tvm_ffi_layout.h: check that Cython laid the classes out that way.
     cdef Function probe = <Function>Function.__new__(Function)
     cdef char* base = <char*><PyObject*>probe
-    TVMFFIPyEnableVectorcall(Function, <char*>&probe.c_vectorcall - base, Object,
-                             <char*>&probe.chandle - base, <char*>&probe.c_release_gil - base,
-                             <void*>function_vectorcall_impl, <void*>vectorcall_result,
-                             <void*>vectorcall_raise)
+    if (<char*>&probe.chandle - base != TVMFFIPyObjectHandleOffset()
+            or <char*>&probe.c_state - base != TVMFFIPyFunctionStateOffset()):
+        raise ImportError("tvm_ffi.core: the layout of Object/Function differs from "
+                          "tvm_ffi_layout.h (chandle at %d, c_state at %d)"
+                          % (<char*>&probe.chandle - base, <char*>&probe.c_state - base))
+    TVMFFIPyEnableVectorcall(Function, Object, <void*>function_vectorcall_impl,
+                             <void*>vectorcall_result, <void*>vectorcall_raise)
     return 0
 
 
@@ -426,7 +436,7 @@ def _seq_getitem(Object obj, int64_t index):
     if index < 0 or index >= size:
         raise IndexError("index %d out of range for %s of size %d"
                          % (given, obj.type_key, size))
-    return any_view_to_py(&(<TVMFFIAny*>cell.data)[index])
+    return element_to_py(&(<TVMFFIAny*>cell.data)[index], container_tag(obj))
 
 
 def _seq_to_list(Object obj):
@@ -435,9 +445,10 @@ def _seq_to_list(Object obj):
     cdef int64_t i
     _seq_check(obj)
     cell = <TVMFFISeqCell*>TVMFFIPyObjectCell(obj.chandle)
+    cdef const DLPackExchangeAPI* api = container_tag(obj)
     out = []
     for i in range(cell.size):
-        out.append(any_view_to_py(&(<TVMFFIAny*>cell.data)[i]))
+        out.append(element_to_py(&(<TVMFFIAny*>cell.data)[i], api))
     return out
 
 

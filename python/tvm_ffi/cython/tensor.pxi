@@ -77,9 +77,13 @@ cdef extern from "Python.h":
     void* PyCapsule_GetPointer(object capsule, const char* name) except? NULL
     int PyCapsule_SetName(object capsule, const char* name) except -1
     object PyMemoryView_FromObject(object obj)
+    bint PyErr_ExceptionMatches(object exc)
+    void PyErr_Clear()
     Py_buffer* PyMemoryView_GET_BUFFER(object mview)
 
 cdef enum:
+    kDLCUDAHost = 3
+    kDLROCMHost = 11
     kDLInt = 0
     kDLUInt = 1
     kDLFloat = 2
@@ -111,6 +115,9 @@ cdef class Tensor(Object):
     Made by ``tvm_ffi.from_dlpack`` or returned from C++; numpy, torch and other
     DLPack consumers read it without a copy (``numpy.from_dlpack(t)``).
     """
+
+    # The DLPack C exchange table of tvm_ffi.Tensor (tvm_ffi_dlpack_exchange.h).
+    __dlpack_c_exchange_api__ = TVMFFIPyTensorExchangeCapsule()
 
     @property
     def ndim(self):
@@ -212,7 +219,14 @@ cdef class Tensor(Object):
         return PyCapsule_New(versioned, kCapsuleVersioned, capsule_delete_versioned)
 
     def __dlpack__(self, stream=None, *, max_version=None, dl_device=None, copy=None):
-        """A DLPack capsule sharing this tensor's memory (versioned when max_version >= (1, 0))."""
+        """A DLPack capsule sharing this tensor's memory (versioned when max_version >= (1, 0)).
+
+        stream: the consumer's stream (DLPack convention). CPU tensors take None (or -1).
+        For GPU tensors, unless it is -1 or the stream the tensor's work is queued on
+        (the FFI stream of its device on this thread, see tvm_ffi.StreamContext), the
+        consumer's stream is made to wait for that work first. None means the legacy
+        default stream (1 on CUDA); 0 is ambiguous and rejected.
+        """
         cdef DLTensor* t = tensor_dl(self)
         cdef DLManagedTensor* legacy = NULL
         cdef DLManagedTensorVersioned* versioned = NULL
@@ -222,6 +236,7 @@ cdef class Tensor(Object):
                 raise BufferError("dl_device of different type not supported")
         if copy:
             raise BufferError("copy not yet supported")
+        dlpack_order_streams(t, stream)
         if max_version is not None and int(max_version[0]) >= 1:
             check_call(TVMFFITensorToDLPackVersioned(self.chandle, &versioned))
             return PyCapsule_New(versioned, kCapsuleVersioned, capsule_delete_versioned)
@@ -243,6 +258,34 @@ cdef class Tensor(Object):
             return "%s(chandle=None)" % type(self).__name__
         return "%s[%s]@%s" % (str(self.dtype), ", ".join(str(d) for d in self.shape),
                               str(self.device))
+
+
+cdef int dlpack_order_streams(DLTensor* t, object stream) except -1:
+    """The stream argument of __dlpack__: checked, and honoured for GPU tensors."""
+    cdef int device_type = <int>t.device.device_type
+    if stream is None:
+        if device_type == kDLCPU:
+            return 0
+        stream = 1
+    elif not isinstance(stream, int):
+        raise TypeError("tvm_ffi.Tensor.__dlpack__: stream must be an int or None, got %s"
+                        % type(stream).__name__)
+    if stream == -1:
+        return 0
+    if device_type == kDLCPU or device_type == kDLCUDAHost or device_type == kDLROCMHost:
+        raise BufferError("tvm_ffi.Tensor.__dlpack__: a host tensor takes stream=None, "
+                          "got stream=%d" % stream)
+    if stream == 0:
+        raise BufferError("tvm_ffi.Tensor.__dlpack__: stream=0 is ambiguous; pass 1 (legacy "
+                          "default stream), 2 (per-thread default stream) or a stream handle")
+    producer = <uintptr_t>TVMFFIEnvGetStream(device_type, t.device.device_id)
+    # A NULL FFI stream is the device's legacy default stream (handle 1 in DLPack terms).
+    if producer == (0 if stream == 1 else <uintptr_t>stream):
+        return 0
+    from tvm_ffi import _stream_sync
+    _stream_sync.stream_wait(device_type, t.device.device_id, producer,
+                             0 if stream == 1 else stream)
+    return 0
 
 
 cdef void capsule_delete_versioned(object capsule) noexcept:
@@ -525,6 +568,10 @@ cdef TVMFFIObjectHandle dlpack_to_handle(object obj, int32_t require_alignment,
         (<Tensor>obj)._check_handle()
         TVMFFIObjectIncRef((<Tensor>obj).chandle)
         return (<Tensor>obj).chandle
+    # Framework tensors (torch): through the class's DLPack C exchange table.
+    out = exchange_to_handle(obj, require_alignment, require_contiguous)
+    if out != NULL:
+        return out
     if is_numpy_array(obj):
         out = numpy_to_handle(obj, require_alignment, require_contiguous)
         if out != NULL:
@@ -541,6 +588,25 @@ cdef TVMFFIObjectHandle dlpack_to_handle(object obj, int32_t require_alignment,
     return capsule_to_handle(dlpack_capsule(obj), obj, require_alignment, require_contiguous)
 
 
+cdef TVMFFIObjectHandle exchange_to_handle(object obj, int32_t require_alignment,
+                                           int32_t require_contiguous) except? NULL:
+    """A Tensor handle through the DLPack C exchange API of obj's class; NULL when the
+    class publishes none, or when the export raised BufferError (then __dlpack__ decides)."""
+    cdef const DLPackExchangeAPI* api = NULL
+    cdef TVMFFIObjectHandle out = NULL
+    cdef type t = type(obj)
+    if TVMFFIPyExchangeLookup(<PyTypeObject*>t, &api) != 0:
+        raise_pending_py_error()
+    if api == NULL:
+        return NULL
+    if TVMFFIPyExchangeToHandle(obj, api, require_alignment, require_contiguous, &out) == 0:
+        return out
+    if PyErr_ExceptionMatches(BufferError):
+        PyErr_Clear()
+        return NULL
+    raise_pending_py_error()
+
+
 cdef object dlpack_capsule(object obj):
     """obj.__dlpack__(), versioned when the producer supports it."""
     producer = getattr(obj, "__dlpack__", None)
@@ -552,9 +618,20 @@ cdef object dlpack_capsule(object obj):
                         "(got %s)" % type(obj).__name__)
     try:
         return producer(max_version=(DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION))
-    except TypeError:
-        # Producers older than DLPack 1.0 take no max_version and give a legacy capsule.
-        return producer()
+    except TypeError as err:
+        # Producers older than DLPack 1.0 take no max_version and give a legacy capsule;
+        # any other TypeError is the producer's own and propagates.
+        if not is_max_version_rejection(err):
+            raise
+    return producer()
+
+
+cdef bint is_max_version_rejection(object err):
+    """Whether a TypeError of __dlpack__(max_version=...) says the keyword is not accepted
+    (the signature mismatch of a pre-1.0 producer), as Python and C functions word it."""
+    text = str(err)
+    return ("max_version" in text and ("keyword" in text or "argument" in text)) or (
+        "takes no keyword arguments" in text)
 
 
 def from_dlpack(obj, *, int require_alignment=0, bint require_contiguous=False):
@@ -572,6 +649,15 @@ cdef int convert_dlpack_arg(object x, TVMFFIAny* out, ArgStore* store) except -1
     """A DLPack producer as a call argument, with no copy: a DLTensor view where the
     parameter is declared DLTensor*, else an owned Tensor object."""
     cdef TVMFFIObjectHandle handle
+    if store.env.has_device:
+        env_stream = getattr(type(x), "__tvm_ffi_env_stream__", None)
+        if env_stream is not None:
+            # The producer names the stream its tensors live on: it replaces the one an
+            # earlier argument recorded.
+            device = x.__dlpack_device__()
+            store.env.device_type = <int32_t>int(device[0])
+            store.env.device_id = <int32_t>int(device[1])
+            store.env.stream = <void*><uintptr_t>int(env_stream(x))
     if (store.views != NULL and store.num_tensors < kStackTensors and store.arg_index < 64
             and (function_view_mask(<Function>store.func) >> store.arg_index) & 1):
         if convert_dlpack_view(x, out, store) == 0:
@@ -618,3 +704,30 @@ cdef int convert_dlpack_view(object x, TVMFFIAny* out, ArgStore* store) except -
     out.type_index = kTVMFFIDLTensorPtr
     out.v_ptr = t
     return 0
+
+
+class DLTensorTestWrapper:
+    """A testing producer: wraps a tvm_ffi.Tensor and publishes a DLPack C exchange
+    table of its own (no allocator; exports the wrapped tensor; imports as
+    tvm_ffi.Tensor; the FFI stream of its device as the current stream)."""
+
+    __dlpack_c_exchange_api__ = TVMFFIPyTestWrapperExchangeCapsule()
+
+    def __init__(self, tensor):
+        if not isinstance(tensor, Tensor):
+            raise TypeError("DLTensorTestWrapper wraps a tvm_ffi.Tensor, got %s"
+                            % type(tensor).__name__)
+        self.tensor = tensor
+
+    def __dlpack__(self, **kwargs):
+        return self.tensor.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self.tensor.__dlpack_device__()
+
+    def __tvm_ffi_env_stream__(self):
+        device_type, device_id = self.tensor.__dlpack_device__()
+        return <uintptr_t>TVMFFIEnvGetStream(device_type, device_id)
+
+
+TVMFFIPySetTensorType(Tensor)

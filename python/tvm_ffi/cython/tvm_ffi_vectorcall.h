@@ -1,9 +1,7 @@
 /*
- * The C entry point of tvm_ffi.Function calls (vectorcall) and its fast path.
- * This is where a Python call becomes a TVMFFIFunctionCall: arguments of the
- * simplest types are packed here, the GIL is released around the native call
- * when the Function says so, and POD and string results are converted back; anything else
- * goes to the general path, function_call_items in function.pxi.
+ * The C entry point of tvm_ffi.Function calls (vectorcall), its fast path, and
+ * the native call itself (TVMFFIPyCallWithEnv), which both the fast path and
+ * the general path (function_call_items in function.pxi) end in.
  */
 #ifndef TVM_FFI_PYTHON_VECTORCALL_H_
 #define TVM_FFI_PYTHON_VECTORCALL_H_
@@ -13,37 +11,36 @@
 
 #include <string.h>
 
+#include "tvm_ffi_dlpack_exchange.h"
+#include "tvm_ffi_layout.h"
+
 /* Vectorcall for tvm_ffi.Function. Cython (3.x) generates vectorcall only for
  * constructors, so the entry point lives here, and so does the fast path of a
- * call: when every argument is an exact int, float, bool, None, str or a
- * tvm_ffi.Object, the arguments are packed right here, the function is called
- * (releasing the GIL as the Function says) and a POD or string result is
- * converted, with no Python object made on the way. Any other argument hands the whole call to
- * the general path in function.pxi, which starts over: the fast path owns
- * nothing it would have to undo. */
+ * call: when every argument is an exact int, float, bool, None, str, a
+ * tvm_ffi.Object or a tensor of a framework publishing the DLPack C exchange
+ * API (torch), the arguments are packed right here, the function is called
+ * (installing the framework's stream and allocator, releasing the GIL as the
+ * Function says) and a POD, string or tensor result is converted, with no
+ * Python object made on the way. Any other argument hands the whole call to
+ * the general path in function.pxi, which starts over: the fast path releases
+ * what it made first. */
 typedef PyObject* (*TVMFFIPyCallImpl)(PyObject* self, PyObject** args, Py_ssize_t nargs);
-typedef PyObject* (*TVMFFIPyResultImpl)(TVMFFIAny* result);
-typedef PyObject* (*TVMFFIPyRaiseImpl)(void);
+typedef PyObject* (*TVMFFIPyResultImpl)(TVMFFIAny* result, const DLPackExchangeAPI* api);
+typedef PyObject* (*TVMFFIPyRaiseImpl)(TVMFFIObjectHandle error);
 
 enum { kTVMFFIPyFastArgs = 8 };
 
 /* Set once at module init by TVMFFIPyEnableVectorcall. */
 static struct {
-  TVMFFIPyCallImpl call;          /* the general path */
-  TVMFFIPyResultImpl result;      /* any owned result -> Python value */
-  TVMFFIPyRaiseImpl raise;        /* raises the pending FFI error; returns NULL */
-  PyTypeObject* object_type;      /* tvm_ffi.Object */
-  Py_ssize_t handle_offset;       /* Object.chandle */
-  Py_ssize_t release_gil_offset;  /* Function.c_release_gil (a C int) */
+  TVMFFIPyCallImpl call;      /* the general path */
+  TVMFFIPyResultImpl result;  /* any owned result -> Python value (tagging containers with api) */
+  TVMFFIPyRaiseImpl raise;    /* raises an FFI error (taken over); returns NULL */
+  PyTypeObject* object_type;  /* tvm_ffi.Object */
 } tvm_ffi_py_call;
 
-static inline void* TVMFFIPyHandleOf(PyObject* obj) {
-  return *(void**)((char*)obj + tvm_ffi_py_call.handle_offset);
-}
-
 /* Packs x into *out when its type is one the fast path handles: 0 if packed,
- * 1 when x needs the general path (which also reports any error of x's value,
- * such as an int beyond int64), -1 with a Python error set. The general path's
+ * 1 when x needs more (which also reports any error of x's value, such as an
+ * int beyond int64), -1 with a Python error set. The general path's
  * convert_arg (convert.pxi) starts with it too: these types convert here only. */
 static inline int TVMFFIPyFastArg(PyObject* x, TVMFFIAny* out) {
   PyTypeObject* t = Py_TYPE(x);
@@ -77,13 +74,87 @@ static inline int TVMFFIPyFastArg(PyObject* x, TVMFFIAny* out) {
     return 0;
   }
   if (PyObject_TypeCheck(x, tvm_ffi_py_call.object_type)) {
-    TVMFFIObject* obj = (TVMFFIObject*)TVMFFIPyHandleOf(x);
+    TVMFFIObject* obj = (TVMFFIObject*)TVMFFIPyObjectHandle(x);
     out->type_index = obj == NULL ? kTVMFFINone : obj->type_index;
     out->v_int64 = 0;
     out->v_obj = obj;
     return 0;
   }
   return 1;
+}
+
+/* Calls handle with the packed arguments under env (the stream and allocator
+ * its tensor arguments recorded are installed on this thread for the call and
+ * restored after it, also when it fails). 0 with the owned result in *result,
+ * or -1 with the Python exception of the failure set. */
+static int TVMFFIPyCallWithEnv(void* handle, int release_gil, TVMFFIAny* packed, int32_t n,
+                               TVMFFIPyCallEnv* env, TVMFFIAny* result) {
+  result->type_index = kTVMFFINone;
+  result->zero_padding = 0;
+  result->v_int64 = 0;
+  TVMFFIObjectHandle err = NULL;
+  if (TVMFFIPyCallEnvEnter(env) != 0) {
+    TVMFFIErrorMoveFromRaised(&err);
+    tvm_ffi_py_call.raise(err);
+    return -1;
+  }
+  int ret;
+  if (release_gil) {
+    Py_BEGIN_ALLOW_THREADS
+    ret = TVMFFIFunctionCall(handle, packed, n, result);
+    Py_END_ALLOW_THREADS
+  } else {
+    ret = TVMFFIFunctionCall(handle, packed, n, result);
+  }
+  if (ret != 0) TVMFFIErrorMoveFromRaised(&err);
+  int exit_failed = TVMFFIPyCallEnvExit(env) != 0;
+  if (ret != 0) {
+    /* The call's own error wins over a failure to restore. */
+    if (exit_failed) PyErr_Clear();
+    tvm_ffi_py_call.raise(err);
+    return -1;
+  }
+  if (exit_failed || PyErr_Occurred() != NULL) {
+    /* A failed restore, or a signal check in native code that set a Python
+     * error the native code swallowed. */
+    if (result->type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(result->v_obj);
+    result->type_index = kTVMFFINone;
+    return -1;
+  }
+  return 0;
+}
+
+/* The Python value of an owned result: PODs, strings and (when the call had
+ * a framework's exchange API) tensors here, the rest through convert.pxi,
+ * which tags containers with api. */
+static inline PyObject* TVMFFIPyResultToPy(TVMFFIAny* result, const DLPackExchangeAPI* api) {
+  switch (result->type_index) {
+    case kTVMFFINone:
+      Py_RETURN_NONE;
+    case kTVMFFIInt:
+      return PyLong_FromLongLong(result->v_int64);
+    case kTVMFFIBool:
+      return PyBool_FromLong(result->v_int64 != 0);
+    case kTVMFFIFloat:
+      return PyFloat_FromDouble(result->v_float64);
+    case kTVMFFISmallStr:
+      return PyUnicode_DecodeUTF8(result->v_bytes, (Py_ssize_t)result->small_str_len, "replace");
+    case kTVMFFIStr: {
+      const TVMFFIByteArray* str =
+          (const TVMFFIByteArray*)((char*)result->v_obj + sizeof(TVMFFIObject));
+      PyObject* out = PyUnicode_DecodeUTF8(str->data, (Py_ssize_t)str->size, "replace");
+      TVMFFIObjectDecRef(result->v_obj);
+      return out;
+    }
+    case kTVMFFITensor:
+      if (api != NULL) {
+        PyObject* out = TVMFFIPyExchangeImport(result->v_obj, api);
+        if (out != NULL) return out;
+      }
+      return tvm_ffi_py_call.result(result, NULL);
+    default:
+      return tvm_ffi_py_call.result(result, api);
+  }
 }
 
 static PyObject* TVMFFIPyFunctionVectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
@@ -95,81 +166,70 @@ static PyObject* TVMFFIPyFunctionVectorcall(PyObject* self, PyObject* const* arg
     return NULL;
   }
   Py_ssize_t n = PyVectorcall_NARGS(nargsf);
-  void* handle = TVMFFIPyHandleOf(self);
+  void* handle = TVMFFIPyObjectHandle(self);
+  TVMFFIPyFunctionState* state = TVMFFIPyFunctionStateOf(self);
   if (n <= kTVMFFIPyFastArgs && handle != NULL) {
     TVMFFIAny packed[kTVMFFIPyFastArgs];
+    DLTensor views[kTVMFFIPyFastArgs];
+    int64_t view_dims[kTVMFFIPyFastArgs][2 * kTVMFFIPyViewDims];
+    TVMFFIObjectHandle owned[kTVMFFIPyFastArgs];
+    int num_owned = 0;
+    TVMFFIPyCallEnv env;
+    TVMFFIPyCallEnvInit(&env);
     Py_ssize_t i = 0;
     for (; i < n; ++i) {
       int rc = TVMFFIPyFastArg(args[i], &packed[i]);
-      if (rc < 0) return NULL;
-      if (rc > 0) break;
+      if (rc == 0) {
+        /* A container may carry a framework's tag: the general path reads it. */
+        if (tvm_ffi_py_tag_count > 0 && TVMFFIPyIsContainerIndex(packed[i].type_index)) break;
+        continue;
+      }
+      if (rc < 0) goto fail;
+      /* A framework tensor (exchange API): a view where the schema says DLTensor*. */
+      const DLPackExchangeAPI* api;
+      if (TVMFFIPyExchangeLookup(Py_TYPE(args[i]), &api) != 0) goto fail;
+      if (api == NULL || !state->view_known) break;
+      DLTensor* view = ((state->view_mask >> i) & 1) ? &views[i] : NULL;
+      if (TVMFFIPyExchangeArg(args[i], api, view, view_dims[i], &packed[i], &owned[num_owned],
+                              &env) != 0) {
+        goto fail;
+      }
+      if (owned[num_owned] != NULL) ++num_owned;
     }
     if (i == n) {
       /* The caller's references keep every borrowed argument alive during the call. */
       TVMFFIAny result;
-      result.type_index = kTVMFFINone;
-      result.zero_padding = 0;
-      result.v_int64 = 0;
-      int ret;
-      if (*(int*)((char*)self + tvm_ffi_py_call.release_gil_offset)) {
-        Py_BEGIN_ALLOW_THREADS
-        ret = TVMFFIFunctionCall(handle, packed, (int32_t)n, &result);
-        Py_END_ALLOW_THREADS
-      } else {
-        ret = TVMFFIFunctionCall(handle, packed, (int32_t)n, &result);
-      }
-      if (ret != 0) return tvm_ffi_py_call.raise();
-      if (PyErr_Occurred() != NULL) {
-        /* A signal check in native code set a Python error the native code swallowed. */
-        if (result.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(result.v_obj);
-        return NULL;
-      }
-      switch (result.type_index) {
-        case kTVMFFINone:
-          Py_RETURN_NONE;
-        case kTVMFFIInt:
-          return PyLong_FromLongLong(result.v_int64);
-        case kTVMFFIBool:
-          return PyBool_FromLong(result.v_int64 != 0);
-        case kTVMFFIFloat:
-          return PyFloat_FromDouble(result.v_float64);
-        case kTVMFFISmallStr:
-          return PyUnicode_DecodeUTF8(result.v_bytes, (Py_ssize_t)result.small_str_len,
-                                      "replace");
-        case kTVMFFIStr: {
-          const TVMFFIByteArray* str =
-              (const TVMFFIByteArray*)((char*)result.v_obj + sizeof(TVMFFIObject));
-          PyObject* out = PyUnicode_DecodeUTF8(str->data, (Py_ssize_t)str->size, "replace");
-          TVMFFIObjectDecRef(result.v_obj);
-          return out;
-        }
-        default:
-          return tvm_ffi_py_call.result(&result);
-      }
+      int rc = TVMFFIPyCallWithEnv(handle, state->release_gil, packed, (int32_t)n, &env, &result);
+      for (int k = 0; k < num_owned; ++k) TVMFFIObjectDecRef(owned[k]);
+      if (rc != 0) return NULL;
+      return TVMFFIPyResultToPy(&result, env.result_api);
     }
+    for (int k = 0; k < num_owned; ++k) TVMFFIObjectDecRef(owned[k]);
+    goto general;
+  fail:
+    for (int k = 0; k < num_owned; ++k) TVMFFIObjectDecRef(owned[k]);
+    return NULL;
   }
+general:
   return tvm_ffi_py_call.call(self, (PyObject**)args, n);
 }
 
-static void* TVMFFIPyFunctionVectorcallPtr(void) { return (void*)TVMFFIPyFunctionVectorcall; }
-
 /* Turns vectorcall on for `type` (tvm_ffi.Function), whose instances keep the
- * entry point at vectorcall_offset, and records what the fast path needs.
- * Done once at import, before any instance or subclass exists. */
-static void TVMFFIPyEnableVectorcall(PyObject* type_obj, Py_ssize_t vectorcall_offset,
-                                     PyObject* object_type, Py_ssize_t handle_offset,
-                                     Py_ssize_t release_gil_offset, void* call, void* result,
-                                     void* raise) {
+ * entry point in their TVMFFIPyFunctionState, and records what the fast path
+ * needs. Done once at import, before any instance or subclass exists. */
+static void TVMFFIPyEnableVectorcall(PyObject* type_obj, PyObject* object_type, void* call,
+                                     void* result, void* raise) {
   PyTypeObject* type = (PyTypeObject*)type_obj;
   tvm_ffi_py_call.call = (TVMFFIPyCallImpl)call;
   tvm_ffi_py_call.result = (TVMFFIPyResultImpl)result;
   tvm_ffi_py_call.raise = (TVMFFIPyRaiseImpl)raise;
   tvm_ffi_py_call.object_type = (PyTypeObject*)object_type;
-  tvm_ffi_py_call.handle_offset = handle_offset;
-  tvm_ffi_py_call.release_gil_offset = release_gil_offset;
-  type->tp_vectorcall_offset = vectorcall_offset;
+  type->tp_vectorcall_offset =
+      TVMFFIPyFunctionStateOffset() + (Py_ssize_t)offsetof(TVMFFIPyFunctionState, vectorcall);
   type->tp_flags |= Py_TPFLAGS_HAVE_VECTORCALL;
   PyType_Modified(type);
 }
+
+static void* TVMFFIPyFunctionVectorcallPtr(void) { return (void*)TVMFFIPyFunctionVectorcall; }
 
 #endif  // TVM_FFI_PYTHON_VECTORCALL_H_

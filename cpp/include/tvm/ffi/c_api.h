@@ -404,10 +404,13 @@ TVM_FFI_DLL void* TVMFFIEnvGetStream(int32_t device_type, int32_t device_id);
  *  fills *out with a new tensor of the prototype's shape, dtype and device.
  *  error_ctx is passed to set_error when allocation fails.
  */
+#ifndef DLPACK_MANAGED_TENSOR_ALLOCATOR_DEFINED
+#define DLPACK_MANAGED_TENSOR_ALLOCATOR_DEFINED
 typedef int (*DLPackManagedTensorAllocator)(DLTensor* prototype, DLManagedTensorVersioned** out,
                                             void* error_ctx,
                                             void (*set_error)(void* error_ctx, const char* kind,
                                                               const char* message));
+#endif  // DLPACK_MANAGED_TENSOR_ALLOCATOR_DEFINED
 TVM_FFI_DLL int TVMFFIEnvSetDLPackManagedTensorAllocator(DLPackManagedTensorAllocator allocator,
                                                          int write_to_global_context,
                                                          DLPackManagedTensorAllocator* opt_out_original);

@@ -1,0 +1,598 @@
+/*
+ * The DLPack C exchange API (__dlpack_c_exchange_api__) on the Python side of
+ * tvm_ffi, in C so that the call path reaches a framework's tensors with
+ * plain C calls: no capsule, no Python call per tensor.
+ *
+ * Consumer: the table of a producer type is looked up once per type
+ * (TVMFFIPyExchangeLookup; types are kept alive forever so a cached address
+ * is never reused by another type). A tensor argument becomes a DLTensor view
+ * (DLTensor* parameters, when the producer offers a non-owning fill) or a
+ * Tensor object owned by the call; either way the call records the table as
+ * its result API and, for the first non-CPU tensor, the producer's current
+ * stream (TVMFFIPyCallEnv). Around the native call that stream and the
+ * producer's allocator are installed and then restored; Tensor results come
+ * back through the table as the caller's framework tensors.
+ *
+ * Producer: the table of tvm_ffi.Tensor itself (TVMFFIPyTensorExchangeCapsule).
+ */
+#ifndef TVM_FFI_PYTHON_DLPACK_EXCHANGE_H_
+#define TVM_FFI_PYTHON_DLPACK_EXCHANGE_H_
+
+#include <Python.h>
+#include <dlpack/dlpack.h>
+#include <tvm/ffi/c_api.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tvm_ffi_layout.h"
+
+#define TVMFFI_PY_EXCHANGE_ATTR "__dlpack_c_exchange_api__"
+#define TVMFFI_PY_EXCHANGE_ATTR_V12 "__c_dlpack_exchange_api__"
+#define TVMFFI_PY_EXCHANGE_CAPSULE "dlpack_exchange_api"
+
+/* ------------------------------------------------------------------------
+ * Lookup, cached per type
+ * ------------------------------------------------------------------------ */
+
+enum { kTVMFFIPyExchangeCacheSize = 64 };
+
+typedef struct TVMFFIPyExchangeCacheEntry {
+  PyTypeObject* type; /* a strong reference, never dropped */
+  const DLPackExchangeAPI* api; /* NULL: the type publishes none */
+} TVMFFIPyExchangeCacheEntry;
+
+static TVMFFIPyExchangeCacheEntry tvm_ffi_py_exchange_cache[kTVMFFIPyExchangeCacheSize];
+/* 1: TVM_FFI_SKIP_DLPACK_C_EXCHANGE_API=1 (no type has a table); -1: not set; 0: not read. */
+static int tvm_ffi_py_exchange_skip = 0;
+
+static inline size_t TVMFFIPyExchangeSlot(PyTypeObject* type) {
+  return ((uintptr_t)type >> 4) % kTVMFFIPyExchangeCacheSize;
+}
+
+/* The table of the major version this code knows (1), following prev_api;
+ * NULL with a Python error naming the type when there is none or it lacks a
+ * function every table must have. */
+static const DLPackExchangeAPI* TVMFFIPyExchangeValidate(PyTypeObject* type,
+                                                         const DLPackExchangeAPI* api) {
+  const DLPackExchangeAPIHeader* header = api == NULL ? NULL : &api->header;
+  uint32_t major = header == NULL ? 0 : header->version.major;
+  uint32_t minor = header == NULL ? 0 : header->version.minor;
+  while (header != NULL && header->version.major != 1) header = header->prev_api;
+  if (header == NULL) {
+    PyErr_Format(PyExc_TypeError,
+                 "%s.__dlpack_c_exchange_api__: unsupported DLPack exchange API version "
+                 "%u.%u (this tvm_ffi reads major version 1)",
+                 type->tp_name, (unsigned)major, (unsigned)minor);
+    return NULL;
+  }
+  api = (const DLPackExchangeAPI*)header;
+  const char* missing = NULL;
+  if (api->managed_tensor_from_py_object_no_sync == NULL) {
+    missing = "managed_tensor_from_py_object_no_sync";
+  } else if (api->managed_tensor_to_py_object_no_sync == NULL) {
+    missing = "managed_tensor_to_py_object_no_sync";
+  } else if (api->current_work_stream == NULL) {
+    missing = "current_work_stream";
+  }
+  if (missing != NULL) {
+    PyErr_Format(PyExc_TypeError,
+                 "%s.__dlpack_c_exchange_api__: the table's %s is NULL (DLPack requires it)",
+                 type->tp_name, missing);
+    return NULL;
+  }
+  return api;
+}
+
+/* The address held by an attribute value: a "dlpack_exchange_api" capsule or an
+ * int. NULL with a Python error for anything else. */
+static const DLPackExchangeAPI* TVMFFIPyExchangeFromAttr(PyTypeObject* type, PyObject* attr) {
+  if (PyCapsule_CheckExact(attr)) {
+    const char* name = PyCapsule_GetName(attr);
+    if (name == NULL || strcmp(name, TVMFFI_PY_EXCHANGE_CAPSULE) != 0) {
+      PyErr_Clear();
+      PyErr_Format(PyExc_TypeError,
+                   "%s.__dlpack_c_exchange_api__ is a capsule named '%s', expected '%s'",
+                   type->tp_name, name == NULL ? "(null)" : name, TVMFFI_PY_EXCHANGE_CAPSULE);
+      return NULL;
+    }
+    return (const DLPackExchangeAPI*)PyCapsule_GetPointer(attr, TVMFFI_PY_EXCHANGE_CAPSULE);
+  }
+  if (PyLong_Check(attr)) {
+    void* address = PyLong_AsVoidPtr(attr);
+    if (address == NULL && PyErr_Occurred() != NULL) return NULL;
+    return (const DLPackExchangeAPI*)address;
+  }
+  PyErr_Format(PyExc_ValueError,
+               "%s.__dlpack_c_exchange_api__: expect a dlpack_exchange_api field (a capsule "
+               "named '%s' or an int address), got %s",
+               type->tp_name, TVMFFI_PY_EXCHANGE_CAPSULE, Py_TYPE(attr)->tp_name);
+  return NULL;
+}
+
+/* *out = the exchange table of `type` (NULL when it publishes none): 0, or -1
+ * with a Python error when the published table is unusable. Tables that work
+ * are cached per type; a bad one is reported on every use. */
+static int TVMFFIPyExchangeLookup(PyTypeObject* type, const DLPackExchangeAPI** out) {
+  TVMFFIPyExchangeCacheEntry* entry = &tvm_ffi_py_exchange_cache[TVMFFIPyExchangeSlot(type)];
+  if (entry->type == type) {
+    *out = entry->api;
+    return 0;
+  }
+  if (tvm_ffi_py_exchange_skip == 0) {
+    const char* skip = getenv("TVM_FFI_SKIP_DLPACK_C_EXCHANGE_API");
+    tvm_ffi_py_exchange_skip = (skip != NULL && strcmp(skip, "1") == 0) ? 1 : -1;
+  }
+  const DLPackExchangeAPI* api = NULL;
+  if (tvm_ffi_py_exchange_skip < 0) {
+    PyObject* attr = PyObject_GetAttrString((PyObject*)type, TVMFFI_PY_EXCHANGE_ATTR);
+    if (attr == NULL && PyErr_ExceptionMatches(PyExc_AttributeError)) {
+      /* DLPack 1.2 frameworks published the table under this name (an int address). */
+      PyErr_Clear();
+      attr = PyObject_GetAttrString((PyObject*)type, TVMFFI_PY_EXCHANGE_ATTR_V12);
+    }
+    if (attr == NULL) {
+      if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return -1;
+      PyErr_Clear();
+    } else {
+      api = TVMFFIPyExchangeFromAttr(type, attr);
+      Py_DECREF(attr);
+      if (api == NULL && PyErr_Occurred() != NULL) return -1;
+      if (api == NULL) {
+        PyErr_Format(PyExc_TypeError, "%s.__dlpack_c_exchange_api__ holds a NULL table",
+                     type->tp_name);
+        return -1;
+      }
+      api = TVMFFIPyExchangeValidate(type, api);
+      if (api == NULL) return -1;
+    }
+  }
+  Py_INCREF(type);
+  entry->type = type;
+  entry->api = api;
+  *out = api;
+  return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * The call's environment: result API, device and stream
+ * ------------------------------------------------------------------------ */
+
+typedef struct TVMFFIPyCallEnv {
+  /* Table of the last framework tensor argument: installs its allocator and
+   * converts tensor results back. NULL: none. */
+  const DLPackExchangeAPI* result_api;
+  /* The first non-CPU tensor's device and its producer's current stream. */
+  int has_device;
+  int32_t device_type;
+  int32_t device_id;
+  void* stream;
+  /* What enter replaced, restored by exit. */
+  int stream_set;
+  void* prev_stream;
+  int allocator_set;
+  DLPackManagedTensorAllocator allocator;
+  DLPackManagedTensorAllocator prev_allocator;
+} TVMFFIPyCallEnv;
+
+static inline void TVMFFIPyCallEnvInit(TVMFFIPyCallEnv* env) {
+  env->result_api = NULL;
+  env->has_device = 0;
+  env->stream_set = 0;
+  env->allocator_set = 0;
+}
+
+/* Records the device of a tensor argument (and its producer's stream): only
+ * the first non-CPU tensor of a call counts. 0, or -1 with a Python error. */
+static inline int TVMFFIPyCallEnvRecord(TVMFFIPyCallEnv* env, const DLPackExchangeAPI* api,
+                                        DLDevice device) {
+  env->result_api = api;
+  if (device.device_type == kDLCPU || env->has_device) return 0;
+  void* stream = NULL;
+  if (api->current_work_stream(device.device_type, device.device_id, &stream) != 0) {
+    if (PyErr_Occurred() == NULL) {
+      PyErr_SetString(PyExc_RuntimeError,
+                      "__dlpack_c_exchange_api__: current_work_stream failed without an error");
+    }
+    return -1;
+  }
+  env->has_device = 1;
+  env->device_type = device.device_type;
+  env->device_id = device.device_id;
+  env->stream = stream;
+  return 0;
+}
+
+/* Detections of a nested conversion (a list of tensors) reported to the
+ * enclosing call: the table and device only where the outer call has none. */
+static inline void TVMFFIPyCallEnvMerge(TVMFFIPyCallEnv* outer, const TVMFFIPyCallEnv* inner) {
+  if (outer->result_api == NULL) outer->result_api = inner->result_api;
+  if (!outer->has_device && inner->has_device) {
+    outer->has_device = 1;
+    outer->device_type = inner->device_type;
+    outer->device_id = inner->device_id;
+    outer->stream = inner->stream;
+  }
+}
+
+/* Before the native call: installs the recorded stream and the result API's
+ * allocator on this thread. 0, or -1 with an FFI error raised (nothing left
+ * installed). */
+static inline int TVMFFIPyCallEnvEnter(TVMFFIPyCallEnv* env) {
+  if (env->has_device) {
+    if (TVMFFIEnvSetStream(env->device_type, env->device_id, env->stream, &env->prev_stream) !=
+        0) {
+      return -1;
+    }
+    env->stream_set = 1;
+  }
+  if (env->result_api != NULL && env->result_api->managed_tensor_allocator != NULL) {
+    env->allocator = env->result_api->managed_tensor_allocator;
+    if (TVMFFIEnvSetDLPackManagedTensorAllocator(env->allocator, 0, &env->prev_allocator) != 0) {
+      if (env->stream_set) {
+        TVMFFIEnvSetStream(env->device_type, env->device_id, env->prev_stream, NULL);
+        env->stream_set = 0;
+      }
+      return -1;
+    }
+    env->allocator_set = 1;
+  }
+  return 0;
+}
+
+/* After the native call (also when it failed): puts back what enter replaced.
+ * 0, or -1 with a Python RuntimeError. Callers move the call's own FFI error
+ * out first, so a failure here never overwrites it. */
+static inline int TVMFFIPyCallEnvExit(TVMFFIPyCallEnv* env) {
+  int ok = 1;
+  if (env->stream_set) {
+    env->stream_set = 0;
+    if (env->prev_stream != env->stream &&
+        TVMFFIEnvSetStream(env->device_type, env->device_id, env->prev_stream, NULL) != 0) {
+      ok = 0;
+    }
+  }
+  if (env->allocator_set) {
+    env->allocator_set = 0;
+    if (env->prev_allocator != env->allocator &&
+        TVMFFIEnvSetDLPackManagedTensorAllocator(env->prev_allocator, 0, NULL) != 0) {
+      if (ok) ok = -1;
+    }
+  }
+  if (ok == 1) return 0;
+  TVMFFIObjectHandle err = NULL;
+  TVMFFIErrorMoveFromRaised(&err);
+  if (err != NULL) TVMFFIObjectDecRef(err);
+  PyErr_SetString(PyExc_RuntimeError, ok == 0 ? "Failed to recover stream"
+                                              : "Failed to recover DLPack managed tensor "
+                                                "allocator");
+  return -1;
+}
+
+/* ------------------------------------------------------------------------
+ * Arguments and results
+ * ------------------------------------------------------------------------ */
+
+/* The message of the pending FFI error (dropped), for Python errors that wrap it. */
+static inline void TVMFFIPyRaiseBufferErrorFromFFI(const char* what) {
+  TVMFFIObjectHandle err = NULL;
+  TVMFFIErrorMoveFromRaised(&err);
+  if (err == NULL) {
+    PyErr_SetString(PyExc_BufferError, what);
+    return;
+  }
+  const TVMFFIErrorCell* cell = (const TVMFFIErrorCell*)((char*)err + sizeof(TVMFFIObject));
+  PyErr_Format(PyExc_BufferError, "%s: %.*s: %.*s", what, (int)cell->kind.size, cell->kind.data,
+               (int)cell->message.size, cell->message.data);
+  TVMFFIObjectDecRef(err);
+}
+
+/* An owned Tensor over x exported by its producer (no stream sync). 0 with
+ * *out set, or -1 with a Python error (the producer's, or a BufferError when
+ * the runtime rejects the tensor). */
+static inline int TVMFFIPyExchangeToHandle(PyObject* x, const DLPackExchangeAPI* api,
+                                           int32_t require_alignment,
+                                           int32_t require_contiguous, TVMFFIObjectHandle* out) {
+  DLManagedTensorVersioned* managed = NULL;
+  if (api->managed_tensor_from_py_object_no_sync(x, &managed) != 0 || managed == NULL) {
+    if (PyErr_Occurred() == NULL) {
+      PyErr_Format(PyExc_RuntimeError,
+                   "%s.__dlpack_c_exchange_api__: managed_tensor_from_py_object_no_sync "
+                   "failed without setting an error",
+                   Py_TYPE(x)->tp_name);
+    }
+    return -1;
+  }
+  if (TVMFFITensorFromDLPackVersioned(managed, require_alignment, require_contiguous, out) != 0) {
+    if (managed->deleter != NULL) managed->deleter(managed);
+    TVMFFIPyRaiseBufferErrorFromFFI("Failed to convert DLManagedTensorVersioned to ffi.Tensor");
+    return -1;
+  }
+  return 0;
+}
+
+/* Dimensions of a DLTensor view whose shape and strides are copied to the call. */
+enum { kTVMFFIPyViewDims = 8 };
+
+/* A framework tensor argument x (api: its type's table). With a view slot (the
+ * parameter is DLTensor*) and a producer that fills DLTensors, x is passed as a
+ * DLTensorPtr to *view, whose shape and strides are copied to dims (room for
+ * 2 * kTVMFFIPyViewDims values: the producer's arrays may change when another
+ * thread runs while the GIL is released); else, and for tensors of more
+ * dimensions, as a Tensor object written to *owned (the caller releases it
+ * after the call). The table and the device are recorded in env. 0, or -1
+ * with a Python error (nothing left to release). */
+static inline int TVMFFIPyExchangeArg(PyObject* x, const DLPackExchangeAPI* api, DLTensor* view,
+                                      int64_t* dims, TVMFFIAny* out, TVMFFIObjectHandle* owned,
+                                      TVMFFIPyCallEnv* env) {
+  DLDevice device;
+  *owned = NULL;
+  out->zero_padding = 0;
+  if (view != NULL && api->dltensor_from_py_object_no_sync != NULL) {
+    if (api->dltensor_from_py_object_no_sync(x, view) != 0) {
+      if (PyErr_Occurred() == NULL) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "%s.__dlpack_c_exchange_api__: dltensor_from_py_object_no_sync failed "
+                     "without setting an error",
+                     Py_TYPE(x)->tp_name);
+      }
+      return -1;
+    }
+  }
+  if (view != NULL && api->dltensor_from_py_object_no_sync != NULL && view->ndim >= 0 &&
+      view->ndim <= kTVMFFIPyViewDims) {
+    for (int32_t i = 0; i < view->ndim; ++i) {
+      dims[i] = view->shape[i];
+      if (view->strides != NULL) dims[kTVMFFIPyViewDims + i] = view->strides[i];
+    }
+    view->shape = dims;
+    if (view->strides != NULL) view->strides = dims + kTVMFFIPyViewDims;
+    out->type_index = kTVMFFIDLTensorPtr;
+    out->v_int64 = 0;
+    out->v_ptr = view;
+    device = view->device;
+  } else {
+    TVMFFIObjectHandle handle = NULL;
+    if (TVMFFIPyExchangeToHandle(x, api, 0, 0, &handle) != 0) return -1;
+    out->type_index = kTVMFFITensor;
+    out->v_int64 = 0;
+    out->v_obj = (TVMFFIObject*)handle;
+    *owned = handle;
+    device = ((DLTensor*)((char*)handle + sizeof(TVMFFIObject)))->device;
+  }
+  if (TVMFFIPyCallEnvRecord(env, api, device) != 0) {
+    if (*owned != NULL) {
+      TVMFFIObjectDecRef(*owned);
+      *owned = NULL;
+    }
+    return -1;
+  }
+  return 0;
+}
+
+/* The framework tensor of an owned Tensor result: the new reference, with the
+ * handle released; or NULL (no error set, handle untouched) when the import
+ * failed and the caller should return a tvm_ffi.Tensor instead. */
+static inline PyObject* TVMFFIPyExchangeImport(TVMFFIObjectHandle handle,
+                                               const DLPackExchangeAPI* api) {
+  DLManagedTensorVersioned* managed = NULL;
+  void* py_out = NULL;
+  if (api->managed_tensor_to_py_object_no_sync == NULL) return NULL;
+  if (TVMFFITensorToDLPackVersioned(handle, &managed) != 0) {
+    TVMFFIObjectHandle err = NULL;
+    TVMFFIErrorMoveFromRaised(&err);
+    if (err != NULL) TVMFFIObjectDecRef(err);
+    return NULL;
+  }
+  if (api->managed_tensor_to_py_object_no_sync(managed, &py_out) != 0 || py_out == NULL) {
+    /* The import did not take the tensor: delete it, keep the FFI one. */
+    if (managed->deleter != NULL) managed->deleter(managed);
+    PyErr_Clear();
+    return NULL;
+  }
+  TVMFFIObjectDecRef(handle);
+  return (PyObject*)py_out;
+}
+
+/* ------------------------------------------------------------------------
+ * Containers tagged with a call's result API (exchange.pxi keeps the tags)
+ * ------------------------------------------------------------------------ */
+
+/* How many tagged container wrappers are alive: while none is, container
+ * arguments need no tag lookup. */
+static Py_ssize_t tvm_ffi_py_tag_count = 0;
+
+static inline void TVMFFIPyTagCountAdd(Py_ssize_t delta) { tvm_ffi_py_tag_count += delta; }
+static inline Py_ssize_t TVMFFIPyTagCount(void) { return tvm_ffi_py_tag_count; }
+
+static inline int TVMFFIPyIsContainerIndex(int32_t type_index) {
+  return type_index == kTVMFFIArray || type_index == kTVMFFIList || type_index == kTVMFFIMap ||
+         type_index == kTVMFFIDict;
+}
+
+/* ------------------------------------------------------------------------
+ * tvm_ffi.Tensor as a producer
+ * ------------------------------------------------------------------------ */
+
+/* tvm_ffi.Tensor, set at import (the type whose instances the table reads). */
+static PyTypeObject* tvm_ffi_py_tensor_type = NULL;
+
+static inline int TVMFFIPyTensorHandleOf(void* py_object, TVMFFIObjectHandle* out) {
+  PyObject* obj = (PyObject*)py_object;
+  if (tvm_ffi_py_tensor_type == NULL || !PyObject_TypeCheck(obj, tvm_ffi_py_tensor_type)) {
+    PyErr_Format(PyExc_TypeError,
+                 "tvm_ffi.Tensor.__dlpack_c_exchange_api__: expected a tvm_ffi.Tensor, got %s",
+                 Py_TYPE(obj)->tp_name);
+    return -1;
+  }
+  *out = TVMFFIPyObjectHandle(obj);
+  if (*out == NULL) {
+    PyErr_SetString(PyExc_ValueError, "tvm_ffi.Tensor has no underlying FFI object");
+    return -1;
+  }
+  return 0;
+}
+
+static int TVMFFIPyTensorManagedFromPy(void* py_object, DLManagedTensorVersioned** out) {
+  TVMFFIObjectHandle handle;
+  if (TVMFFIPyTensorHandleOf(py_object, &handle) != 0) return -1;
+  if (TVMFFITensorToDLPackVersioned(handle, out) != 0) {
+    TVMFFIPyRaiseBufferErrorFromFFI("tvm_ffi.Tensor: cannot export as DLPack");
+    return -1;
+  }
+  return 0;
+}
+
+static int TVMFFIPyTensorDLTensorFromPy(void* py_object, DLTensor* out) {
+  TVMFFIObjectHandle handle;
+  if (TVMFFIPyTensorHandleOf(py_object, &handle) != 0) return -1;
+  *out = *(const DLTensor*)((char*)handle + sizeof(TVMFFIObject));
+  return 0;
+}
+
+static int TVMFFIPyTensorManagedToPy(DLManagedTensorVersioned* managed, void** out_py_object) {
+  TVMFFIObjectHandle handle = NULL;
+  if (TVMFFITensorFromDLPackVersioned(managed, 0, 0, &handle) != 0) {
+    TVMFFIPyRaiseBufferErrorFromFFI("tvm_ffi.Tensor: cannot import a DLManagedTensorVersioned");
+    return -1;
+  }
+  PyObject* no_args = PyTuple_New(0);
+  PyObject* obj = no_args == NULL ? NULL
+                                  : tvm_ffi_py_tensor_type->tp_new(tvm_ffi_py_tensor_type,
+                                                                   no_args, NULL);
+  Py_XDECREF(no_args);
+  if (obj == NULL) {
+    TVMFFIObjectDecRef(handle); /* the Tensor owns managed now: this deletes it */
+    return -1;
+  }
+  ((TVMFFIPyObjectLayout*)obj)->chandle = handle;
+  *out_py_object = obj;
+  return 0;
+}
+
+static int TVMFFIPyTensorCurrentStream(DLDeviceType device_type, int32_t device_id,
+                                       void** out_stream) {
+  *out_stream = device_type == kDLCPU ? NULL : TVMFFIEnvGetStream(device_type, device_id);
+  return 0;
+}
+
+static void TVMFFIPyCPUManagedDeleter(DLManagedTensorVersioned* self) {
+  free(self->manager_ctx);
+  free(self);
+}
+
+/* Compact CPU tensors (64-byte aligned); other devices are refused. */
+static int TVMFFIPyTensorAllocator(DLTensor* prototype, DLManagedTensorVersioned** out,
+                                   void* error_ctx,
+                                   void (*set_error)(void*, const char*, const char*)) {
+  if (prototype->device.device_type != kDLCPU) {
+    set_error(error_ctx, "RuntimeError",
+              "tvm_ffi.Tensor's allocator allocates CPU memory only");
+    return -1;
+  }
+  int32_t ndim = prototype->ndim;
+  if (ndim < 0 || ndim > 64) {
+    set_error(error_ctx, "ValueError", "tvm_ffi.Tensor's allocator: ndim must be in [0, 64]");
+    return -1;
+  }
+  size_t elements = 1;
+  for (int32_t i = 0; i < ndim; ++i) {
+    int64_t extent = prototype->shape[i];
+    if (extent < 0 || (extent > 0 && elements > (SIZE_MAX >> 8) / (size_t)extent)) {
+      set_error(error_ctx, "ValueError",
+                "tvm_ffi.Tensor's allocator: negative or too large shape");
+      return -1;
+    }
+    elements *= (size_t)extent;
+  }
+  size_t header = sizeof(DLManagedTensorVersioned);
+  DLManagedTensorVersioned* managed =
+      (DLManagedTensorVersioned*)malloc(header + 2 * sizeof(int64_t) * (size_t)(ndim > 0 ? ndim : 1));
+  if (managed == NULL) {
+    set_error(error_ctx, "RuntimeError", "tvm_ffi.Tensor's allocator: out of memory");
+    return -1;
+  }
+  int64_t* shape = (int64_t*)((char*)managed + header);
+  int64_t* strides = shape + ndim;
+  size_t numel = 1;
+  for (int32_t i = ndim - 1; i >= 0; --i) {
+    shape[i] = prototype->shape[i];
+    strides[i] = (int64_t)numel;
+    numel *= (size_t)shape[i];
+  }
+  size_t bytes = (numel * prototype->dtype.bits * prototype->dtype.lanes + 7) / 8;
+  void* data = aligned_alloc(64, ((bytes > 0 ? bytes : 1) + 63) / 64 * 64);
+  if (data == NULL) {
+    free(managed);
+    set_error(error_ctx, "RuntimeError", "tvm_ffi.Tensor's allocator: out of memory");
+    return -1;
+  }
+  managed->version.major = DLPACK_MAJOR_VERSION;
+  managed->version.minor = DLPACK_MINOR_VERSION;
+  managed->manager_ctx = data;
+  managed->deleter = TVMFFIPyCPUManagedDeleter;
+  managed->flags = 0;
+  managed->dl_tensor.data = data;
+  managed->dl_tensor.device = prototype->device;
+  managed->dl_tensor.ndim = ndim;
+  managed->dl_tensor.dtype = prototype->dtype;
+  managed->dl_tensor.shape = shape;
+  managed->dl_tensor.strides = strides;
+  managed->dl_tensor.byte_offset = 0;
+  *out = managed;
+  return 0;
+}
+
+static const DLPackExchangeAPI tvm_ffi_py_tensor_exchange_api = {
+    {{DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION}, NULL},
+    TVMFFIPyTensorAllocator,
+    TVMFFIPyTensorManagedFromPy,
+    TVMFFIPyTensorManagedToPy,
+    TVMFFIPyTensorDLTensorFromPy,
+    TVMFFIPyTensorCurrentStream,
+};
+
+/* The capsule published as tvm_ffi.Tensor.__dlpack_c_exchange_api__. */
+static PyObject* TVMFFIPyTensorExchangeCapsule(void) {
+  return PyCapsule_New((void*)&tvm_ffi_py_tensor_exchange_api, TVMFFI_PY_EXCHANGE_CAPSULE, NULL);
+}
+
+/* The table of tvm_ffi.core.DLTensorTestWrapper (a testing producer that wraps a
+ * tvm_ffi.Tensor in its `tensor` attribute): no allocator and no DLTensor fill,
+ * export of the wrapped tensor, import as tvm_ffi.Tensor, and the FFI stream
+ * of non-CPU devices as the current stream (CPU leaves the output untouched). */
+static int TVMFFIPyTestWrapperManagedFromPy(void* py_object, DLManagedTensorVersioned** out) {
+  PyObject* tensor = PyObject_GetAttrString((PyObject*)py_object, "tensor");
+  if (tensor == NULL) return -1;
+  int rc = TVMFFIPyTensorManagedFromPy(tensor, out);
+  Py_DECREF(tensor);
+  return rc;
+}
+
+static int TVMFFIPyTestWrapperCurrentStream(DLDeviceType device_type, int32_t device_id,
+                                            void** out_stream) {
+  if (device_type != kDLCPU) *out_stream = TVMFFIEnvGetStream(device_type, device_id);
+  return 0;
+}
+
+static const DLPackExchangeAPI tvm_ffi_py_test_wrapper_exchange_api = {
+    {{DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION}, NULL},
+    NULL,
+    TVMFFIPyTestWrapperManagedFromPy,
+    TVMFFIPyTensorManagedToPy,
+    NULL,
+    TVMFFIPyTestWrapperCurrentStream,
+};
+
+static PyObject* TVMFFIPyTestWrapperExchangeCapsule(void) {
+  return PyCapsule_New((void*)&tvm_ffi_py_test_wrapper_exchange_api, TVMFFI_PY_EXCHANGE_CAPSULE,
+                       NULL);
+}
+
+static void TVMFFIPySetTensorType(PyObject* type) {
+  Py_INCREF(type);
+  tvm_ffi_py_tensor_type = (PyTypeObject*)type;
+}
+
+#endif  // TVM_FFI_PYTHON_DLPACK_EXCHANGE_H_
