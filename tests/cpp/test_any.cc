@@ -41,7 +41,7 @@ class PointObj : public ffi::Object {
 
 class Point : public ffi::ObjectRef {
  public:
-  Point(int64_t x, int64_t y) : Point(ffi::make_object<PointObj>(x, y)) {}
+  Point(int64_t x, int64_t y) : ffi::ObjectRef(ffi::make_object<PointObj>(x, y)) {}
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(Point, ffi::ObjectRef, PointObj);
 };
 

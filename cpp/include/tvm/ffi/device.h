@@ -17,6 +17,8 @@
 
 #include <tvm/ffi/base.h>
 #include <tvm/ffi/error.h>
+#include <tvm/ffi/string.h>
+#include <tvm/ffi/type_traits.h>
 
 #include <cstddef>
 #include <cstdint>

@@ -28,6 +28,7 @@
 #include <tvm/ffi/base.h>
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/error.h>
+#include <tvm/ffi/expected.h>
 #include <tvm/ffi/function_details.h>
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/object.h>

@@ -16,6 +16,7 @@
 #define TVM_FFI_CONTAINER_SHAPE_H_
 
 #include <tvm/ffi/any.h>
+#include <tvm/ffi/container/array.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/object.h>
