@@ -99,7 +99,8 @@ TEST(AnyPOD, Int64LimitsRoundTrip) {
 TEST(AnyPOD, UnsignedAboveInt64MaxRaisesOverflowError) {
   uint64_t too_big = std::numeric_limits<uint64_t>::max();
   EXPECT_EQ(ErrorMessage([&] { Any a = too_big; }, "OverflowError"),
-            "Integer 18446744073709551615 does not fit in int64");
+            "Integer value 18446744073709551615 is too large to fit in int64_t. Consider "
+            "explicitly casting to int64_t first if this is intentional.");
 }
 
 TEST(AnyPOD, BoolIsStoredAsBool) {

@@ -27,7 +27,7 @@ enum Plain { kPlainA = -3 };
 
 struct NoTraits {};
 
-// Converts from an int or a StrictBool, never stored as itself.
+// Converts from a StrictBool or an int (tried in that order), never stored as itself.
 struct Level {
   int64_t value;
 };
@@ -65,7 +65,7 @@ namespace tvm {
 namespace ffi {
 template <>
 struct TypeTraits<test_vocab::Level>
-    : public FallbackOnlyTraitsBase<test_vocab::Level, int64_t, StrictBool> {
+    : public FallbackOnlyTraitsBase<test_vocab::Level, StrictBool, int64_t> {
   static test_vocab::Level ConvertFallbackValue(int64_t v) { return {v}; }
   static test_vocab::Level ConvertFallbackValue(StrictBool b) { return {b ? 100 : 0}; }
   static void CopyToAnyView(const test_vocab::Level& src, TVMFFIAny* r) {
