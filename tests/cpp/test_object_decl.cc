@@ -12,6 +12,7 @@
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/object.h>
 #include <tvm/ffi/optional.h>
+#include <tvm/ffi/variant.h>
 
 #include <cstdint>
 #include <string>
@@ -290,6 +291,19 @@ TEST(GetObjectPtr, UpcastsToBase) {
   ffi::ObjectPtr<ShapeNode> p = ffi::GetObjectPtr<ShapeNode>(c.get());
   EXPECT_EQ(p.get(), c.get());
   EXPECT_EQ(c.use_count(), 2);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(ObjectPtrHash, VariantOfReferencesHashesTheObject) {
+  Circle c;
+  tvm::ffi::Variant<Shape, Counter> a = Shape(c), b = Shape(c);
+  tvm::ffi::Variant<Shape, Counter> other = Counter(tvm::ffi::make_object<CounterObj>());
+  EXPECT_EQ(tvm::ffi::ObjectPtrHash()(a), tvm::ffi::ObjectPtrHash()(c));
+  EXPECT_TRUE(tvm::ffi::ObjectPtrEqual()(a, b));
+  EXPECT_FALSE(tvm::ffi::ObjectPtrEqual()(a, other));
 }
 
 }  // namespace

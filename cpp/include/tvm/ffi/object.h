@@ -487,12 +487,32 @@ template <typename Ref, typename Obj,
 inline constexpr bool object_ref_contains_v =
     Ref::_type_container_is_exact && std::is_base_of_v<typename Ref::ContainerType, Obj>;
 
+template <typename... Ts>
+class Variant;
+
+namespace details {
+// The object a Variant of reference classes holds (nullptr for None).
+template <typename... V>
+const void* VariantObjectAddress(const Variant<V...>& v) {
+  static_assert((std::is_base_of_v<ObjectRef, V> && ...),
+                "ObjectPtrHash/ObjectPtrEqual take a Variant of reference classes only");
+  TVMFFIAny cell;
+  TypeTraits<Variant<V...>>::CopyToAnyView(v, &cell);
+  return cell.type_index >= kTVMFFIStaticObjectBegin ? static_cast<const void*>(cell.v_obj)
+                                                     : nullptr;
+}
+}  // namespace details
+
 /*! \brief Hash by identity (for unordered containers of references). */
 struct ObjectPtrHash {
   size_t operator()(const ObjectRef& a) const { return std::hash<const void*>()(a.get()); }
   template <typename T>
   size_t operator()(const ObjectPtr<T>& a) const {
     return std::hash<const void*>()(a.get());
+  }
+  template <typename... V>
+  size_t operator()(const Variant<V...>& a) const {
+    return std::hash<const void*>()(details::VariantObjectAddress(a));
   }
 };
 /*! \brief Equality by identity. */
@@ -501,6 +521,10 @@ struct ObjectPtrEqual {
   template <typename T>
   bool operator()(const ObjectPtr<T>& a, const ObjectPtr<T>& b) const {
     return a == b;
+  }
+  template <typename... V>
+  bool operator()(const Variant<V...>& a, const Variant<V...>& b) const {
+    return details::VariantObjectAddress(a) == details::VariantObjectAddress(b);
   }
 };
 
