@@ -41,7 +41,7 @@ class PointObj : public ffi::Object {
 
 class Point : public ffi::ObjectRef {
  public:
-  Point(int64_t x, int64_t y) : Point(ffi::make_object<PointObj>(x, y)) {}
+  Point(int64_t x, int64_t y) : ffi::ObjectRef(ffi::make_object<PointObj>(x, y)) {}
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(Point, ffi::ObjectRef, PointObj);
 };
 
@@ -99,7 +99,8 @@ TEST(AnyPOD, Int64LimitsRoundTrip) {
 TEST(AnyPOD, UnsignedAboveInt64MaxRaisesOverflowError) {
   uint64_t too_big = std::numeric_limits<uint64_t>::max();
   EXPECT_EQ(ErrorMessage([&] { Any a = too_big; }, "OverflowError"),
-            "Integer 18446744073709551615 does not fit in int64");
+            "Integer value 18446744073709551615 is too large to fit in int64_t. Consider "
+            "explicitly casting to int64_t first if this is intentional.");
 }
 
 TEST(AnyPOD, BoolIsStoredAsBool) {

@@ -37,7 +37,7 @@ std::atomic<int> CountedObj::live{0};
 class Counted : public ffi::ObjectRef {
  public:
   explicit Counted(int64_t v) : ObjectRef(ffi::make_object<CountedObj>(v)) {}
-  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NULLABLE(Counted, ffi::ObjectRef, CountedObj)
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NULLABLE(Counted, ffi::ObjectRef, CountedObj);
 };
 
 std::string ErrorMessageOf(const std::function<void()>& f, std::string* kind) {

@@ -33,7 +33,7 @@ class ResultObj : public ffi::Object {
 
 class Result : public ffi::ObjectRef {
  public:
-  explicit Result(int64_t v) : Result(ffi::make_object<ResultObj>(v)) {}
+  explicit Result(int64_t v) : ffi::ObjectRef(ffi::make_object<ResultObj>(v)) {}
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(Result, ffi::ObjectRef, ResultObj);
 };
 

@@ -30,7 +30,7 @@ int ListCountedObj::live = 0;
 class ListCounted : public ffi::ObjectRef {
  public:
   explicit ListCounted(int64_t v) : ObjectRef(ffi::make_object<ListCountedObj>(v)) {}
-  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NULLABLE(ListCounted, ffi::ObjectRef, ListCountedObj)
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NULLABLE(ListCounted, ffi::ObjectRef, ListCountedObj);
 };
 
 std::string ErrorOf(const std::function<void()>& f, std::string* kind) {

@@ -89,7 +89,7 @@ class Mammal : public Animal {
 // Non-nullable: a Dog reference always refers to a dog.
 class Dog : public Mammal {
  public:
-  explicit Dog(int64_t legs) : Dog(ffi::make_object<DogObj>(legs)) {}
+  explicit Dog(int64_t legs) : Mammal(ffi::make_object<DogObj>(legs)) {}
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(Dog, Mammal, DogObj);
 };
 

@@ -36,7 +36,7 @@ class BoxObj : public ffi::Object {
 
 class Box : public ObjectRef {
  public:
-  explicit Box(int64_t v) : Box(ffi::make_object<BoxObj>(v)) {}
+  explicit Box(int64_t v) : ObjectRef(ffi::make_object<BoxObj>(v)) {}
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(Box, ObjectRef, BoxObj);
 };
 
@@ -79,16 +79,15 @@ TEST(Optional, DefaultNulloptAndNullptrAreEmpty) {
   EXPECT_FALSE(static_cast<bool>(a));
 }
 
-TEST(Optional, ValueOnEmptyThrowsValueError) {
+TEST(Optional, ValueOnEmptyThrowsRuntimeError) {
   Optional<int> empty_int;
   Optional<String> empty_str;
   Optional<Box> empty_box;
-  const std::string expected = "Accessed the value of an empty Optional";
-  EXPECT_EQ(ErrorMessage([&] { empty_int.value(); }, "ValueError"), expected);
-  EXPECT_EQ(ErrorMessage([&] { empty_str.value(); }, "ValueError"), expected);
-  EXPECT_EQ(ErrorMessage([&] { empty_box.value(); }, "ValueError"), expected);
-  EXPECT_EQ(ErrorMessage([&] { *empty_int; }, "ValueError"), expected);
-  EXPECT_EQ(ErrorMessage([&] { std::move(empty_int).value(); }, "ValueError"), expected);
+  const std::string expected = "Back optional access";
+  EXPECT_EQ(ErrorMessage([&] { empty_int.value(); }, "RuntimeError"), expected);
+  EXPECT_EQ(ErrorMessage([&] { empty_str.value(); }, "RuntimeError"), expected);
+  EXPECT_EQ(ErrorMessage([&] { empty_box.value(); }, "RuntimeError"), expected);
+  EXPECT_EQ(ErrorMessage([&] { std::move(empty_int).value(); }, "RuntimeError"), expected);
 }
 
 TEST(Optional, ValueOrReturnsTheValueWhenPresent) {
@@ -105,7 +104,8 @@ TEST(Optional, DereferenceAndArrow) {
   EXPECT_EQ(*a, 3);
   Optional<Box> box = Box(8);
   EXPECT_EQ((*box)->value, 8);
-  EXPECT_EQ(box->get()->value, 8);
+  EXPECT_EQ(box->value, 8);
+  EXPECT_EQ(box.get()->value, 8);
   Optional<String> s = String("str");
   EXPECT_EQ(*s, "str");
 }

@@ -33,7 +33,7 @@ class LeafObj : public ffi::Object {
 
 class Leaf : public ObjectRef {
  public:
-  explicit Leaf(int64_t v) : Leaf(ffi::make_object<LeafObj>(v)) {}
+  explicit Leaf(int64_t v) : ObjectRef(ffi::make_object<LeafObj>(v)) {}
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(Leaf, ObjectRef, LeafObj);
 };
 
@@ -44,7 +44,7 @@ class TwigObj : public ffi::Object {
 
 class Twig : public ObjectRef {
  public:
-  Twig() : Twig(ffi::make_object<TwigObj>()) {}
+  Twig() : ObjectRef(ffi::make_object<TwigObj>()) {}
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(Twig, ObjectRef, TwigObj);
 };
 

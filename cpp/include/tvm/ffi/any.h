@@ -529,6 +529,12 @@ inline SubRef Downcast(const Any& value) {
 
 TVM_FFI_NAMESPACE_END
 
+// The values of every call are used unqualified across tvm.
+namespace tvm {
+using ::tvm::ffi::Any;
+using ::tvm::ffi::AnyView;
+}  // namespace tvm
+
 namespace std {
 template <>
 struct hash<::tvm::ffi::Any> {

@@ -21,6 +21,8 @@
 
 #include <tvm/ffi/base.h>
 #include <tvm/ffi/error.h>
+#include <tvm/ffi/string.h>
+#include <tvm/ffi/type_traits.h>
 
 #include <cstddef>
 #include <cstdint>

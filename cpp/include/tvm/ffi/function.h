@@ -26,6 +26,7 @@
 
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/base.h>
+#include <tvm/ffi/base_detail.h>
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/expected.h>
@@ -547,17 +548,6 @@ struct TypeTraits<TypedFunction<FType>> : TypeTraitsBase {
 };
 
 TVM_FFI_NAMESPACE_END
-
-/*!
- * \brief Run a block of code when the library is loaded (static initialisation):
- *   TVM_FFI_STATIC_INIT_BLOCK() { refl::GlobalDef().def("my.f", F); }
- */
-#define TVM_FFI_STATIC_INIT_BLOCK() \
-  TVM_FFI_STATIC_INIT_BLOCK_IMPL_(TVM_FFI_STR_CONCAT(_tvm_ffi_static_init_, __COUNTER__))
-#define TVM_FFI_STATIC_INIT_BLOCK_IMPL_(FnName)                                         \
-  static void FnName();                                                                 \
-  [[maybe_unused]] static const int TVM_FFI_STR_CONCAT(FnName, _done) = (FnName(), 0); \
-  static void FnName()
 
 /*!
  * \brief Export Function as the safe-call symbol __tvm_ffi_<ExportName> of a

@@ -15,6 +15,7 @@
 
 #include <tvm/ffi/object.h>
 
+#include <cstddef>
 #include <cstdlib>
 #include <new>
 #include <type_traits>
@@ -22,18 +23,51 @@
 
 TVM_FFI_NAMESPACE_BEGIN
 
+/*! \brief Deleter of an object: flags say whether to destroy it and/or free its memory. */
+using FObjectDeleter = void (*)(void* obj, int flags);
+
 namespace details {
 
-// Deleter of objects allocated here (with or without an in-place array: the
-// object's destructor destroys the elements it constructed).
+/*!
+ * \brief Allocate size bytes aligned to align (malloc when the default
+ *  alignment suffices, else posix_memalign); throws std::bad_alloc on failure.
+ */
+inline void* AlignedAlloc(size_t size, size_t align) {
+  void* ptr = nullptr;
+  if (align <= alignof(std::max_align_t)) {
+    ptr = std::malloc(size == 0 ? 1 : size);
+  } else {
+#if defined(_MSC_VER)
+    ptr = _aligned_malloc(size == 0 ? 1 : size, align);
+#else
+    if (posix_memalign(&ptr, align, size == 0 ? 1 : size) != 0) ptr = nullptr;
+#endif
+  }
+  if (ptr == nullptr) throw std::bad_alloc();
+  return ptr;
+}
+
+/*! \brief Free memory of AlignedAlloc. */
+inline void AlignedFree(void* ptr) {
+#if defined(_MSC_VER)
+  _aligned_free(ptr);
+#else
+  std::free(ptr);
+#endif
+}
+
+/*!
+ * \brief Deleter of objects made here (with or without an in-place array: the
+ *  object's destructor destroys the elements it constructed). Runs T's
+ *  destructor (a qualified, non-virtual call) on the strong flag and frees the
+ *  memory on the weak flag.
+ */
 template <typename T>
 struct SimpleObjDeleter {
   static void Delete(void* self, int flags) {
     T* obj = static_cast<T*>(reinterpret_cast<Object*>(self));
     if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) obj->T::~T();
-    if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) {
-      ::operator delete(static_cast<void*>(obj), std::align_val_t{alignof(T)});
-    }
+    if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) AlignedFree(static_cast<void*>(obj));
   }
 };
 
@@ -48,23 +82,81 @@ template <typename T, typename Elem>
 constexpr size_t InplaceArrayOffset() {
   return (sizeof(T) + alignof(Elem) - 1) / alignof(Elem) * alignof(Elem);
 }
+
+/*!
+ * \brief Allocator plumbing: Derived provides Handler<T>::New(allocator, args...)
+ *  (returns the constructed T*) and Handler<T>::Deleter(), and
+ *  ArrayHandler<A, E> likewise with the element count first.
+ */
+template <typename Derived>
+class ObjAllocatorBase {
+ public:
+  /*! \brief Allocate and construct a T; the new object has strong = weak = 1. */
+  template <typename T, typename... Args>
+  ObjectPtr<T> make_object(Args&&... args) {
+    CheckObjectType<T>();
+    using Handler = typename Derived::template Handler<T>;
+    T* obj = Handler::New(static_cast<Derived*>(this), std::forward<Args>(args)...);
+    ObjectUnsafe::InitHeader(obj, T::RuntimeTypeIndex(), Handler::Deleter());
+    return ObjectUnsafe::ObjectPtrFromOwned<T>(static_cast<Object*>(obj));
+  }
+  /*! \brief Allocate an ArrayType followed by num_elems ElemType slots. */
+  template <typename ArrayType, typename ElemType, typename... Args>
+  ObjectPtr<ArrayType> make_inplace_array(size_t num_elems, Args&&... args) {
+    CheckObjectType<ArrayType>();
+    using Handler = typename Derived::template ArrayHandler<ArrayType, ElemType>;
+    ArrayType* obj =
+        Handler::New(static_cast<Derived*>(this), num_elems, std::forward<Args>(args)...);
+    ObjectUnsafe::InitHeader(obj, ArrayType::RuntimeTypeIndex(), Handler::Deleter());
+    return ObjectUnsafe::ObjectPtrFromOwned<ArrayType>(static_cast<Object*>(obj));
+  }
+};
+
+/*! \brief The allocator of make_object: one aligned heap block per object. */
+class SimpleObjAllocator : public ObjAllocatorBase<SimpleObjAllocator> {
+ public:
+  template <typename T>
+  class Handler {
+   public:
+    template <typename... Args>
+    static T* New(SimpleObjAllocator*, Args&&... args) {
+      void* mem = AlignedAlloc(sizeof(T), alignof(T));
+      try {
+        return new (mem) T(std::forward<Args>(args)...);
+      } catch (...) {
+        AlignedFree(mem);
+        throw;
+      }
+    }
+    static FObjectDeleter Deleter() { return &SimpleObjDeleter<T>::Delete; }
+  };
+
+  template <typename ArrayType, typename ElemType>
+  class ArrayHandler {
+   public:
+    static_assert(alignof(ArrayType) % alignof(ElemType) == 0,
+                  "in-place elements may not be more aligned than the object");
+    template <typename... Args>
+    static ArrayType* New(SimpleObjAllocator*, size_t num_elems, Args&&... args) {
+      size_t bytes = InplaceArrayOffset<ArrayType, ElemType>() + sizeof(ElemType) * num_elems;
+      bytes = (bytes + alignof(ArrayType) - 1) / alignof(ArrayType) * alignof(ArrayType);
+      void* mem = AlignedAlloc(bytes, alignof(ArrayType));
+      try {
+        return new (mem) ArrayType(std::forward<Args>(args)...);
+      } catch (...) {
+        AlignedFree(mem);
+        throw;
+      }
+    }
+    static FObjectDeleter Deleter() { return Handler<ArrayType>::Deleter(); }
+  };
+};
 }  // namespace details
 
 /*! \brief Allocate and construct a T; the new object has strong = weak = 1. */
 template <typename T, typename... Args>
 inline ObjectPtr<T> make_object(Args&&... args) {
-  details::CheckObjectType<T>();
-  void* mem = ::operator new(sizeof(T), std::align_val_t{alignof(T)});
-  T* obj;
-  try {
-    obj = new (mem) T(std::forward<Args>(args)...);
-  } catch (...) {
-    ::operator delete(mem, std::align_val_t{alignof(T)});
-    throw;
-  }
-  details::ObjectUnsafe::InitHeader(obj, T::RuntimeTypeIndex(),
-                                    &details::SimpleObjDeleter<T>::Delete);
-  return details::ObjectUnsafe::ObjectPtrFromOwned<T>(static_cast<Object*>(obj));
+  return details::SimpleObjAllocator().make_object<T>(std::forward<Args>(args)...);
 }
 
 /*! \brief Allocate and construct a T as a non-null Arc. */
@@ -75,25 +167,14 @@ inline Arc<T> make_arc(Args&&... args) {
 
 /*!
  * \brief Allocate a T followed by num_elems uninitialized Elem slots in one
- *  block. The slots start at InplaceArrayBase<T, Elem>(obj).
+ *  block (the object's destructor destroys the elements it constructed). The
+ *  slots start at InplaceArrayBase<T, Elem>(obj), which is (char*)obj +
+ *  sizeof(T) whenever sizeof(T) is a multiple of alignof(Elem).
  */
 template <typename T, typename Elem, typename... Args>
 inline ObjectPtr<T> make_inplace_array_object(size_t num_elems, Args&&... args) {
-  details::CheckObjectType<T>();
-  constexpr size_t align = alignof(T) > alignof(Elem) ? alignof(T) : alignof(Elem);
-  static_assert(align == alignof(T), "in-place elements may not be more aligned than the object");
-  size_t bytes = details::InplaceArrayOffset<T, Elem>() + sizeof(Elem) * num_elems;
-  void* mem = ::operator new(bytes, std::align_val_t{alignof(T)});
-  T* obj;
-  try {
-    obj = new (mem) T(std::forward<Args>(args)...);
-  } catch (...) {
-    ::operator delete(mem, std::align_val_t{alignof(T)});
-    throw;
-  }
-  details::ObjectUnsafe::InitHeader(obj, T::RuntimeTypeIndex(),
-                                    &details::SimpleObjDeleter<T>::Delete);
-  return details::ObjectUnsafe::ObjectPtrFromOwned<T>(static_cast<Object*>(obj));
+  return details::SimpleObjAllocator().make_inplace_array<T, Elem>(num_elems,
+                                                                    std::forward<Args>(args)...);
 }
 
 /*! \return The first in-place element of an object made by make_inplace_array_object. */

@@ -1,15 +1,19 @@
 /*
  * Optional<T>: a value that may be absent; None in Any.
  *
- * Storage is chosen per kind of T so that no flag is stored next to the value
- * when the value has a natural empty state:
+ * The storage is chosen per kind of T so that Optional is never larger than
+ * the value's own cell:
  *   - reference classes (ObjectRef subclasses): one pointer, null = empty;
- *   - String and Bytes: their own 16-byte cell, None = empty;
- *   - everything else (PODs, Arc<T>, containers of PODs...): like std::optional.
+ *     Optional<Ref> is itself an ObjectRef;
+ *   - ObjectPtr<T> / Arc<T>: an ObjectPtr<T>, null = empty;
+ *   - every other type that can be stored in Any (int, double, bool, String,
+ *     DLDevice, Optional<X>...): one Any (16 bytes), None = empty;
+ *   - types that cannot be stored (std::string, TensorView...): std::optional.
  *
  *   Optional<int> a = 100;         a.value() == 100
  *   Optional<String> b;            b.value_or("default") == "default"
  *   if (b == std::nullopt) ...
+ *   b.value();                     // throws RuntimeError "Back optional access"
  */
 #ifndef TVM_FFI_OPTIONAL_H_
 #define TVM_FFI_OPTIONAL_H_
@@ -30,94 +34,149 @@ TVM_FFI_NAMESPACE_BEGIN
 template <typename T, typename = void>
 class Optional;
 
+/*! \brief Whether T is an Optional<X>. */
+template <typename T>
+inline constexpr bool is_optional_type_v = false;
+template <typename T>
+inline constexpr bool is_optional_type_v<Optional<T>> = true;
+
+/*! \brief Whether T is an ObjectPtr<X>. */
+template <typename T>
+inline constexpr bool is_object_ptr_type_v = false;
+template <typename T>
+inline constexpr bool is_object_ptr_type_v<ObjectPtr<T>> = true;
+
+/*! \brief Whether T is an Arc<X>. */
+template <typename T>
+inline constexpr bool is_arc_type_v = false;
+template <typename T>
+inline constexpr bool is_arc_type_v<Arc<T>> = true;
+
+/*! \brief Whether Optional<T> is a nullable reference (T a reference class). */
+template <typename T>
+inline constexpr bool use_object_ref_optional_v =
+    std::is_base_of_v<ObjectRef, T> && !is_optional_type_v<T>;
+
+/*! \brief Whether Optional<T> is a nullable ObjectPtr (T an ObjectPtr or Arc). */
+template <typename T>
+inline constexpr bool use_object_ptr_optional_v = is_object_ptr_type_v<T> || is_arc_type_v<T>;
+
+template <typename T>
+inline constexpr bool use_default_type_traits_v<Optional<T>> = false;
+
 namespace details {
 
+template <typename T, typename = void>
+struct StorageEnabled : std::false_type {};
 template <typename T>
-struct IsOptional : std::false_type {};
-template <typename T>
-struct IsOptional<Optional<T>> : std::true_type {};
+struct StorageEnabled<T, std::enable_if_t<TypeTraits<T>::storage_enabled>> : std::true_type {};
 
-[[noreturn]] inline void ThrowEmptyOptional() {
-  TVM_FFI_THROW(ValueError) << "Accessed the value of an empty Optional";
-  TVM_FFI_UNREACHABLE();  // the builder above throws
+/*! \brief Whether Optional<T> keeps its value in one Any. */
+template <typename T>
+inline constexpr bool kOptionalUsesAny =
+    !use_object_ref_optional_v<T> && !use_object_ptr_optional_v<T> && StorageEnabled<T>::value;
+
+[[noreturn]] TVM_FFI_COLD_CODE inline void ThrowBadOptionalAccess(const char* text) {
+  TVM_FFI_THROW(RuntimeError) << text;
+  TVM_FFI_UNREACHABLE();
 }
 
-// Storage that uses std::optional (PODs, Arc<T>, other value types).
-template <typename T>
-struct OptionalStdStorage {
-  std::optional<T> data;
-  bool has() const { return data.has_value(); }
-  const T& ref() const { return *data; }
-  T& mut() { return *data; }
-  void set(T v) { data = std::move(v); }
-  void clear() { data.reset(); }
-};
+// A U that a generic comparison or conversion may accept (not the empty markers).
+template <typename U, typename Self>
+inline constexpr bool kOptionalOperand =
+    !std::is_same_v<std::decay_t<U>, Self> && !std::is_same_v<std::decay_t<U>, std::nullopt_t> &&
+    !std::is_same_v<std::decay_t<U>, std::nullptr_t> && !is_optional_type_v<std::decay_t<U>>;
 
-// Storage of reference classes: the reference itself, null = empty.
-template <typename T>
-struct OptionalRefStorage {
-  T data{UnsafeInit{}};
-  bool has() const { return data.defined(); }
-  const T& ref() const { return data; }
-  T& mut() { return data; }
-  void set(T v) { data = std::move(v); }
-  void clear() { data = T(UnsafeInit{}); }
-};
-
-template <typename T>
-using OptionalStorage = std::conditional_t<
-    std::is_base_of_v<ObjectRef, T>, OptionalRefStorage<T>, OptionalStdStorage<T>>;
+template <typename T, typename Self, typename U>
+inline constexpr bool kOptionalConvertible =
+    kOptionalOperand<U, Self> && !std::is_same_v<std::decay_t<U>, T> &&
+    !std::is_same_v<std::decay_t<U>, std::optional<T>> && std::is_constructible_v<T, U&&>;
 }  // namespace details
 
-/*! \brief An optional value. */
-template <typename T, typename>
-class Optional {
-  static_assert(!details::IsOptional<T>::value, "Optional<Optional<T>> is not supported");
-
+/*!
+ * \brief Optional of a type stored in Any: exactly one Any (16 bytes), None
+ *  marks empty. An engaged Optional<Optional<X>> holding an empty inner value
+ *  is empty (both are None).
+ */
+template <typename T>
+class Optional<T, std::enable_if_t<details::kOptionalUsesAny<T>>> {
  public:
   using value_type = T;
 
   Optional() = default;
   Optional(std::nullopt_t) {}  // NOLINT(runtime/explicit)
   Optional(std::nullptr_t) {}  // NOLINT(runtime/explicit)
-  Optional(T value) { storage_.set(std::move(value)); }  // NOLINT(runtime/explicit)
-  template <typename U,
-            typename = std::enable_if_t<std::is_constructible_v<T, U&&> &&
-                                        !std::is_same_v<std::decay_t<U>, T> &&
-                                        !std::is_same_v<std::decay_t<U>, Optional> &&
-                                        !std::is_same_v<std::decay_t<U>, std::nullopt_t> &&
-                                        !std::is_same_v<std::decay_t<U>, std::nullptr_t>>>
-  Optional(U&& value) {  // NOLINT(runtime/explicit)
-    storage_.set(T(std::forward<U>(value)));
-  }
+  Optional(const T& value) : data_(value) {}  // NOLINT(runtime/explicit)
+  Optional(T&& value) : data_(std::move(value)) {}  // NOLINT(runtime/explicit)
+  template <typename U, typename = std::enable_if_t<details::kOptionalConvertible<T, Optional, U>>>
+  Optional(U&& value) : data_(T(std::forward<U>(value))) {}  // NOLINT(runtime/explicit)
   Optional(std::optional<T> value) {  // NOLINT(runtime/explicit)
-    if (value.has_value()) storage_.set(std::move(*value));
+    if (value.has_value()) data_ = Any(std::move(*value));
   }
-
-  Optional& operator=(std::nullopt_t) {
-    storage_.clear();
+  template <typename U, typename = std::enable_if_t<details::kOptionalConvertible<T, Optional, U>>>
+  Optional& operator=(U&& value) {
+    data_ = Any(T(std::forward<U>(value)));
     return *this;
   }
+
   Optional& operator=(T value) {
-    storage_.set(std::move(value));
+    data_ = Any(std::move(value));
+    return *this;
+  }
+  Optional& operator=(std::nullopt_t) {
+    data_.reset();
+    return *this;
+  }
+  Optional& operator=(std::nullptr_t) {
+    data_.reset();
     return *this;
   }
 
-  bool has_value() const { return storage_.has(); }
+  bool has_value() const { return data_.type_index() != kTVMFFINone; }
   explicit operator bool() const { return has_value(); }
-  /*! \return The value; throws ValueError when empty. */
-  const T& value() const& {
-    if (!has_value()) details::ThrowEmptyOptional();
-    return storage_.ref();
+  /*! \return The value; throws RuntimeError "Back optional access" when empty. */
+  T value() const& {
+    if (!has_value()) details::ThrowBadOptionalAccess("Back optional access");
+    return TypeTraits<T>::CopyFromAnyViewAfterCheck(Cell());
   }
+  /*! \return The value, moved out (this becomes empty). */
   T value() && {
-    if (!has_value()) details::ThrowEmptyOptional();
-    return std::move(storage_.mut());
+    if (!has_value()) details::ThrowBadOptionalAccess("Back optional access");
+    return TypeTraits<T>::MoveFromAnyAfterCheck(details::AnyUnsafe::GetTVMFFIAny(&data_));
   }
-  T value_or(T default_value) const { return has_value() ? storage_.ref() : default_value; }
-  const T& operator*() const { return value(); }
-  const T* operator->() const { return &value(); }
-  void reset() { storage_.clear(); }
+  template <typename U = T>
+  T value_or(U&& default_value) const {
+    return has_value() ? TypeTraits<T>::CopyFromAnyViewAfterCheck(Cell())
+                       : T(std::forward<U>(default_value));
+  }
+  /*! \return The value without an emptiness check. */
+  T operator*() const& { return TypeTraits<T>::CopyFromAnyViewAfterCheck(Cell()); }
+  T operator*() && {
+    return TypeTraits<T>::MoveFromAnyAfterCheck(details::AnyUnsafe::GetTVMFFIAny(&data_));
+  }
+  void reset() { data_.reset(); }
+
+  /*! \return Whether both hold the same bits (same object for objects; both empty counts). */
+  bool same_as(const Optional& other) const {
+    const TVMFFIAny* a = Cell();
+    const TVMFFIAny* b = other.Cell();
+    return a->type_index == b->type_index && a->zero_padding == b->zero_padding &&
+           a->v_int64 == b->v_int64;
+  }
+  /*! \return The stored value strictly viewed as U (nullopt when empty or not a U). */
+  template <typename U>
+  auto as() const {
+    return data_.template as<U>();
+  }
+  /*! \return As as<U>(), but TypeError "Cannot treat type `X` as type `U`" on mismatch. */
+  template <typename U>
+  U as_or_throw() const {
+    if (!TypeTraits<U>::CheckAnyStrict(Cell())) {
+      details::ThrowCannotTreatAs(TypeTraits<U>::GetMismatchTypeInfo(Cell()),
+                                  TypeTraits<U>::TypeStr());
+    }
+    return TypeTraits<U>::CopyFromAnyViewAfterCheck(Cell());
+  }
 
   friend bool operator==(const Optional& a, std::nullopt_t) { return !a.has_value(); }
   friend bool operator!=(const Optional& a, std::nullopt_t) { return a.has_value(); }
@@ -127,65 +186,239 @@ class Optional {
   friend bool operator!=(const Optional& a, std::nullptr_t) { return a.has_value(); }
   friend bool operator==(const Optional& a, const Optional& b) {
     if (a.has_value() != b.has_value()) return false;
-    return !a.has_value() || a.storage_.ref() == b.storage_.ref();
+    return !a.has_value() || *a == *b;
   }
   friend bool operator!=(const Optional& a, const Optional& b) { return !(a == b); }
+  friend bool operator==(const Optional& a, const std::optional<T>& b) {
+    if (a.has_value() != b.has_value()) return false;
+    return !a.has_value() || *a == *b;
+  }
+  friend bool operator!=(const Optional& a, const std::optional<T>& b) { return !(a == b); }
+  /*! \brief Compare with a value: an empty Optional equals no value. */
+  template <typename U, typename = std::enable_if_t<details::kOptionalOperand<U, Optional> &&
+                                                    !std::is_same_v<U, std::optional<T>>>>
+  friend bool operator==(const Optional& a, const U& b) {
+    return a.has_value() && *a == b;
+  }
+  template <typename U, typename = std::enable_if_t<details::kOptionalOperand<U, Optional> &&
+                                                    !std::is_same_v<U, std::optional<T>>>>
+  friend bool operator!=(const Optional& a, const U& b) {
+    return !(a == b);
+  }
 
  private:
-  details::OptionalStorage<T> storage_;
+  const TVMFFIAny* Cell() const { return details::AnyUnsafe::GetTVMFFIAny(data_); }
+  Any data_;
 };
 
-/*! \brief Optional<String> and Optional<Bytes>: 16 bytes, None marks empty. */
+/*!
+ * \brief Optional of a reference class: the reference itself, null = empty.
+ *  It is an ObjectRef, so it can be used wherever a nullable reference is.
+ */
 template <typename T>
-class Optional<T, std::enable_if_t<std::is_same_v<T, String> || std::is_same_v<T, Bytes>>> {
+class Optional<T, std::enable_if_t<use_object_ref_optional_v<T>>> : public ObjectRef {
  public:
   using value_type = T;
+  using ContainerType = typename T::ContainerType;
+  static constexpr bool _type_container_is_exact = T::_type_container_is_exact;
+  static constexpr bool _type_is_nullable = true;
+
   Optional() = default;
   Optional(std::nullopt_t) {}  // NOLINT(runtime/explicit)
   Optional(std::nullptr_t) {}  // NOLINT(runtime/explicit)
-  Optional(T value) : data_(std::move(value)) {}  // NOLINT(runtime/explicit)
-  template <typename U, typename = std::enable_if_t<std::is_constructible_v<T, U&&> &&
-                                                    !std::is_same_v<std::decay_t<U>, T> &&
-                                                    !std::is_same_v<std::decay_t<U>, Optional> &&
-                                                    !std::is_same_v<std::decay_t<U>, std::nullptr_t>>>
-  Optional(U&& value) : data_(T(std::forward<U>(value))) {}  // NOLINT(runtime/explicit)
+  Optional(const T& value) : ObjectRef(value) {}  // NOLINT(runtime/explicit)
+  Optional(T&& value) : ObjectRef(std::move(value)) {}  // NOLINT(runtime/explicit)
+  template <typename U, typename = std::enable_if_t<details::kOptionalConvertible<T, Optional, U>>>
+  Optional(U&& value) : ObjectRef(T(std::forward<U>(value))) {}  // NOLINT(runtime/explicit)
+  template <typename U, typename = std::enable_if_t<details::kOptionalConvertible<T, Optional, U>>>
+  Optional& operator=(U&& value) {
+    static_cast<ObjectRef&>(*this) = T(std::forward<U>(value));
+    return *this;
+  }
   Optional(std::optional<T> value) {  // NOLINT(runtime/explicit)
-    if (value.has_value()) data_ = Any(std::move(*value));
+    if (value.has_value()) static_cast<ObjectRef&>(*this) = std::move(*value);
+  }
+  explicit Optional(UnsafeInit tag) : ObjectRef(tag) {}
+  Optional(const Optional&) = default;
+  Optional(Optional&&) noexcept = default;
+  Optional& operator=(const Optional&) = default;
+  Optional& operator=(Optional&&) noexcept = default;
+
+  Optional& operator=(T value) {
+    static_cast<ObjectRef&>(*this) = std::move(value);
+    return *this;
+  }
+  Optional& operator=(std::nullopt_t) {
+    data_.reset();
+    return *this;
+  }
+  Optional& operator=(std::nullptr_t) {
+    data_.reset();
+    return *this;
+  }
+
+  bool has_value() const { return data_ != nullptr; }
+  explicit operator bool() const { return has_value(); }
+  /*! \return The reference; throws RuntimeError "Back optional access" when empty. */
+  T value() const& {
+    if (!has_value()) details::ThrowBadOptionalAccess("Back optional access");
+    return details::ObjectUnsafe::ObjectRefFromObjectPtr<T>(data_);
+  }
+  T value() && {
+    if (!has_value()) details::ThrowBadOptionalAccess("Back optional access");
+    return details::ObjectUnsafe::ObjectRefFromObjectPtr<T>(std::move(data_));
+  }
+  template <typename U = T>
+  T value_or(U&& default_value) const {
+    return has_value() ? details::ObjectUnsafe::ObjectRefFromObjectPtr<T>(data_)
+                       : T(std::forward<U>(default_value));
+  }
+  /*! \return The reference without an emptiness check. */
+  T operator*() const& { return details::ObjectUnsafe::ObjectRefFromObjectPtr<T>(data_); }
+  T operator*() && { return details::ObjectUnsafe::ObjectRefFromObjectPtr<T>(std::move(data_)); }
+  const ContainerType* get() const { return static_cast<const ContainerType*>(data_.get()); }
+  const ContainerType* operator->() const { return get(); }
+  void reset() { data_.reset(); }
+
+  friend bool operator==(const Optional& a, std::nullopt_t) { return !a.has_value(); }
+  friend bool operator!=(const Optional& a, std::nullopt_t) { return a.has_value(); }
+  friend bool operator==(std::nullopt_t, const Optional& a) { return !a.has_value(); }
+  friend bool operator!=(std::nullopt_t, const Optional& a) { return a.has_value(); }
+  friend bool operator==(const Optional& a, std::nullptr_t) { return !a.has_value(); }
+  friend bool operator!=(const Optional& a, std::nullptr_t) { return a.has_value(); }
+  friend bool operator==(const Optional& a, const Optional& b) {
+    if (a.same_as(b)) return true;
+    if (a.has_value() != b.has_value()) return false;
+    return static_cast<bool>(*a == *b);
+  }
+  friend bool operator!=(const Optional& a, const Optional& b) { return !(a == b); }
+  friend bool operator==(const Optional& a, const T& b) {
+    return a.has_value() && (a.same_as(b) || static_cast<bool>(*a == b));
+  }
+  friend bool operator!=(const Optional& a, const T& b) { return !(a == b); }
+};
+
+/*! \brief Optional of ObjectPtr<T> / Arc<T>: an ObjectPtr, null = empty. */
+template <typename P>
+class Optional<P, std::enable_if_t<use_object_ptr_optional_v<P>>>
+    : public ObjectPtr<typename P::element_type> {
+  using Base = ObjectPtr<typename P::element_type>;
+
+ public:
+  using value_type = P;
+
+  Optional() = default;
+  Optional(std::nullopt_t) {}  // NOLINT(runtime/explicit)
+  Optional(std::nullptr_t) {}  // NOLINT(runtime/explicit)
+  Optional(P value) : Base(std::move(value)) {}  // NOLINT(runtime/explicit)
+  Optional(std::optional<P> value) {  // NOLINT(runtime/explicit)
+    if (value.has_value()) static_cast<Base&>(*this) = std::move(*value);
+  }
+  Optional& operator=(P value) {
+    static_cast<Base&>(*this) = std::move(value);
+    return *this;
+  }
+  Optional& operator=(std::nullopt_t) {
+    Base::reset();
+    return *this;
+  }
+  Optional& operator=(std::nullptr_t) {
+    Base::reset();
+    return *this;
+  }
+
+  bool has_value() const { return Base::get() != nullptr; }
+  explicit operator bool() const { return has_value(); }
+  /*! \return The pointer; throws RuntimeError "Bad optional access" when empty. */
+  P value() const& {
+    if (!has_value()) details::ThrowBadOptionalAccess("Bad optional access");
+    return FromBase(Base(*this));
+  }
+  P value() && {
+    if (!has_value()) details::ThrowBadOptionalAccess("Bad optional access");
+    return FromBase(std::move(static_cast<Base&>(*this)));
+  }
+  P value_or(P default_value) const { return has_value() ? value() : default_value; }
+  bool same_as(const Optional& other) const { return Base::get() == other.get(); }
+
+  friend bool operator==(const Optional& a, std::nullopt_t) { return !a.has_value(); }
+  friend bool operator!=(const Optional& a, std::nullopt_t) { return a.has_value(); }
+
+ private:
+  static P FromBase(Base ptr) {
+    if constexpr (is_arc_type_v<P>) {
+      return details::ObjectUnsafe::ArcFromObjectPtr(std::move(ptr));
+    } else {
+      return ptr;
+    }
+  }
+};
+
+/*! \brief Optional of a type that is converted on every crossing: a std::optional. */
+template <typename T>
+class Optional<T, std::enable_if_t<!details::kOptionalUsesAny<T> &&
+                                   !use_object_ref_optional_v<T> &&
+                                   !use_object_ptr_optional_v<T>>> {
+ public:
+  using value_type = T;
+
+  Optional() = default;
+  Optional(std::nullopt_t) {}  // NOLINT(runtime/explicit)
+  Optional(T value) : data_(std::move(value)) {}  // NOLINT(runtime/explicit)
+  template <typename U, typename = std::enable_if_t<details::kOptionalConvertible<T, Optional, U>>>
+  Optional(U&& value) : data_(T(std::forward<U>(value))) {}  // NOLINT(runtime/explicit)
+  Optional(std::optional<T> value) : data_(std::move(value)) {}  // NOLINT(runtime/explicit)
+  template <typename U, typename = std::enable_if_t<details::kOptionalConvertible<T, Optional, U>>>
+  Optional& operator=(U&& value) {
+    data_ = T(std::forward<U>(value));
+    return *this;
+  }
+  Optional& operator=(T value) {
+    data_ = std::move(value);
+    return *this;
   }
   Optional& operator=(std::nullopt_t) {
     data_.reset();
     return *this;
   }
 
-  bool has_value() const { return !data_.is_none(); }
+  bool has_value() const { return data_.has_value(); }
   explicit operator bool() const { return has_value(); }
-  /*! \return A copy of the value (a String copy is a reference-count bump at most). */
-  T value() const {
-    if (!has_value()) details::ThrowEmptyOptional();
-    return details::AnyUnsafe::CopyFromAnyViewAfterCheck<T>(data_);
+  /*! \return The value; throws RuntimeError "Back optional access" when empty. */
+  const T& value() const& {
+    if (!has_value()) details::ThrowBadOptionalAccess("Back optional access");
+    return *data_;
   }
-  T value_or(T default_value) const { return has_value() ? value() : default_value; }
-  T operator*() const { return value(); }
+  T value() && {
+    if (!has_value()) details::ThrowBadOptionalAccess("Back optional access");
+    return std::move(*data_);
+  }
+  template <typename U = T>
+  T value_or(U&& default_value) const {
+    return data_.value_or(std::forward<U>(default_value));
+  }
+  const T& operator*() const& { return *data_; }
+  T operator*() && { return std::move(*data_); }
+  const T* operator->() const { return &*data_; }
   void reset() { data_.reset(); }
 
   friend bool operator==(const Optional& a, std::nullopt_t) { return !a.has_value(); }
   friend bool operator!=(const Optional& a, std::nullopt_t) { return a.has_value(); }
-  friend bool operator==(const Optional& a, std::nullptr_t) { return !a.has_value(); }
-  friend bool operator!=(const Optional& a, std::nullptr_t) { return a.has_value(); }
-  friend bool operator==(const Optional& a, const Optional& b) {
-    if (a.has_value() != b.has_value()) return false;
-    return !a.has_value() || a.value() == b.value();
-  }
+  friend bool operator==(const Optional& a, const Optional& b) { return a.data_ == b.data_; }
   friend bool operator!=(const Optional& a, const Optional& b) { return !(a == b); }
 
  private:
-  Any data_;
+  std::optional<T> data_;
 };
 
 /*! \brief None <-> empty; otherwise the rules of T. Schema Optional[T]. */
 template <typename T>
 struct TypeTraits<Optional<T>> : TypeTraitsBase {
   using Inner = TypeTraits<T>;
+  static constexpr bool storage_enabled = details::StorageEnabled<T>::value ||
+                                          use_object_ref_optional_v<T> ||
+                                          use_object_ptr_optional_v<T>;
+  static constexpr int32_t field_static_type_index = kTVMFFIAny;
   static void CopyToAnyView(const Optional<T>& src, TVMFFIAny* r) {
     if (src.has_value()) {
       Inner::CopyToAnyView(*src, r);
@@ -227,4 +460,8 @@ struct TypeTraits<Optional<T>> : TypeTraitsBase {
 };
 
 TVM_FFI_NAMESPACE_END
+
+// GetRef / GetObjectPtr accept Optional results; give them to every user of Optional.
+#include <tvm/ffi/cast.h>
+
 #endif  // TVM_FFI_OPTIONAL_H_

@@ -534,6 +534,7 @@ inline String EscapedStringPy(const String& value) {
 /*! \brief std::string: passed as a borrowed RawStr view, stored as String. */
 template <>
 struct TypeTraits<std::string> : TypeTraitsBase {
+  static constexpr bool storage_enabled = false;  // converted on every crossing
   static void CopyToAnyView(const std::string& src, TVMFFIAny* r) {
     r->type_index = kTVMFFIRawStr;
     r->zero_padding = 0;
@@ -571,6 +572,7 @@ struct TypeTraits<std::string> : TypeTraitsBase {
 /*! \brief const char*: passed as a borrowed RawStr view, stored as String. */
 template <>
 struct TypeTraits<const char*> : TypeTraitsBase {
+  static constexpr bool storage_enabled = false;  // converted on every crossing
   static void CopyToAnyView(const char* const& src, TVMFFIAny* r) {
     r->type_index = kTVMFFIRawStr;
     r->zero_padding = 0;
@@ -602,6 +604,7 @@ struct TypeTraits<const char*> : TypeTraitsBase {
 /*! \brief String literals, viewed as const char*. */
 template <size_t N>
 struct TypeTraits<char[N]> : TypeTraitsBase {
+  static constexpr bool storage_enabled = false;  // converted on every crossing
   static void CopyToAnyView(const char (&src)[N], TVMFFIAny* r) {
     TypeTraits<const char*>::CopyToAnyView(src, r);
   }

@@ -18,6 +18,8 @@
 #ifndef TVM_FFI_TYPE_TRAITS_H_
 #define TVM_FFI_TYPE_TRAITS_H_
 
+#include <tvm/ffi/base_detail.h>
+#include <tvm/ffi/c_api.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/object.h>
 
@@ -30,10 +32,106 @@
 
 TVM_FFI_NAMESPACE_BEGIN
 
-/*! \brief Conversion rules of T; disabled unless specialized. */
-template <typename, typename = void>
+/*! \brief Lets users write TypeIndex::kTVMFFIInt. */
+using TypeIndex = TVMFFITypeIndex;
+/*! \brief The runtime's description of a type. */
+using TypeInfo = TVMFFITypeInfo;
+
+/*! \brief The type keys the runtime registers for the built-in type indices. */
+struct StaticTypeKey {
+  static constexpr const char* kTVMFFIAny = "Any";
+  static constexpr const char* kTVMFFINone = "None";
+  static constexpr const char* kTVMFFIBool = "bool";
+  static constexpr const char* kTVMFFIInt = "int";
+  static constexpr const char* kTVMFFIFloat = "float";
+  static constexpr const char* kTVMFFIOpaquePtr = "void*";
+  static constexpr const char* kTVMFFIDataType = "DataType";
+  static constexpr const char* kTVMFFIDevice = "Device";
+  static constexpr const char* kTVMFFIDLTensorPtr = "DLTensor*";
+  static constexpr const char* kTVMFFIRawStr = "const char*";
+  static constexpr const char* kTVMFFIByteArrayPtr = "TVMFFIByteArray*";
+  static constexpr const char* kTVMFFIObjectRValueRef = "ObjectRValueRef";
+  static constexpr const char* kTVMFFISmallStr = "ffi.SmallStr";
+  static constexpr const char* kTVMFFISmallBytes = "ffi.SmallBytes";
+  static constexpr const char* kTVMFFIUnchanged = "ffi.Unchanged";
+  static constexpr const char* kTVMFFIError = "ffi.Error";
+  static constexpr const char* kTVMFFIBytes = "ffi.Bytes";
+  static constexpr const char* kTVMFFIStr = "ffi.String";
+  static constexpr const char* kTVMFFIBigInt = "ffi.BigInt";
+  static constexpr const char* kTVMFFIShape = "ffi.Shape";
+  static constexpr const char* kTVMFFITensor = "ffi.Tensor";
+  static constexpr const char* kTVMFFIObject = "ffi.Object";
+  static constexpr const char* kTVMFFIFunction = "ffi.Function";
+  static constexpr const char* kTVMFFIArray = "ffi.Array";
+  static constexpr const char* kTVMFFIList = "ffi.List";
+  static constexpr const char* kTVMFFIMap = "ffi.Map";
+  static constexpr const char* kTVMFFIModule = "ffi.Module";
+  static constexpr const char* kTVMFFIDict = "ffi.Dict";
+  static constexpr const char* kTVMFFIVisitInterrupt = "ffi.VisitInterrupt";
+  static constexpr const char* kTVMFFIOpaquePyObject = "ffi.OpaquePyObject";
+};
+
+/*! \return The key of the runtime type table entry of a type index. */
+inline std::string TypeIndexToTypeKey(int32_t type_index) {
+  return Object::TypeIndex2Key(type_index);
+}
+
+/*!
+ * \brief Conversion rules of T; disabled unless specialized. convert_enabled:
+ *  T may be a function argument; storage_enabled: T may be stored in Any,
+ *  containers and Optional.
+ */
+template <typename, typename>
 struct TypeTraits {
   static constexpr bool convert_enabled = false;
+  static constexpr bool storage_enabled = false;
+};
+
+/*!
+ * \brief Set to false (explicit specialisation) for an ObjectRef subclass that
+ *  brings its own TypeTraits instead of the default reference rules.
+ */
+template <typename T>
+inline constexpr bool use_default_type_traits_v = true;
+
+/*!
+ * \brief Whether every Source value can reuse the storage of a Target as is
+ *  (same type, or Source derives from Target). Containers specialise it
+ *  element-wise; users may specialise it for their own types.
+ */
+template <typename Target, typename Source, typename = void>
+inline constexpr bool type_subsumes_v =
+    std::is_same_v<Target, Source> || std::is_base_of_v<Target, Source>;
+template <typename Source>
+inline constexpr bool type_subsumes_v<Any, Source, void> = true;
+template <typename Base, typename Derived>
+inline constexpr bool type_subsumes_v<ObjectPtr<Base>, ObjectPtr<Derived>,
+                                      std::enable_if_t<std::is_base_of_v<Base, Derived>>> = true;
+template <typename Base, typename Derived>
+inline constexpr bool type_subsumes_v<Arc<Base>, Arc<Derived>,
+                                      std::enable_if_t<std::is_base_of_v<Base, Derived>>> = true;
+template <typename Base, typename Derived>
+inline constexpr bool type_subsumes_v<ObjectPtr<Base>, Arc<Derived>,
+                                      std::enable_if_t<std::is_base_of_v<Base, Derived>>> = true;
+
+/*! \brief Whether T is an enum whose underlying type is integral (sic: upstream spelling). */
+template <typename T, typename = void>
+inline constexpr bool is_integeral_enum_v = false;
+template <typename T>
+inline constexpr bool is_integeral_enum_v<T, std::enable_if_t<std::is_enum_v<T>>> =
+    std::is_integral_v<std::underlying_type_t<T>>;
+
+/*!
+ * \brief A bool that, unlike bool, does not accept an int in conversions
+ *  (function arguments, fallback traits).
+ */
+class StrictBool {
+ public:
+  StrictBool(bool value) : value_(value) {}  // NOLINT(runtime/explicit)
+  operator bool() const { return value_; }  // NOLINT(runtime/explicit)
+
+ private:
+  bool value_;
 };
 
 /*! \brief TypeTraits of T with const and reference removed. */
@@ -136,31 +234,64 @@ struct HasCustomAnyTraits<T, std::void_t<decltype(T::_type_custom_any_traits)>>
 /*! \brief Shared defaults of the traits below. */
 struct TypeTraitsBase {
   static constexpr bool convert_enabled = true;
+  static constexpr bool storage_enabled = true;
+  static constexpr int32_t field_static_type_index = kTVMFFIAny;
   static std::string GetMismatchTypeInfo(const TVMFFIAny* src) { return details::AnyTypeStr(src); }
 };
 
-/*! \brief Integers other than bool, stored as Int; narrowing is range-checked. */
+namespace details {
+[[noreturn]] inline void ThrowCannotTreatAs(const std::string& got, const std::string& expected) {
+  TVM_FFI_THROW(TypeError) << "Cannot treat type `" << got << "` as type `" << expected << "`";
+  TVM_FFI_UNREACHABLE();
+}
+}  // namespace details
+
+namespace details {
+template <typename T, bool = std::is_enum_v<T>>
+struct IntegerOf {
+  using type = T;
+};
+template <typename T>
+struct IntegerOf<T, true> {
+  using type = std::underlying_type_t<T>;
+};
+}  // namespace details
+
+/*!
+ * \brief Shared rules of integers and integral enums, stored as Int;
+ *  narrowing is range-checked.
+ */
 template <typename Int>
-struct TypeTraits<Int, std::enable_if_t<std::is_integral_v<Int> && !std::is_same_v<Int, bool>>>
-    : TypeTraitsBase {
-  static void CopyToAnyView(const Int& src, TVMFFIAny* r) {
-    if constexpr (std::is_unsigned_v<Int> && sizeof(Int) >= sizeof(int64_t)) {
-      if (src > static_cast<Int>(std::numeric_limits<int64_t>::max())) {
-        TVM_FFI_THROW(OverflowError) << "Integer " << src << " does not fit in int64";
-      }
-    }
+struct TypeTraitsIntBase : TypeTraitsBase {
+  using Raw = typename details::IntegerOf<Int>::type;
+  static constexpr int32_t field_static_type_index = kTVMFFIInt;
+
+  /*! \brief Store an int64 value (after the range check of CopyToAnyView). */
+  static void CopyInt64ToAnyView(int64_t value, TVMFFIAny* r) {
     r->type_index = kTVMFFIInt;
     r->zero_padding = 0;
-    r->v_int64 = static_cast<int64_t>(src);
+    r->v_int64 = value;
+  }
+  static void CopyToAnyView(const Int& value, TVMFFIAny* r) {
+    Raw src = static_cast<Raw>(value);
+    if constexpr (std::is_unsigned_v<Raw> && sizeof(Raw) >= sizeof(int64_t)) {
+      if (src > static_cast<Raw>(std::numeric_limits<int64_t>::max())) {
+        TVM_FFI_THROW(OverflowError)
+            << "Integer value " << src
+            << " is too large to fit in int64_t. Consider explicitly casting to int64_t first if "
+               "this is intentional.";
+      }
+    }
+    CopyInt64ToAnyView(static_cast<int64_t>(src), r);
   }
   static void MoveToAny(Int src, TVMFFIAny* r) { CopyToAnyView(src, r); }
   static bool InRange(int64_t v) {
-    if constexpr (std::is_same_v<Int, int64_t>) {
+    if constexpr (std::is_same_v<Raw, int64_t>) {
       return true;
-    } else if constexpr (std::is_unsigned_v<Int>) {
-      return v >= 0 && static_cast<uint64_t>(v) <= std::numeric_limits<Int>::max();
+    } else if constexpr (std::is_unsigned_v<Raw>) {
+      return v >= 0 && static_cast<uint64_t>(v) <= std::numeric_limits<Raw>::max();
     } else {
-      return v >= std::numeric_limits<Int>::min() && v <= std::numeric_limits<Int>::max();
+      return v >= std::numeric_limits<Raw>::min() && v <= std::numeric_limits<Raw>::max();
     }
   }
   static bool CheckAnyStrict(const TVMFFIAny* src) {
@@ -187,9 +318,19 @@ struct TypeTraits<Int, std::enable_if_t<std::is_integral_v<Int> && !std::is_same
   static std::string TypeSchema() { return details::SchemaOf("int"); }
 };
 
+/*! \brief Integers other than bool. */
+template <typename Int>
+struct TypeTraits<Int, std::enable_if_t<std::is_integral_v<Int> && !std::is_same_v<Int, bool>>>
+    : TypeTraitsIntBase<Int> {};
+
+/*! \brief Enums with an integral underlying type, stored as Int. */
+template <typename Enum>
+struct TypeTraits<Enum, std::enable_if_t<is_integeral_enum_v<Enum>>> : TypeTraitsIntBase<Enum> {};
+
 /*! \brief bool, stored as Bool; try_cast accepts ints. */
 template <>
 struct TypeTraits<bool> : TypeTraitsBase {
+  static constexpr int32_t field_static_type_index = kTVMFFIBool;
   static void CopyToAnyView(const bool& src, TVMFFIAny* r) {
     r->type_index = kTVMFFIBool;
     r->zero_padding = 0;
@@ -212,6 +353,7 @@ struct TypeTraits<bool> : TypeTraitsBase {
 /*! \brief float and double, stored as Float; try_cast accepts ints and bools. */
 template <typename Float>
 struct TypeTraits<Float, std::enable_if_t<std::is_floating_point_v<Float>>> : TypeTraitsBase {
+  static constexpr int32_t field_static_type_index = kTVMFFIFloat;
   static void CopyToAnyView(const Float& src, TVMFFIAny* r) {
     r->type_index = kTVMFFIFloat;
     r->zero_padding = 0;
@@ -237,6 +379,7 @@ struct TypeTraits<Float, std::enable_if_t<std::is_floating_point_v<Float>>> : Ty
 /*! \brief nullptr, stored as None. */
 template <>
 struct TypeTraits<std::nullptr_t> : TypeTraitsBase {
+  static constexpr int32_t field_static_type_index = kTVMFFINone;
   static void CopyToAnyView(const std::nullptr_t&, TVMFFIAny* r) { details::SetNone(r); }
   static void MoveToAny(std::nullptr_t, TVMFFIAny* r) { details::SetNone(r); }
   static bool CheckAnyStrict(const TVMFFIAny* src) { return src->type_index == kTVMFFINone; }
@@ -253,6 +396,7 @@ struct TypeTraits<std::nullptr_t> : TypeTraitsBase {
 /*! \brief void*, stored as OpaquePtr (None reads back as nullptr). */
 template <>
 struct TypeTraits<void*> : TypeTraitsBase {
+  static constexpr int32_t field_static_type_index = kTVMFFIOpaquePtr;
   static void CopyToAnyView(void* const& src, TVMFFIAny* r) {
     r->type_index = kTVMFFIOpaquePtr;
     r->zero_padding = 0;
@@ -275,6 +419,7 @@ struct TypeTraits<void*> : TypeTraitsBase {
 /*! \brief DLDevice, stored as Device. */
 template <>
 struct TypeTraits<DLDevice> : TypeTraitsBase {
+  static constexpr int32_t field_static_type_index = kTVMFFIDevice;
   static void CopyToAnyView(const DLDevice& src, TVMFFIAny* r) {
     r->type_index = kTVMFFIDevice;
     r->zero_padding = 0;
@@ -296,6 +441,9 @@ struct TypeTraits<DLDevice> : TypeTraitsBase {
 /*! \brief DLTensor*, a borrowed pointer; also reads the DLTensor inside a Tensor object. */
 template <>
 struct TypeTraits<DLTensor*> : TypeTraitsBase {
+  // A borrowed pointer: never stored in containers or Optional.
+  static constexpr bool storage_enabled = false;
+  static constexpr int32_t field_static_type_index = kTVMFFIDLTensorPtr;
   static void CopyToAnyView(DLTensor* const& src, TVMFFIAny* r) {
     r->type_index = kTVMFFIDLTensorPtr;
     r->zero_padding = 0;
@@ -321,6 +469,67 @@ struct TypeTraits<DLTensor*> : TypeTraitsBase {
   }
   static std::string TypeStr() { return "DLTensor*"; }
   static std::string TypeSchema() { return details::SchemaOf("DLTensor*"); }
+};
+
+/*! \brief StrictBool: stored as Bool; only a Bool converts back (no int). */
+template <>
+struct TypeTraits<StrictBool> : TypeTraitsBase {
+  static constexpr int32_t field_static_type_index = kTVMFFIBool;
+  static void CopyToAnyView(const StrictBool& src, TVMFFIAny* r) {
+    TypeTraits<bool>::CopyToAnyView(static_cast<bool>(src), r);
+  }
+  static void MoveToAny(StrictBool src, TVMFFIAny* r) { CopyToAnyView(src, r); }
+  static bool CheckAnyStrict(const TVMFFIAny* src) { return src->type_index == kTVMFFIBool; }
+  static StrictBool CopyFromAnyViewAfterCheck(const TVMFFIAny* src) { return src->v_int64 != 0; }
+  static StrictBool MoveFromAnyAfterCheck(TVMFFIAny* src) { return src->v_int64 != 0; }
+  static std::optional<StrictBool> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (src->type_index == kTVMFFIBool) return StrictBool(src->v_int64 != 0);
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return "bool"; }
+  static std::string TypeSchema() { return details::SchemaOf("bool"); }
+};
+
+/*!
+ * \brief Raw object pointers (T* and const T*, T an Object subclass): stored as
+ *  the object (null as None); reading needs an instance of T and yields a
+ *  borrowed pointer. A non-const T* can only be read when T::_type_mutable.
+ */
+template <typename TPtr>
+struct TypeTraits<TPtr, std::enable_if_t<std::is_pointer_v<TPtr> &&
+                                         std::is_base_of_v<Object, std::remove_cv_t<
+                                                                       std::remove_pointer_t<TPtr>>>>>
+    : TypeTraitsBase {
+  using ObjType = std::remove_cv_t<std::remove_pointer_t<TPtr>>;
+
+  static void CopyToAnyView(const TPtr& src, TVMFFIAny* r) {
+    if (src == nullptr) {
+      details::SetNone(r);
+      return;
+    }
+    r->type_index = src->type_index();
+    r->zero_padding = 0;
+    r->v_obj = details::ObjectUnsafe::GetHeader(src);
+  }
+  static void MoveToAny(TPtr src, TVMFFIAny* r) {
+    CopyToAnyView(src, r);
+    if (src != nullptr) details::ObjectUnsafe::IncRefObjectHandle(r->v_obj);
+  }
+  static bool CheckAnyStrict(const TVMFFIAny* src) {
+    return src->type_index >= kTVMFFIStaticObjectBegin &&
+           details::IsObjectInstance<ObjType>(src->type_index);
+  }
+  static TPtr CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
+    static_assert(std::is_const_v<std::remove_pointer_t<TPtr>> || ObjType::_type_mutable,
+                  "Reading a non-const pointer needs an object type with _type_mutable = true");
+    return details::ObjectUnsafe::RawObjectPtrFromUnowned<ObjType>(src->v_obj);
+  }
+  static std::optional<TPtr> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (CheckAnyStrict(src)) return CopyFromAnyViewAfterCheck(src);
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return ObjType::_type_key; }
+  static std::string TypeSchema() { return details::SchemaOf(ObjType::_type_key); }
 };
 
 /*!
@@ -369,14 +578,23 @@ struct ObjectRefTypeTraitsBase : TypeTraitsBase {
     return details::ObjectUnsafe::ObjectRefFromObjectPtr<TObjRef>(
         details::ObjectUnsafe::ObjectPtrFromOwned<Object>(obj));
   }
+  // Dispatches through TypeTraits<TObjRef>, so a specialisation that only
+  // overrides CheckAnyStrict changes what converts.
   static std::optional<TObjRef> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == kTVMFFIObjectRValueRef) {
       TVMFFIObject* obj = *static_cast<TVMFFIObject**>(src->v_ptr);
-      if (obj == nullptr || !CheckObject(obj)) return std::nullopt;
+      if (obj == nullptr) return std::nullopt;
+      TVMFFIAny cell;
+      cell.type_index = obj->type_index;
+      cell.zero_padding = 0;
+      cell.v_obj = obj;
+      if (!TypeTraits<TObjRef>::CheckAnyStrict(&cell)) return std::nullopt;
       return details::ObjectUnsafe::ObjectRefFromObjectPtr<TObjRef>(
           details::ObjectUnsafe::ObjectPtrFromUnowned<Object>(obj));
     }
-    if (CheckAnyStrict(src)) return CopyFromAnyViewAfterCheck(src);
+    if (TypeTraits<TObjRef>::CheckAnyStrict(src)) {
+      return TypeTraits<TObjRef>::CopyFromAnyViewAfterCheck(src);
+    }
     return std::nullopt;
   }
   static std::string TypeStr() { return details::TypeKeyToUserStr(ContainerType::_type_key); }
@@ -385,8 +603,69 @@ struct ObjectRefTypeTraitsBase : TypeTraitsBase {
 
 template <typename TObjRef>
 struct TypeTraits<TObjRef, std::enable_if_t<std::is_base_of_v<ObjectRef, TObjRef> &&
+                                            use_default_type_traits_v<TObjRef> &&
                                             !details::HasCustomAnyTraits<TObjRef>::value>>
     : ObjectRefTypeTraitsBase<TObjRef> {};
+
+/*!
+ * \brief Traits of a reference class R that also converts from other types:
+ *  the strict object check first, then each F in order through
+ *  TypeTraits<R>::ConvertFallbackValue(F). Use StrictBool, not bool, as an F.
+ */
+template <typename TObjRef, typename... FallbackTypes>
+struct ObjectRefWithFallbackTraitsBase : ObjectRefTypeTraitsBase<TObjRef> {
+  static_assert(!std::disjunction_v<std::is_same<FallbackTypes, bool>...>,
+                "Using bool as a fallback type accepts int too; use StrictBool instead");
+  static std::optional<TObjRef> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (auto opt = ObjectRefTypeTraitsBase<TObjRef>::TryCastFromAnyView(src)) return opt;
+    return TryFallback<FallbackTypes...>(src);
+  }
+
+ private:
+  template <typename F, typename... Rest>
+  static std::optional<TObjRef> TryFallback(const TVMFFIAny* src) {
+    if (auto v = TypeTraits<F>::TryCastFromAnyView(src)) {
+      return TypeTraits<TObjRef>::ConvertFallbackValue(*std::move(v));
+    }
+    if constexpr (sizeof...(Rest) > 0) {
+      return TryFallback<Rest...>(src);
+    } else {
+      return std::nullopt;
+    }
+  }
+};
+
+/*!
+ * \brief Traits of a type that is never stored as itself (storage_enabled =
+ *  false): it converts from each F in order through
+ *  TypeTraits<T>::ConvertFallbackValue(F). Use StrictBool, not bool, as an F.
+ */
+template <typename T, typename... FallbackTypes>
+struct FallbackOnlyTraitsBase : TypeTraitsBase {
+  static_assert(!std::disjunction_v<std::is_same<FallbackTypes, bool>...>,
+                "Using bool as a fallback type accepts int too; use StrictBool instead");
+  static constexpr bool storage_enabled = false;
+  // Never stored as itself, so nothing passes the strict check.
+  static bool CheckAnyStrict(const TVMFFIAny*) { return false; }
+  static T CopyFromAnyViewAfterCheck(const TVMFFIAny* src) { return *TryCastFromAnyView(src); }
+  static T MoveFromAnyAfterCheck(TVMFFIAny* src) { return *TryCastFromAnyView(src); }
+  static std::optional<T> TryCastFromAnyView(const TVMFFIAny* src) {
+    return TryFallback<FallbackTypes...>(src);
+  }
+
+ private:
+  template <typename F, typename... Rest>
+  static std::optional<T> TryFallback(const TVMFFIAny* src) {
+    if (auto v = TypeTraits<F>::TryCastFromAnyView(src)) {
+      return TypeTraits<T>::ConvertFallbackValue(*std::move(v));
+    }
+    if constexpr (sizeof...(Rest) > 0) {
+      return TryFallback<Rest...>(src);
+    } else {
+      return std::nullopt;
+    }
+  }
+};
 
 /*! \brief Rules of ObjectPtr<T> (null <-> None) and Arc<T> (None rejected). */
 template <typename Ptr, typename T, bool kNullable>
@@ -456,6 +735,41 @@ template <typename T>
 struct TypeTraits<ObjectPtr<T>> : ObjectPtrTypeTraitsBase<ObjectPtr<T>, T, true> {};
 template <typename T>
 struct TypeTraits<Arc<T>> : ObjectPtrTypeTraitsBase<Arc<T>, T, false> {};
+
+/*!
+ * \brief The type index reflection records for a field of type T: the
+ *  traits' field_static_type_index when T converts, else kTVMFFIAny.
+ */
+template <typename T, typename = void>
+struct TypeToFieldStaticTypeIndex {
+  static constexpr int32_t value = kTVMFFIAny;
+};
+template <typename T>
+struct TypeToFieldStaticTypeIndex<T, std::enable_if_t<TypeTraits<T>::convert_enabled>> {
+  static constexpr int32_t value = TypeTraits<T>::field_static_type_index;
+};
+
+/*!
+ * \brief The runtime type index of T: ContainerType::RuntimeTypeIndex() for
+ *  reference classes, O::RuntimeTypeIndex() for ObjectPtr<O>/Arc<O>, else the
+ *  field static index.
+ */
+template <typename T, typename = void>
+struct TypeToRuntimeTypeIndex {
+  static int32_t v() { return TypeToFieldStaticTypeIndex<T>::value; }
+};
+template <typename T>
+struct TypeToRuntimeTypeIndex<T, std::enable_if_t<std::is_base_of_v<ObjectRef, T>>> {
+  static int32_t v() { return T::ContainerType::RuntimeTypeIndex(); }
+};
+template <typename O>
+struct TypeToRuntimeTypeIndex<ObjectPtr<O>> {
+  static int32_t v() { return O::RuntimeTypeIndex(); }
+};
+template <typename O>
+struct TypeToRuntimeTypeIndex<Arc<O>> {
+  static int32_t v() { return O::RuntimeTypeIndex(); }
+};
 
 TVM_FFI_NAMESPACE_END
 #endif  // TVM_FFI_TYPE_TRAITS_H_

@@ -628,6 +628,7 @@ class TensorView {
  */
 template <>
 struct TypeTraits<TensorView> : TypeTraitsBase {
+  static constexpr bool storage_enabled = false;  // converted on every crossing
   static void CopyToAnyView(const TensorView& src, TVMFFIAny* r) {
     r->type_index = kTVMFFIDLTensorPtr;
     r->zero_padding = 0;

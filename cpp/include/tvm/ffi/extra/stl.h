@@ -59,6 +59,7 @@ constexpr bool kStlAlwaysFalse = false;
 /*! \brief Rejects borrowing an STL value as a view, with a message saying what to do. */
 template <typename Self>
 struct StlNoViewTraitsBase : TypeTraitsBase {
+  static constexpr bool storage_enabled = false;  // converted on every crossing
   template <typename Dummy = Self>
   static void CopyToAnyView(const Self&, TVMFFIAny*) {
     static_assert(kStlAlwaysFalse<Dummy>,
@@ -320,6 +321,7 @@ struct TypeTraits<std::unordered_map<K, V, Hash, Eq, Alloc>>
 /*! \brief std::optional<T>: None <-> std::nullopt, otherwise the rules of T. */
 template <typename T>
 struct TypeTraits<std::optional<T>> : TypeTraitsBase {
+  static constexpr bool storage_enabled = false;  // converted on every crossing
   using Inner = TypeTraits<T>;
   static void CopyToAnyView(const std::optional<T>& src, TVMFFIAny* r) {
     if (src.has_value()) {
@@ -364,6 +366,7 @@ struct TypeTraits<std::optional<T>> : TypeTraitsBase {
 /*! \brief std::variant<Ts...>: the first alternative that holds exactly, else the first that converts. */
 template <typename... Ts>
 struct TypeTraits<std::variant<Ts...>> : TypeTraitsBase {
+  static constexpr bool storage_enabled = false;  // converted on every crossing
   using Self = std::variant<Ts...>;
   static void CopyToAnyView(const Self& src, TVMFFIAny* r) {
     std::visit([r](const auto& v) { TypeTraitsNoCR<decltype(v)>::CopyToAnyView(v, r); }, src);
@@ -426,6 +429,7 @@ struct TypeTraits<std::variant<Ts...>> : TypeTraitsBase {
  */
 template <typename R, typename... Args>
 struct TypeTraits<std::function<R(Args...)>> : TypeTraitsBase {
+  static constexpr bool storage_enabled = false;  // converted on every crossing
   using Self = std::function<R(Args...)>;
   using FuncTraits = TypeTraits<Function>;
 
