@@ -83,7 +83,9 @@ TEST(List, DefaultConstructedListsAreDistinctObjects) {
   EXPECT_EQ(Any(a).type_index(), kTVMFFIList);
 }
 
-TEST(List, CellLayoutAndGrowthIntoSeparateBuffer) {
+// Code built against other headers grows a List inline with ::operator new and then calls the
+// existing data_deleter on the old buffer, so every List buffer is separate and has one.
+TEST(List, CellLayoutAndSeparateBufferWithDeleter) {
   List<int> l = {1, 2};
   const ffi::ListObj* obj = l.get();
   const TVMFFISeqCell* cell =
@@ -91,13 +93,22 @@ TEST(List, CellLayoutAndGrowthIntoSeparateBuffer) {
   EXPECT_EQ(obj->type_index(), 75);
   EXPECT_EQ(l.GetTypeKey(), "ffi.List");
   EXPECT_EQ(cell->size, 2);
-  EXPECT_EQ(cell->data_deleter, nullptr);
+  EXPECT_NE(cell->data_deleter, nullptr);
+  EXPECT_NE(cell->data, static_cast<const void*>(reinterpret_cast<const char*>(obj) + 56));
   for (int i = 0; i < 100; ++i) l.push_back(i);
   EXPECT_EQ(l.get(), obj);
   EXPECT_EQ(cell->size, 102);
   EXPECT_GE(cell->capacity, 102);
   EXPECT_NE(cell->data_deleter, nullptr);
   EXPECT_EQ(static_cast<const TVMFFIAny*>(cell->data)[101].v_int64, 99);
+}
+
+TEST(List, EmptyListHasADataDeleter) {
+  List<int> l;
+  const TVMFFISeqCell* cell = reinterpret_cast<const TVMFFISeqCell*>(
+      reinterpret_cast<const char*>(l.get()) + sizeof(TVMFFIObject));
+  EXPECT_EQ(cell->capacity, 0);
+  EXPECT_NE(cell->data_deleter, nullptr);
 }
 
 TEST(List, GrowthDoublesCapacity) {

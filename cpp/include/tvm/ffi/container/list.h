@@ -42,6 +42,7 @@ class ListObj : public details::SeqBaseObj {
  public:
   static constexpr int32_t _type_index = kTVMFFIList;
   static constexpr bool _type_mutable = true;
+  static constexpr bool kSeqBufferOutOfLine = true;
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC("ffi.List", ListObj, Object);
 };
 
