@@ -94,15 +94,26 @@ ffi::Array<ffi::Any> MapKeys(const ffi::Map<ffi::Any, ffi::Any>& m) {
   return keys;
 }
 
+using AnyMap = ffi::Map<ffi::Any, ffi::Any>;
+using AnyDict = ffi::Dict<ffi::Any, ffi::Any>;
+int64_t CheckMap(const AnyMap& m, int64_t n, int64_t kind) { return CheckEntries(m, n, kind); }
+int64_t CheckDict(const AnyDict& d, int64_t n, int64_t kind) { return CheckEntries(d, n, kind); }
+int64_t CheckGrownMap(const AnyMap& m, int64_t n, int64_t n2, int64_t kind) {
+  return CheckGrown(m, n, n2, kind);
+}
+int64_t CheckGrownDict(const AnyDict& d, int64_t n, int64_t n2, int64_t kind) {
+  return CheckGrown(d, n, n2, kind);
+}
+
 }  // namespace
 
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(make_map, MakeMap);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(make_dict, MakeDict);
-TVM_FFI_DLL_EXPORT_TYPED_FUNC(check_map, CheckEntries<ffi::Map<ffi::Any, ffi::Any>>);
-TVM_FFI_DLL_EXPORT_TYPED_FUNC(check_dict, CheckEntries<ffi::Dict<ffi::Any, ffi::Any>>);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(check_map, CheckMap);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(check_dict, CheckDict);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(grow_and_erase, GrowAndErase);
-TVM_FFI_DLL_EXPORT_TYPED_FUNC(check_grown_map, CheckGrown<ffi::Map<ffi::Any, ffi::Any>>);
-TVM_FFI_DLL_EXPORT_TYPED_FUNC(check_grown_dict, CheckGrown<ffi::Dict<ffi::Any, ffi::Any>>);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(check_grown_map, CheckGrownMap);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(check_grown_dict, CheckGrownDict);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(dict_grow_and_erase, DictGrowAndErase);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(list_push_back, ListPushBack);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(map_keys, MapKeys);
