@@ -539,3 +539,105 @@ TEST(MapGlobals, WrongContainerRaisesTypeError) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(MapGlobals, ForwardIterFunctorWalksInInsertionOrder) {
+  Any m = Map<Any, Any>{{String("a"), 1}, {String("b"), 2}};
+  ffi::Function it = ffi::Function::GetGlobalRequired("ffi.MapForwardIterFunctor")(m)
+                         .cast<ffi::Function>();
+  EXPECT_EQ(it(0).cast<String>(), "a");
+  EXPECT_EQ(it(1).cast<int>(), 1);
+  EXPECT_TRUE(it(2).cast<bool>());
+  EXPECT_EQ(it(0).cast<String>(), "b");
+  EXPECT_EQ(it(1).cast<int>(), 2);
+  EXPECT_FALSE(it(2).cast<bool>());
+  EXPECT_FALSE(it(2).cast<bool>());  // stays at the end
+}
+
+TEST(MapGlobals, ForwardIterFunctorAtEndRaisesIndexError) {
+  Any m = Map<Any, Any>();
+  ffi::Function it = ffi::Function::GetGlobalRequired("ffi.MapForwardIterFunctor")(m)
+                         .cast<ffi::Function>();
+  EXPECT_FALSE(it(2).cast<bool>());
+  try {
+    it(0);
+    FAIL() << "no exception";
+  } catch (const ffi::Error& e) {
+    EXPECT_EQ(e.kind(), "IndexError");
+  }
+}
+
+TEST(MapGlobals, DictForwardIterFunctorWalksADenseDict) {
+  ffi::Dict<int64_t, int64_t> d;
+  for (int64_t i = 0; i < 30; ++i) d.Set(i, i * 3);
+  ffi::Function it = ffi::Function::GetGlobalRequired("ffi.DictForwardIterFunctor")(d)
+                         .cast<ffi::Function>();
+  int64_t count = 0;
+  do {
+    EXPECT_EQ(it(0).cast<int64_t>(), count);
+    EXPECT_EQ(it(1).cast<int64_t>(), count * 3);
+    ++count;
+  } while (it(2).cast<bool>());
+  EXPECT_EQ(count, 30);
+}
+
+TEST(MapGlobals, GetItemOrMissingReturnsValueOrTheSentinel) {
+  Any m = Map<Any, Any>{{String("a"), 1}};
+  ffi::Function get = ffi::Function::GetGlobalRequired("ffi.MapGetItemOrMissing");
+  EXPECT_EQ(get(m, "a").cast<int>(), 1);
+  Any missing = get(m, "zz");
+  EXPECT_GE(missing.type_index(), kTVMFFIStaticObjectBegin);
+  EXPECT_TRUE(ffi::AnyEqual()(missing, get(m, "other")));  // one sentinel object
+  Any d = ffi::Dict<Any, Any>{{String("a"), 1}};
+  ffi::Function dget = ffi::Function::GetGlobalRequired("ffi.DictGetItemOrMissing");
+  EXPECT_EQ(dget(d, "a").cast<int>(), 1);
+  EXPECT_TRUE(ffi::AnyEqual()(missing, dget(d, "zz")));
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Map, MergeRightHandSideWinsAndLeftIsUnchanged) {
+  Map<String, int> a = {{"x", 1}, {"y", 2}};
+  Map<String, int> b = {{"y", 20}, {"z", 30}};
+  Map<String, int> c = ffi::Merge(a, b);
+  EXPECT_EQ(c.size(), 3u);
+  EXPECT_EQ(c.at("x"), 1);
+  EXPECT_EQ(c.at("y"), 20);
+  EXPECT_EQ(c.at("z"), 30);
+  EXPECT_EQ(a.at("y"), 2);
+  EXPECT_EQ(a.size(), 2u);
+}
+
+TEST(Map, FromUnorderedMap) {
+  std::unordered_map<String, int> src = {{"a", 1}, {"b", 2}};
+  Map<String, int> m(src);
+  EXPECT_EQ(m.size(), 2u);
+  EXPECT_EQ(m.at("b"), 2);
+  ffi::Dict<String, int> d(src);
+  EXPECT_EQ(d.at("a"), 1);
+}
+
+TEST(Map, AtMissingKeyRaisesKeyErrorNamingTheKey) {
+  Map<String, int> m = {{"a", 1}};
+  try {
+    m.at("nope");
+    FAIL() << "no exception";
+  } catch (const ffi::Error& e) {
+    EXPECT_EQ(e.kind(), "KeyError");
+    EXPECT_NE(e.message().find("key is not in Map"), std::string::npos) << e.message();
+    EXPECT_NE(e.message().find("\"nope\""), std::string::npos) << e.message();
+  }
+}
+
+TEST(Map, GetReturnsStdOptional) {
+  Map<String, int> m = {{"a", 1}};
+  std::optional<int> hit = m.Get("a");
+  std::optional<int> miss = m.Get("b");
+  EXPECT_EQ(hit, 1);
+  EXPECT_EQ(miss, std::nullopt);
+}
+
+}  // namespace

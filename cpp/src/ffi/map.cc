@@ -16,6 +16,7 @@
 #include <tvm/ffi/reflection/registry.h>
 
 #include <cstdint>
+#include <memory>
 #include <utility>
 
 TVM_FFI_NAMESPACE_BEGIN
@@ -88,6 +89,51 @@ Array<Any> Items(const details::MapCore* table) {
   return items;
 }
 
+// The "missing" sentinel of *GetItemOrMissing: the object of ffi.GetInvalidObject when that
+// global exists (one sentinel per process), else an object of our own.
+Any MissingSentinel() {
+  static Any sentinel = [] {
+    Optional<Function> get = Function::GetGlobal("ffi.GetInvalidObject");
+    if (get.has_value()) return (*get)();
+    return Any(ObjectRef(make_object<Object>()));
+  }();
+  return sentinel;
+}
+
+Any GetItemOrMissing(const details::MapCore* table, const AnyView& key) {
+  Any storage;
+  AnyView k = KeyView(key, &storage);
+  const TVMFFIAny* v = table->FindValue(details::AnyUnsafe::GetTVMFFIAny(k));
+  if (v == nullptr) return MissingSentinel();
+  return Any(AnyView::CopyFromTVMFFIAny(*v));
+}
+
+// A cursor over the entries in insertion order: f(0) is the current key, f(1) its value, f(2)
+// steps to the next entry and returns whether there is one. The function keeps the map alive.
+Function ForwardIterFunctor(const AnyView& map, int32_t type_index, const char* func) {
+  const details::MapCore* table = TableArg(map, type_index, func);
+  ObjectRef keep = map.cast<ObjectRef>();
+  auto index = std::make_shared<uint64_t>(table->BeginIndex());
+  return Function::FromTyped([keep, table, index](int64_t command) -> Any {
+    if (command == 2) {
+      // A stale cursor (the Dict changed underneath) ends rather than following old links.
+      if (*index != table->EndIndex()) {
+        *index = table->IsLiveIndex(*index) ? table->NextIndex(*index) : table->EndIndex();
+      }
+      return *index != table->EndIndex();
+    }
+    if (command != 0 && command != 1) {
+      TVM_FFI_THROW(ValueError) << "map iterator: unknown command " << command
+                                << " (0 = key, 1 = value, 2 = advance)";
+    }
+    if (!table->IsLiveIndex(*index)) {
+      TVM_FFI_THROW(IndexError) << "map iterator: no current entry (at the end)";
+    }
+    const details::MapEntry& e = table->KVAt(*index);
+    return Any(AnyView::CopyFromTVMFFIAny(command == 0 ? e.key : e.value));
+  });
+}
+
 TVM_FFI_STATIC_INIT_BLOCK() {
   namespace refl = tvm::ffi::reflection;
   refl::GlobalDef()
@@ -118,6 +164,18 @@ TVM_FFI_STATIC_INIT_BLOCK() {
             return Items(TableArg(map, kTVMFFIMap, "ffi.MapItems"));
           },
           "An Array [k0, v0, k1, v1, ...] in insertion order.")
+      .def(
+          "ffi.MapGetItemOrMissing",
+          [](AnyView map, AnyView key) -> Any {
+            return GetItemOrMissing(TableArg(map, kTVMFFIMap, "ffi.MapGetItemOrMissing"), key);
+          },
+          "The value of key, or the missing sentinel (ffi.GetInvalidObject) when absent.")
+      .def(
+          "ffi.MapForwardIterFunctor",
+          [](AnyView map) -> Function {
+            return ForwardIterFunctor(map, kTVMFFIMap, "ffi.MapForwardIterFunctor");
+          },
+          "A cursor function over the Map: f(0) key, f(1) value, f(2) advance -> has next.")
       .def_packed("ffi.Dict",
                   [](const AnyView* args, int32_t num_args, Any* rv) {
                     *rv = Dict<Any, Any>(FromArgs<DictObj>(args, num_args, "ffi.Dict"));
@@ -147,6 +205,18 @@ TVM_FFI_STATIC_INIT_BLOCK() {
             return Items(TableArg(dict, kTVMFFIDict, "ffi.DictItems"));
           },
           "An Array [k0, v0, k1, v1, ...] in insertion order.")
+      .def(
+          "ffi.DictGetItemOrMissing",
+          [](AnyView dict, AnyView key) -> Any {
+            return GetItemOrMissing(TableArg(dict, kTVMFFIDict, "ffi.DictGetItemOrMissing"), key);
+          },
+          "The value of key, or the missing sentinel (ffi.GetInvalidObject) when absent.")
+      .def(
+          "ffi.DictForwardIterFunctor",
+          [](AnyView dict) -> Function {
+            return ForwardIterFunctor(dict, kTVMFFIDict, "ffi.DictForwardIterFunctor");
+          },
+          "A cursor function over the Dict: f(0) key, f(1) value, f(2) advance -> has next.")
       .def(
           "ffi.DictSetItem",
           [](AnyView dict, AnyView key, AnyView value) {

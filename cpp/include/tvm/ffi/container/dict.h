@@ -19,6 +19,7 @@
 #include <tvm/ffi/container/map_base.h>
 
 #include <initializer_list>
+#include <unordered_map>
 #include <utility>
 
 TVM_FFI_NAMESPACE_BEGIN
@@ -33,6 +34,10 @@ class Dict : public ObjectRef, public details::MapReadAPI<Dict<K, V>, K, V> {
   /*! \brief A new, empty dict. */
   Dict() : ObjectRef(MapBaseObj::Create<DictObj>(0)) {}
   Dict(std::initializer_list<std::pair<K, V>> init) : Dict(init.begin(), init.end()) {}
+  /*! \brief From a std::unordered_map (iteration order of the source). */
+  template <typename H, typename E, typename A>
+  Dict(const std::unordered_map<K, V, H, E, A>& init)  // NOLINT(runtime/explicit)
+      : Dict(init.begin(), init.end()) {}
   /*! \brief From a range of pairs (std::map, std::unordered_map, vector of pairs...). */
   template <typename Iter,
             typename = std::enable_if_t<!std::is_integral_v<Iter> &&

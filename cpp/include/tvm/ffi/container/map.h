@@ -19,6 +19,7 @@
 #include <tvm/ffi/container/map_base.h>
 
 #include <initializer_list>
+#include <unordered_map>
 #include <utility>
 
 TVM_FFI_NAMESPACE_BEGIN
@@ -33,6 +34,10 @@ class Map : public ObjectRef, public details::MapReadAPI<Map<K, V>, K, V> {
   /*! \brief An empty map. */
   Map() : ObjectRef(MapBaseObj::Create<MapObj>(0)) {}
   Map(std::initializer_list<std::pair<K, V>> init) : Map(init.begin(), init.end()) {}
+  /*! \brief From a std::unordered_map (iteration order of the source). */
+  template <typename H, typename E, typename A>
+  Map(const std::unordered_map<K, V, H, E, A>& init)  // NOLINT(runtime/explicit)
+      : Map(init.begin(), init.end()) {}
   /*! \brief From a range of pairs (std::map, std::unordered_map, vector of pairs...). */
   template <typename Iter,
             typename = std::enable_if_t<!std::is_integral_v<Iter> &&
@@ -108,6 +113,13 @@ class Map : public ObjectRef, public details::MapReadAPI<Map<K, V>, K, V> {
  private:
   MapObj* mutable_obj() { return static_cast<MapObj*>(data_.get()); }
 };
+
+/*! \brief lhs with every entry of rhs set into it (rhs wins on equal keys); lhs is copied on write. */
+template <typename K, typename V>
+inline Map<K, V> Merge(Map<K, V> lhs, const Map<K, V>& rhs) {
+  for (auto kv : rhs) lhs.Set(kv.first, kv.second);
+  return lhs;
+}
 
 template <typename K, typename V>
 struct TypeTraits<Map<K, V>> : details::MapTypeTraitsBase<Map<K, V>, MapObj, DictObj, K, V> {};

@@ -920,7 +920,7 @@ inline decltype(auto) WithKeyCell(const Q& key, F&& f) {
 }
 
 [[noreturn]] inline void ThrowMapKeyError(const char* container, const TVMFFIAny* key) {
-  TVM_FFI_THROW(KeyError) << "key " << MapKeyRepr(key) << " is not in the " << container;
+  TVM_FFI_THROW(KeyError) << "key is not in " << container << ": " << MapKeyRepr(key);
   TVM_FFI_UNREACHABLE();  // the builder above throws
 }
 
