@@ -12,6 +12,7 @@
 #define TVM_FFI_CONTAINER_MAP_BASE_H_
 
 #include <tvm/ffi/any.h>
+#include <tvm/ffi/container/container_detail.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/object.h>
