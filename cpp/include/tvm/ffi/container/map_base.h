@@ -241,10 +241,17 @@ class MapBaseObj : public Object {
     uint64_t i = DenseFind(key, details::MapKeyHash(key));
     return i == details::kMapNoIndex ? slots_ : i;
   }
-  /*! \return The value stored for key, or nullptr. */
+  /*! \return The value stored for key, or nullptr. The path every lookup takes. */
   TVM_FFI_INLINE const TVMFFIAny* FindValue(const TVMFFIAny* key) const {
-    uint64_t i = FindIndex(key);
-    return i == EndIndex() ? nullptr : &KVAt(i).value;
+    if (IsSmall()) {
+      details::MapKV* d = SmallData();
+      for (uint64_t i = 0; i < size_; ++i) {
+        if (details::MapKeyEqual(&d[i].key, key)) return &d[i].value;
+      }
+      return nullptr;
+    }
+    uint64_t i = DenseFind(key, details::MapKeyHash(key));
+    return i == details::kMapNoIndex ? nullptr : &Item(i).kv.value;
   }
 
   // ---- public container API over Any ----
@@ -656,7 +663,7 @@ class MapBaseObj : public Object {
 
   static uint64_t MapKeyHashOf(const TVMFFIAny& key) { return details::MapKeyHash(&key); }
 
-  uint64_t DenseFind(const TVMFFIAny* key, uint64_t hash) const {
+  TVM_FFI_INLINE uint64_t DenseFind(const TVMFFIAny* key, uint64_t hash) const {
     const uint64_t mask = slots_ - 1;
     uint64_t i = (details::kMapFibMul * hash) >> Extra()->fib_shift;
     uint8_t m = Meta(i);
