@@ -140,10 +140,10 @@ TEST(List, IndexErrorsNameIndexAndSize) {
   std::string kind;
   std::string msg = ErrorOf([&] { l[1]; }, &kind);
   EXPECT_EQ(kind, "IndexError");
-  EXPECT_EQ(msg, "List index 1 out of range for size 1");
+  EXPECT_EQ(msg, "Index 1 out of bounds 1");
   msg = ErrorOf([&] { l.insert(int64_t{3}, 5); }, &kind);
   EXPECT_EQ(kind, "IndexError");
-  EXPECT_NE(msg.find("position 3"), std::string::npos) << msg;
+  EXPECT_EQ(msg, "Index 3 out of bounds [0, 1]");
   msg = ErrorOf([&] { l.erase(int64_t{-1}); }, &kind);
   EXPECT_EQ(kind, "IndexError");
   ErrorOf([&] { List<int>().pop_back(); }, &kind);
@@ -245,6 +245,23 @@ TEST(List, RuntimeGlobalsMutateTheSameObject) {
   EXPECT_NE(msg.find("`List`"), std::string::npos) << msg;
   msg = ErrorOf([&] { get(l, 0); }, &kind);
   EXPECT_EQ(kind, "IndexError");
+}
+
+}  // namespace
+
+namespace {
+
+TEST(List, NegativeResizeAndEmptyEraseRange) {
+  List<int> l = {1, 2};
+  std::string kind;
+  std::string msg = ErrorOf([&] { l.resize(-2); }, &kind);
+  EXPECT_EQ(kind, "ValueError");
+  EXPECT_EQ(msg, "cannot resize a List to negative size");
+  l.erase(l.begin() + 7, l.begin() + 7);
+  EXPECT_EQ(l.size(), 2u);
+  msg = ErrorOf([&] { l.erase(l.begin(), l.begin() + 3); }, &kind);
+  EXPECT_EQ(msg, "Erase range [0, 3) out of bounds 2");
+  EXPECT_EQ(l.size(), 2u);
 }
 
 }  // namespace

@@ -163,11 +163,11 @@ class Array : public ObjectRef {
   T operator[](int64_t i) const { return details::SeqFromCell<T>(CheckedCell(i)); }
   T at(int64_t i) const { return operator[](i); }
   T front() const {
-    if (empty()) TVM_FFI_THROW(IndexError) << "front() of an empty Array";
+    if (empty()) TVM_FFI_THROW(IndexError) << "front() on empty sequence";
     return details::SeqFromCell<T>(obj()->slots());
   }
   T back() const {
-    if (empty()) TVM_FFI_THROW(IndexError) << "back() of an empty Array";
+    if (empty()) TVM_FFI_THROW(IndexError) << "back() on empty sequence";
     return details::SeqFromCell<T>(obj()->slots() + obj()->size - 1);
   }
 
@@ -194,7 +194,7 @@ class Array : public ObjectRef {
   }
   /*! \brief Remove the last element; IndexError when empty. */
   void pop_back() {
-    if (empty()) TVM_FFI_THROW(IndexError) << "pop_back() of an empty Array";
+    if (empty()) TVM_FFI_THROW(IndexError) << "pop_back on empty sequence";
     ArrayObj* p = CopyOnWrite(0);
     p->ShrinkTo(p->size - 1);
   }
@@ -217,12 +217,11 @@ class Array : public ObjectRef {
   /*! \brief Remove the elements of [first, last). */
   iterator erase(iterator first, iterator last) {
     int64_t lo = first - begin(), hi = last - begin();
+    if (lo == hi) return begin() + lo;  // an empty range is a no-op wherever it is
     int64_t n = static_cast<int64_t>(size());
     if (lo < 0 || hi > n || lo > hi) {
-      TVM_FFI_THROW(IndexError) << "Array erase range [" << lo << ", " << hi
-                                << ") out of range for size " << n;
+      TVM_FFI_THROW(IndexError) << "Erase range [" << lo << ", " << hi << ") out of bounds " << n;
     }
-    if (lo == hi) return begin() + lo;
     ArrayObj* p = CopyOnWrite(0);
     p->EraseRange(lo, hi);
     return iterator(p->slots() + lo);
@@ -237,7 +236,7 @@ class Array : public ObjectRef {
   }
   /*! \brief Resize to n elements, appending default-constructed T's. */
   void resize(int64_t n) {
-    if (n < 0) TVM_FFI_THROW(ValueError) << "Array resize to negative size " << n;
+    if (n < 0) TVM_FFI_THROW(ValueError) << "cannot resize an Array to negative size";
     int64_t cur = static_cast<int64_t>(size());
     if (n == cur) return;
     if (n < cur) {
@@ -358,8 +357,7 @@ class Array : public ObjectRef {
     int64_t pos = position - begin();
     int64_t n = static_cast<int64_t>(size());
     if (pos < 0 || pos > n) {
-      TVM_FFI_THROW(IndexError) << "Array insert position " << pos << " out of range for size "
-                                << n;
+      TVM_FFI_THROW(IndexError) << "Index " << pos << " out of bounds [0, " << n << "]";
     }
     int64_t need = n + cells->size();
     int64_t cap = static_cast<int64_t>(capacity());

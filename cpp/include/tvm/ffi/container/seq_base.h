@@ -138,8 +138,8 @@ static_assert(sizeof(SeqBaseObj) == sizeof(TVMFFIObject) + sizeof(TVMFFISeqCell)
               "SeqBaseObj must be the object header followed by TVMFFISeqCell");
 
 [[noreturn]] inline void ThrowSeqIndexError(const char* container, int64_t index, int64_t size) {
-  TVM_FFI_THROW(IndexError) << container << " index " << index << " out of range for size "
-                            << size;
+  (void)container;  // the agreed message names the index and the size only
+  TVM_FFI_THROW(IndexError) << "Index " << index << " out of bounds " << size;
   TVM_FFI_UNREACHABLE();  // the builder above throws
 }
 
