@@ -274,3 +274,78 @@ TEST(MapBaseObjApi, ShallowCopyIsIndependent) {
 }
 
 }  // namespace
+
+namespace {
+
+// A chain link with a jump index this build does not know the distance of (another build may
+// write one): the Dict whose chain at `home` is extended by a key placed through that link.
+struct ForeignChain {
+  Dict<int64_t, int64_t> d;
+  int64_t foreign_key = -1;
+};
+
+ForeignChain MakeForeignChain() {
+  ForeignChain fc;
+  for (int64_t i = 0; i < 20; ++i) fc.d.Set(i, i);
+  ffi::DictObj* obj = const_cast<ffi::DictObj*>(fc.d.get());
+  char* base = reinterpret_cast<char*>(obj);
+  uint8_t* blocks = reinterpret_cast<uint8_t*>(WordAt(obj, 24));
+  const uint64_t slots = WordAt(obj, 40);
+  const uint32_t shift = static_cast<uint32_t>(WordAt(obj, 56));
+  auto meta = [&](uint64_t i) -> uint8_t& { return blocks[(i / 16) * 784 + i % 16]; };
+  auto item = [&](uint64_t i) { return reinterpret_cast<uint64_t*>(blocks + (i / 16) * 784 + 16 + (i % 16) * 48); };
+  auto home = [&](int64_t k) {
+    return (ffi::details::kMapFibMul * ffi::details::StableHashCombine(kTVMFFIInt, k)) >> shift;
+  };
+  // A head with no successor, and a new key of the same home.
+  uint64_t h = 0;
+  while (meta(h) != 0x00) ++h;
+  int64_t key = 1000;
+  while (home(key) != h) ++key;
+  uint64_t c = 0;
+  while (meta(c) != 0xFF) ++c;
+  uint64_t* it = item(c);
+  it[0] = kTVMFFIInt;  // key cell: type index, then the value
+  it[1] = static_cast<uint64_t>(key);
+  it[2] = kTVMFFIInt;
+  it[3] = static_cast<uint64_t>(key * 2);
+  uint64_t tail = WordAt(obj, 72);
+  it[4] = tail;
+  it[5] = ~uint64_t{0};
+  item(tail)[5] = c;
+  std::memcpy(base + 72, &c, 8);
+  meta(h) = 100;  // jump index 100: unknown here
+  meta(c) = 0x80;
+  uint64_t size = WordAt(obj, 32) + 1;
+  std::memcpy(base + 32, &size, 8);
+  EXPECT_LT(c, slots);
+  fc.foreign_key = key;
+  return fc;
+}
+
+TEST(MapLayout, UnknownJumpIndexFallsBackToAScanForLookups) {
+  ForeignChain fc = MakeForeignChain();
+  EXPECT_EQ(fc.d.at(fc.foreign_key), fc.foreign_key * 2);
+  EXPECT_EQ(fc.d.count(fc.foreign_key + 1000000), 0u);
+  EXPECT_EQ(fc.d.size(), 21u);
+}
+
+TEST(MapLayout, UnknownJumpIndexIsRebuiltBeforeErase) {
+  ForeignChain fc = MakeForeignChain();
+  EXPECT_EQ(fc.d.erase(fc.foreign_key), 1u);
+  EXPECT_EQ(fc.d.count(fc.foreign_key), 0u);
+  EXPECT_EQ(fc.d.size(), 20u);
+  for (int64_t i = 0; i < 20; ++i) EXPECT_EQ(fc.d.at(i), i);
+}
+
+TEST(MapLayout, UnknownJumpIndexIsRebuiltBeforeInsertIntoThatChain) {
+  ForeignChain fc = MakeForeignChain();
+  // Keys of every home: one of them extends the foreign chain.
+  for (int64_t k = 5000; k < 5200; ++k) fc.d.Set(k, k);
+  EXPECT_EQ(fc.d.at(fc.foreign_key), fc.foreign_key * 2);
+  for (int64_t k = 5000; k < 5200; ++k) EXPECT_EQ(fc.d.at(k), k);
+  for (int64_t i = 0; i < 20; ++i) EXPECT_EQ(fc.d.at(i), i);
+  EXPECT_EQ(fc.d.size(), 221u);
+}
+
+}  // namespace
