@@ -1,7 +1,7 @@
 /*
  * Runtime globals of the map containers (docs/runtime_globals.md): the
  * ffi.Map* and ffi.Dict* families. Language bindings build, read and edit
- * Map/Dict objects through these, since the table layout is not ABI.
+ * Map/Dict objects through these rather than through the table layout.
  *
  * Each function insists on the exact kind it is named for: converting a Dict
  * argument to Map<Any, Any> (or back) would copy it, and a DictSetItem would
