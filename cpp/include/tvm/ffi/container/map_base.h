@@ -773,7 +773,8 @@ class MapBaseObj : public Object {
   void Rehash(uint64_t slots) {
     while (true) {
       uint64_t nblocks = BlockCount(slots);
-      details::DenseMapBlock* blocks = new details::DenseMapBlock[nblocks];
+      // Zeroed, so the speculative compare in DenseFind never reads indeterminate bytes.
+      details::DenseMapBlock* blocks = new details::DenseMapBlock[nblocks]();
       for (uint64_t b = 0; b < nblocks; ++b) {
         std::memset(blocks[b].meta, details::kMapEmptySlot, 16);
       }
