@@ -14,9 +14,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <cstring>
 #include <functional>
-#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -605,11 +605,13 @@ TEST(AnyEqualHash, IntsCompareByValue) {
   EXPECT_FALSE(ffi::AnyEqual()(Any(1), Any(String("1"))));
 }
 
-TEST(AnyEqualHash, NegativeZeroEqualsZero) {
+TEST(AnyEqualHash, FloatsCompareBitwise) {
   Any pz = 0.0;
   Any nz = -0.0;
-  EXPECT_TRUE(ffi::AnyEqual()(pz, nz));
-  EXPECT_EQ(ffi::AnyHash()(pz), ffi::AnyHash()(nz));
+  EXPECT_FALSE(ffi::AnyEqual()(pz, nz));
+  EXPECT_NE(ffi::AnyHash()(pz), ffi::AnyHash()(nz));
+  Any nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_TRUE(ffi::AnyEqual()(nan, nan));
   EXPECT_FALSE(ffi::AnyEqual()(Any(1.5), Any(2.5)));
 }
 

@@ -222,14 +222,13 @@ TEST(Array, IndexOutOfRangeRaisesIndexErrorNamingIndexAndSize) {
   std::string kind;
   std::string msg = ErrorMessageOf([&] { a[3]; }, &kind);
   EXPECT_EQ(kind, "IndexError");
-  EXPECT_NE(msg.find("index 3"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("size 3"), std::string::npos) << msg;
+  EXPECT_EQ(msg, "Index 3 out of bounds 3");
   msg = ErrorMessageOf([&] { a[-1]; }, &kind);
   EXPECT_EQ(kind, "IndexError");
-  EXPECT_NE(msg.find("index -1"), std::string::npos) << msg;
+  EXPECT_EQ(msg, "Index -1 out of bounds 3");
   msg = ErrorMessageOf([&] { a.Set(5, 1); }, &kind);
   EXPECT_EQ(kind, "IndexError");
-  EXPECT_NE(msg.find("index 5"), std::string::npos) << msg;
+  EXPECT_EQ(msg, "Index 5 out of bounds 3");
   Array<int> empty;
   ErrorMessageOf([&] { empty.pop_back(); }, &kind);
   EXPECT_EQ(kind, "IndexError");
@@ -437,9 +436,44 @@ TEST(Array, RuntimeGlobalsBuildAndReadArrays) {
   std::string kind;
   std::string msg = ErrorMessageOf([&] { get(a, 3); }, &kind);
   EXPECT_EQ(kind, "IndexError");
-  EXPECT_NE(msg.find("index 3"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("Index 3 out of bounds"), std::string::npos) << msg;
   ErrorMessageOf([&] { size(1); }, &kind);
   EXPECT_EQ(kind, "TypeError");
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Array, EmptyEraseRangeIsANoOpAnywhere) {
+  Array<int> a = {1, 2, 3};
+  a.erase(a.begin() + 10, a.begin() + 10);
+  EXPECT_EQ(a.size(), 3u);
+}
+
+TEST(Array, EraseRangeOutOfBoundsNamesTheRange) {
+  Array<int> a = {1, 2, 3};
+  std::string kind;
+  std::string msg = ErrorMessageOf([&] { a.erase(a.begin() + 1, a.begin() + 5); }, &kind);
+  EXPECT_EQ(kind, "IndexError");
+  EXPECT_EQ(msg, "Erase range [1, 5) out of bounds 3");
+  EXPECT_EQ(a.size(), 3u);  // unchanged
+}
+
+TEST(Array, InsertOutOfBoundsAndNegativeResize) {
+  Array<int> a = {1, 2, 3};
+  std::string kind;
+  std::string msg = ErrorMessageOf([&] { a.insert(a.begin() + 4, 9); }, &kind);
+  EXPECT_EQ(kind, "IndexError");
+  EXPECT_EQ(msg, "Index 4 out of bounds [0, 3]");
+  msg = ErrorMessageOf([&] { a.resize(-1); }, &kind);
+  EXPECT_EQ(kind, "ValueError");
+  EXPECT_EQ(msg, "cannot resize an Array to negative size");
+  msg = ErrorMessageOf([&] { Array<int>().front(); }, &kind);
+  EXPECT_EQ(msg, "front() on empty sequence");
+  msg = ErrorMessageOf([&] { Array<int>().pop_back(); }, &kind);
+  EXPECT_EQ(msg, "pop_back on empty sequence");
+  EXPECT_EQ(a.size(), 3u);
 }
 
 }  // namespace

@@ -107,31 +107,37 @@ TEST(Dict, FindAndGet) {
   Dict<String, int> d = {{"a", 1}};
   auto it = d.find("a");
   ASSERT_NE(it, d.end());
-  EXPECT_EQ(it->second, 1);
+  EXPECT_EQ((*it).second, 1);
   EXPECT_EQ(d.find("b"), d.end());
   EXPECT_EQ(d.Get("a").value(), 1);
   EXPECT_EQ(d.Get("b"), std::nullopt);
 }
 
-TEST(Dict, SmallFormBecomesHashedAndBackAcrossErase) {
+TEST(Dict, SmallLayoutBecomesDenseInPlaceAndStaysDenseAfterErase) {
   Dict<int64_t, int64_t> d;
-  for (int64_t i = 0; i < 20; ++i) d.Set(i, i);
-  EXPECT_TRUE(d->is_hashed());
-  for (int64_t i = 0; i < 18; ++i) d.erase(i);
-  EXPECT_FALSE(d->is_hashed());
-  EXPECT_EQ(KeysOf(d), (std::vector<int64_t>{18, 19}));
+  const ffi::DictObj* obj = d.get();
+  for (int64_t i = 0; i < 4; ++i) d.Set(i, i);
+  EXPECT_TRUE(d->IsSmall());
+  d.Set(4, 4);
+  EXPECT_FALSE(d->IsSmall());
+  EXPECT_EQ(d.get(), obj);  // a Dict never changes identity
+  for (int64_t i = 0; i < 4; ++i) d.erase(i);
+  EXPECT_FALSE(d->IsSmall());
+  EXPECT_EQ(KeysOf(d), (std::vector<int64_t>{4}));
   for (int64_t i = 100; i < 120; ++i) d.Set(i, i);
-  EXPECT_TRUE(d->is_hashed());
-  EXPECT_EQ(d.at(19), 19);
+  EXPECT_EQ(d.get(), obj);
+  EXPECT_EQ(d.at(4), 4);
   EXPECT_EQ(d.at(119), 119);
 }
 
 // Random inserts, overwrites and erases against a simple reference model, through the
-// small form, the hashed form, tombstones and compaction.
+// small layout, the dense layout and its rehashes. An overwrite keeps its position in the
+// small layout and moves the key to the end in the dense one (a Dict never returns to small).
 TEST(Dict, RandomOperationsMatchReferenceModel) {
   std::mt19937 rng(12345);
   Dict<int64_t, int64_t> d;
   std::vector<std::pair<int64_t, int64_t>> model;  // insertion order
+  bool dense = false;
   auto find_model = [&](int64_t k) {
     return std::find_if(model.begin(), model.end(), [k](const auto& p) { return p.first == k; });
   };
@@ -145,9 +151,13 @@ TEST(Dict, RandomOperationsMatchReferenceModel) {
       auto it = find_model(key);
       if (it == model.end()) {
         model.emplace_back(key, value);
+      } else if (dense) {
+        model.erase(it);
+        model.emplace_back(key, value);
       } else {
         it->second = value;
       }
+      dense = dense || model.size() > 4;
     } else {
       auto it = find_model(key);
       EXPECT_EQ(d.erase(key), it == model.end() ? 0u : 1u);

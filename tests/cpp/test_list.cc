@@ -83,7 +83,9 @@ TEST(List, DefaultConstructedListsAreDistinctObjects) {
   EXPECT_EQ(Any(a).type_index(), kTVMFFIList);
 }
 
-TEST(List, CellLayoutAndGrowthIntoSeparateBuffer) {
+// Code built against other headers grows a List inline with ::operator new and then calls the
+// existing data_deleter on the old buffer, so every List buffer is separate and has one.
+TEST(List, CellLayoutAndSeparateBufferWithDeleter) {
   List<int> l = {1, 2};
   const ffi::ListObj* obj = l.get();
   const TVMFFISeqCell* cell =
@@ -91,13 +93,22 @@ TEST(List, CellLayoutAndGrowthIntoSeparateBuffer) {
   EXPECT_EQ(obj->type_index(), 75);
   EXPECT_EQ(l.GetTypeKey(), "ffi.List");
   EXPECT_EQ(cell->size, 2);
-  EXPECT_EQ(cell->data_deleter, nullptr);
+  EXPECT_NE(cell->data_deleter, nullptr);
+  EXPECT_NE(cell->data, static_cast<const void*>(reinterpret_cast<const char*>(obj) + 56));
   for (int i = 0; i < 100; ++i) l.push_back(i);
   EXPECT_EQ(l.get(), obj);
   EXPECT_EQ(cell->size, 102);
   EXPECT_GE(cell->capacity, 102);
   EXPECT_NE(cell->data_deleter, nullptr);
   EXPECT_EQ(static_cast<const TVMFFIAny*>(cell->data)[101].v_int64, 99);
+}
+
+TEST(List, EmptyListHasADataDeleter) {
+  List<int> l;
+  const TVMFFISeqCell* cell = reinterpret_cast<const TVMFFISeqCell*>(
+      reinterpret_cast<const char*>(l.get()) + sizeof(TVMFFIObject));
+  EXPECT_EQ(cell->capacity, 0);
+  EXPECT_NE(cell->data_deleter, nullptr);
 }
 
 TEST(List, GrowthDoublesCapacity) {
@@ -129,10 +140,10 @@ TEST(List, IndexErrorsNameIndexAndSize) {
   std::string kind;
   std::string msg = ErrorOf([&] { l[1]; }, &kind);
   EXPECT_EQ(kind, "IndexError");
-  EXPECT_EQ(msg, "List index 1 out of range for size 1");
+  EXPECT_EQ(msg, "Index 1 out of bounds 1");
   msg = ErrorOf([&] { l.insert(int64_t{3}, 5); }, &kind);
   EXPECT_EQ(kind, "IndexError");
-  EXPECT_NE(msg.find("position 3"), std::string::npos) << msg;
+  EXPECT_EQ(msg, "Index 3 out of bounds [0, 1]");
   msg = ErrorOf([&] { l.erase(int64_t{-1}); }, &kind);
   EXPECT_EQ(kind, "IndexError");
   ErrorOf([&] { List<int>().pop_back(); }, &kind);
@@ -234,6 +245,23 @@ TEST(List, RuntimeGlobalsMutateTheSameObject) {
   EXPECT_NE(msg.find("`List`"), std::string::npos) << msg;
   msg = ErrorOf([&] { get(l, 0); }, &kind);
   EXPECT_EQ(kind, "IndexError");
+}
+
+}  // namespace
+
+namespace {
+
+TEST(List, NegativeResizeAndEmptyEraseRange) {
+  List<int> l = {1, 2};
+  std::string kind;
+  std::string msg = ErrorOf([&] { l.resize(-2); }, &kind);
+  EXPECT_EQ(kind, "ValueError");
+  EXPECT_EQ(msg, "cannot resize a List to negative size");
+  l.erase(l.begin() + 7, l.begin() + 7);
+  EXPECT_EQ(l.size(), 2u);
+  msg = ErrorOf([&] { l.erase(l.begin(), l.begin() + 3); }, &kind);
+  EXPECT_EQ(msg, "Erase range [0, 3) out of bounds 2");
+  EXPECT_EQ(l.size(), 2u);
 }
 
 }  // namespace

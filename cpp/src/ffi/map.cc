@@ -1,7 +1,7 @@
 /*
  * Runtime globals of the map containers (docs/runtime_globals.md): the
  * ffi.Map* and ffi.Dict* families. Language bindings build, read and edit
- * Map/Dict objects through these, since the table layout is not ABI.
+ * Map/Dict objects through these rather than through the table layout.
  *
  * Each function insists on the exact kind it is named for: converting a Dict
  * argument to Map<Any, Any> (or back) would copy it, and a DictSetItem would
@@ -16,6 +16,7 @@
 #include <tvm/ffi/reflection/registry.h>
 
 #include <cstdint>
+#include <memory>
 #include <utility>
 
 TVM_FFI_NAMESPACE_BEGIN
@@ -46,9 +47,11 @@ ObjectPtr<ObjT> FromArgs(const AnyView* args, int32_t num_args, const char* func
     TVM_FFI_THROW(ValueError) << func << " takes alternating keys and values, got an odd number ("
                               << num_args << ") of arguments";
   }
-  ObjectPtr<ObjT> obj = make_object<ObjT>();
-  obj->Reserve(num_args / 2);
-  for (int32_t i = 0; i < num_args; i += 2) obj->Insert(Any(args[i]), Any(args[i + 1]));
+  ObjectPtr<ObjT> obj = MapBaseObj::Create<ObjT>(static_cast<uint64_t>(num_args / 2));
+  for (int32_t i = 0; i < num_args; i += 2) {
+    Any key(args[i]), value(args[i + 1]);
+    obj->Insert(&key, &value, true);
+  }
   return obj;
 }
 
@@ -72,18 +75,63 @@ Any GetItem(const details::MapCore* table, const AnyView& key, const char* conta
 int64_t Count(const details::MapCore* table, const AnyView& key) {
   Any storage;
   AnyView k = KeyView(key, &storage);
-  return table->Find(details::AnyUnsafe::GetTVMFFIAny(k)) >= 0 ? 1 : 0;
+  return table->FindIndex(details::AnyUnsafe::GetTVMFFIAny(k)) != table->EndIndex() ? 1 : 0;
 }
 
 Array<Any> Items(const details::MapCore* table) {
   Array<Any> items;
   items.reserve(table->size() * 2);
-  for (int64_t i = table->NextLive(0); i < table->entries_end(); i = table->NextLive(i + 1)) {
-    const details::MapEntry& e = table->entry(i);
+  for (uint64_t i = table->BeginIndex(); i != table->EndIndex(); i = table->NextIndex(i)) {
+    const details::MapEntry& e = table->KVAt(i);
     items.push_back(Any(AnyView::CopyFromTVMFFIAny(e.key)));
     items.push_back(Any(AnyView::CopyFromTVMFFIAny(e.value)));
   }
   return items;
+}
+
+// The "missing" sentinel of *GetItemOrMissing: the object of ffi.GetInvalidObject when that
+// global exists (one sentinel per process), else an object of our own.
+Any MissingSentinel() {
+  static Any sentinel = [] {
+    Optional<Function> get = Function::GetGlobal("ffi.GetInvalidObject");
+    if (get.has_value()) return (*get)();
+    return Any(ObjectRef(make_object<Object>()));
+  }();
+  return sentinel;
+}
+
+Any GetItemOrMissing(const details::MapCore* table, const AnyView& key) {
+  Any storage;
+  AnyView k = KeyView(key, &storage);
+  const TVMFFIAny* v = table->FindValue(details::AnyUnsafe::GetTVMFFIAny(k));
+  if (v == nullptr) return MissingSentinel();
+  return Any(AnyView::CopyFromTVMFFIAny(*v));
+}
+
+// A cursor over the entries in insertion order: f(0) is the current key, f(1) its value, f(2)
+// steps to the next entry and returns whether there is one. The function keeps the map alive.
+Function ForwardIterFunctor(const AnyView& map, int32_t type_index, const char* func) {
+  const details::MapCore* table = TableArg(map, type_index, func);
+  ObjectRef keep = map.cast<ObjectRef>();
+  auto index = std::make_shared<uint64_t>(table->BeginIndex());
+  return Function::FromTyped([keep, table, index](int64_t command) -> Any {
+    if (command == 2) {
+      // A stale cursor (the Dict changed underneath) ends rather than following old links.
+      if (*index != table->EndIndex()) {
+        *index = table->IsLiveIndex(*index) ? table->NextIndex(*index) : table->EndIndex();
+      }
+      return *index != table->EndIndex();
+    }
+    if (command != 0 && command != 1) {
+      TVM_FFI_THROW(ValueError) << "map iterator: unknown command " << command
+                                << " (0 = key, 1 = value, 2 = advance)";
+    }
+    if (!table->IsLiveIndex(*index)) {
+      TVM_FFI_THROW(IndexError) << "map iterator: no current entry (at the end)";
+    }
+    const details::MapEntry& e = table->KVAt(*index);
+    return Any(AnyView::CopyFromTVMFFIAny(command == 0 ? e.key : e.value));
+  });
 }
 
 TVM_FFI_STATIC_INIT_BLOCK() {
@@ -116,6 +164,18 @@ TVM_FFI_STATIC_INIT_BLOCK() {
             return Items(TableArg(map, kTVMFFIMap, "ffi.MapItems"));
           },
           "An Array [k0, v0, k1, v1, ...] in insertion order.")
+      .def(
+          "ffi.MapGetItemOrMissing",
+          [](AnyView map, AnyView key) -> Any {
+            return GetItemOrMissing(TableArg(map, kTVMFFIMap, "ffi.MapGetItemOrMissing"), key);
+          },
+          "The value of key, or the missing sentinel (ffi.GetInvalidObject) when absent.")
+      .def(
+          "ffi.MapForwardIterFunctor",
+          [](AnyView map) -> Function {
+            return ForwardIterFunctor(map, kTVMFFIMap, "ffi.MapForwardIterFunctor");
+          },
+          "A cursor function over the Map: f(0) key, f(1) value, f(2) advance -> has next.")
       .def_packed("ffi.Dict",
                   [](const AnyView* args, int32_t num_args, Any* rv) {
                     *rv = Dict<Any, Any>(FromArgs<DictObj>(args, num_args, "ffi.Dict"));
@@ -146,9 +206,22 @@ TVM_FFI_STATIC_INIT_BLOCK() {
           },
           "An Array [k0, v0, k1, v1, ...] in insertion order.")
       .def(
+          "ffi.DictGetItemOrMissing",
+          [](AnyView dict, AnyView key) -> Any {
+            return GetItemOrMissing(TableArg(dict, kTVMFFIDict, "ffi.DictGetItemOrMissing"), key);
+          },
+          "The value of key, or the missing sentinel (ffi.GetInvalidObject) when absent.")
+      .def(
+          "ffi.DictForwardIterFunctor",
+          [](AnyView dict) -> Function {
+            return ForwardIterFunctor(dict, kTVMFFIDict, "ffi.DictForwardIterFunctor");
+          },
+          "A cursor function over the Dict: f(0) key, f(1) value, f(2) advance -> has next.")
+      .def(
           "ffi.DictSetItem",
           [](AnyView dict, AnyView key, AnyView value) {
-            MutableDictArg(dict, "ffi.DictSetItem")->Insert(Any(key), Any(value));
+            Any k(key), v(value);
+            MutableDictArg(dict, "ffi.DictSetItem")->Insert(&k, &v, true);
           },
           "Insert or replace key in place.")
       .def(

@@ -430,6 +430,43 @@ inline void InplaceConvertAnyViewToAny(TVMFFIAny* data, size_t extra_any_bytes =
 }
 
 inline uint64_t HashBytes(std::string_view s) { return std::hash<std::string_view>()(s); }
+
+/*!
+ * \brief The stable hash primitives behind AnyHash. They are part of the
+ *  binary contract: a Map built in one library is probed by the inline code of
+ *  another, so every build must place a key in the same slot.
+ */
+inline uint64_t StableHashCombine(uint64_t key, uint64_t value) {
+  return key ^ (value + 0x9e3779b9 + (key << 6) + (key >> 2));
+}
+
+/*! \brief Content hash of n bytes: little-endian 8-byte words folded modulo 2^31 - 1. */
+inline uint64_t StableHashBytes(const void* data, size_t n) {
+  constexpr uint64_t kMul = 1099511628211ULL;
+  constexpr uint64_t kMod = 2147483647ULL;
+  const unsigned char* p = static_cast<const unsigned char*>(data);
+  uint64_t h = 0;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, p + i, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    h = (h * kMul + w) % kMod;
+  }
+  if (i < n) {
+    uint64_t w = 0;
+    for (size_t b = n; b > i; --b) w = (w << 8) | p[b - 1];
+    h = (h * kMul + w) % kMod;
+  }
+  return h;
+}
+
+/*! \brief StableHashBytes of a small string/bytes cell: its zero-filled payload is the one word. */
+inline uint64_t StableHashSmallStrBytes(const TVMFFIAny* cell) {
+  return cell->v_uint64 % 2147483647ULL;
+}
 }  // namespace details
 
 inline void TypeTraits<Any>::MoveToAny(Any src, TVMFFIAny* r) {
@@ -440,41 +477,44 @@ inline Any TypeTraits<Any>::MoveFromAnyAfterCheck(TVMFFIAny* src) {
 }
 
 /*!
- * \brief Hash for map keys: strings and bytes by content (whatever their
- *  storage), ints, floats and other PODs by value, objects by identity.
+ * \brief The key hash of Map and Dict, identical in every build (it decides
+ *  slot positions, which other libraries read inline): strings and bytes by
+ *  content whatever their storage, everything else by type index and the
+ *  8-byte payload (objects by identity, floats bitwise).
  */
 struct AnyHash {
   uint64_t operator()(const Any& a) const { return Hash(details::AnyUnsafe::GetTVMFFIAny(a)); }
   uint64_t operator()(const AnyView& a) const {
     return Hash(details::AnyUnsafe::GetTVMFFIAny(a));
   }
+  /*! \brief Also accepts the borrowed string forms (RawStr, ByteArrayPtr), hashed as String/Bytes. */
   static uint64_t Hash(const TVMFFIAny* a) {
-    std::string_view s;
-    bool is_bytes;
-    if (details::AnyStringView(a, &s, &is_bytes)) {
-      return details::HashBytes(s) ^ (is_bytes ? 0x9e3779b97f4a7c15ULL : 0);
+    switch (a->type_index) {
+      case kTVMFFISmallStr:
+        return details::StableHashCombine(kTVMFFIStr, details::StableHashSmallStrBytes(a));
+      case kTVMFFISmallBytes:
+        return details::StableHashCombine(kTVMFFIBytes, details::StableHashSmallStrBytes(a));
+      case kTVMFFIStr:
+      case kTVMFFIBytes:
+      case kTVMFFIRawStr:
+      case kTVMFFIByteArrayPtr: {
+        std::string_view s;
+        bool is_bytes;
+        details::AnyStringView(a, &s, &is_bytes);
+        return details::StableHashCombine(is_bytes ? kTVMFFIBytes : kTVMFFIStr,
+                                          details::StableHashBytes(s.data(), s.size()));
+      }
+      default:
+        return details::StableHashCombine(static_cast<uint64_t>(a->type_index), a->v_uint64);
     }
-    if (a->type_index == kTVMFFIFloat) {
-      double v = a->v_float64;
-      if (v == 0.0) v = 0.0;  // -0.0 and 0.0 are equal keys
-      uint64_t bits;
-      std::memcpy(&bits, &v, sizeof(bits));
-      return std::hash<uint64_t>()(bits) ^ 0x3;
-    }
-    uint64_t bits = a->v_uint64;
-    // Hash only the fields AnyEqual compares, so padding bytes never matter.
-    if (a->type_index == kTVMFFIDataType) {
-      bits = (uint64_t{a->v_dtype.code} << 32) | (uint64_t{a->v_dtype.bits} << 16) |
-             a->v_dtype.lanes;
-    } else if (a->type_index == kTVMFFIDevice) {
-      bits = (static_cast<uint64_t>(a->v_device.device_type) << 32) |
-             static_cast<uint32_t>(a->v_device.device_id);
-    }
-    return std::hash<uint64_t>()(bits) ^ static_cast<uint64_t>(a->type_index);
   }
 };
 
-/*! \brief Equality matching AnyHash. */
+/*!
+ * \brief Key equality matching AnyHash: String and Bytes by content (a small
+ *  and a heap string of equal content are equal; a String never equals a
+ *  Bytes), everything else only when the 16 bytes of the cells are identical.
+ */
 struct AnyEqual {
   bool operator()(const Any& a, const Any& b) const {
     return Equal(details::AnyUnsafe::GetTVMFFIAny(a), details::AnyUnsafe::GetTVMFFIAny(b));
@@ -483,22 +523,16 @@ struct AnyEqual {
     return Equal(details::AnyUnsafe::GetTVMFFIAny(a), details::AnyUnsafe::GetTVMFFIAny(b));
   }
   static bool Equal(const TVMFFIAny* a, const TVMFFIAny* b) {
+    uint64_t a0, b0;
+    std::memcpy(&a0, a, sizeof(a0));
+    std::memcpy(&b0, b, sizeof(b0));
+    if (a0 == b0 && a->v_uint64 == b->v_uint64) return true;
     std::string_view sa, sb;
     bool ba, bb;
     if (details::AnyStringView(a, &sa, &ba)) {
       return details::AnyStringView(b, &sb, &bb) && ba == bb && sa == sb;
     }
-    if (a->type_index != b->type_index) return false;
-    if (a->type_index == kTVMFFIFloat) return a->v_float64 == b->v_float64;
-    if (a->type_index == kTVMFFIDataType) {
-      return a->v_dtype.code == b->v_dtype.code && a->v_dtype.bits == b->v_dtype.bits &&
-             a->v_dtype.lanes == b->v_dtype.lanes;
-    }
-    if (a->type_index == kTVMFFIDevice) {
-      return a->v_device.device_type == b->v_device.device_type &&
-             a->v_device.device_id == b->v_device.device_id;
-    }
-    return a->v_uint64 == b->v_uint64;
+    return false;
   }
 };
 

@@ -22,6 +22,7 @@
 #define TVM_FFI_CONTAINER_ARRAY_H_
 
 #include <tvm/ffi/any.h>
+#include <tvm/ffi/container/container_detail.h>
 #include <tvm/ffi/container/seq_base.h>
 #include <tvm/ffi/error.h>
 // Function is included so code taking Array<T> in typed functions needs only this header.
@@ -48,6 +49,27 @@ class ArrayObj : public details::SeqBaseObj {
  public:
   static constexpr int32_t _type_index = kTVMFFIArray;
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC("ffi.Array", ArrayObj, Object);
+
+  /*! \return A new array of n copies of value. */
+  static ObjectPtr<ArrayObj> CreateRepeated(int64_t n, const Any& value) {
+    if (n < 0) TVM_FFI_THROW(ValueError) << "CreateRepeated: negative size " << n;
+    ObjectPtr<ArrayObj> p = details::SeqAllocInplace<ArrayObj>(n);
+    for (int64_t i = 0; i < n; ++i) {
+      p->AppendCellUnchecked(details::AnyUnsafe::MoveAnyToTVMFFIAny(Any(value)));
+    }
+    return p;
+  }
+  /*! \return A new array of capacity cap holding copies of from's elements. */
+  static ObjectPtr<ArrayObj> CopyFrom(int64_t cap, ArrayObj* from) {
+    if (cap < from->size) TVM_FFI_THROW(ValueError) << "Not enough capacity";
+    const TVMFFIAny* s = from->slots();
+    return details::SeqCopyFrom<ArrayObj>(s, s + from->size, cap);
+  }
+  /*! \return A new array of capacity cap that takes over from's elements (from is left empty). */
+  static ObjectPtr<ArrayObj> MoveFrom(int64_t cap, ArrayObj* from) {
+    if (cap < from->size) TVM_FFI_THROW(RuntimeError) << "Not enough capacity";
+    return details::SeqStealFrom<ArrayObj>(from, cap);
+  }
 };
 
 namespace details {
@@ -141,11 +163,11 @@ class Array : public ObjectRef {
   T operator[](int64_t i) const { return details::SeqFromCell<T>(CheckedCell(i)); }
   T at(int64_t i) const { return operator[](i); }
   T front() const {
-    if (empty()) TVM_FFI_THROW(IndexError) << "front() of an empty Array";
+    if (empty()) TVM_FFI_THROW(IndexError) << "front() on empty sequence";
     return details::SeqFromCell<T>(obj()->slots());
   }
   T back() const {
-    if (empty()) TVM_FFI_THROW(IndexError) << "back() of an empty Array";
+    if (empty()) TVM_FFI_THROW(IndexError) << "back() on empty sequence";
     return details::SeqFromCell<T>(obj()->slots() + obj()->size - 1);
   }
 
@@ -172,7 +194,7 @@ class Array : public ObjectRef {
   }
   /*! \brief Remove the last element; IndexError when empty. */
   void pop_back() {
-    if (empty()) TVM_FFI_THROW(IndexError) << "pop_back() of an empty Array";
+    if (empty()) TVM_FFI_THROW(IndexError) << "pop_back on empty sequence";
     ArrayObj* p = CopyOnWrite(0);
     p->ShrinkTo(p->size - 1);
   }
@@ -195,12 +217,11 @@ class Array : public ObjectRef {
   /*! \brief Remove the elements of [first, last). */
   iterator erase(iterator first, iterator last) {
     int64_t lo = first - begin(), hi = last - begin();
+    if (lo == hi) return begin() + lo;  // an empty range is a no-op wherever it is
     int64_t n = static_cast<int64_t>(size());
     if (lo < 0 || hi > n || lo > hi) {
-      TVM_FFI_THROW(IndexError) << "Array erase range [" << lo << ", " << hi
-                                << ") out of range for size " << n;
+      TVM_FFI_THROW(IndexError) << "Erase range [" << lo << ", " << hi << ") out of bounds " << n;
     }
-    if (lo == hi) return begin() + lo;
     ArrayObj* p = CopyOnWrite(0);
     p->EraseRange(lo, hi);
     return iterator(p->slots() + lo);
@@ -215,7 +236,7 @@ class Array : public ObjectRef {
   }
   /*! \brief Resize to n elements, appending default-constructed T's. */
   void resize(int64_t n) {
-    if (n < 0) TVM_FFI_THROW(ValueError) << "Array resize to negative size " << n;
+    if (n < 0) TVM_FFI_THROW(ValueError) << "cannot resize an Array to negative size";
     int64_t cur = static_cast<int64_t>(size());
     if (n == cur) return;
     if (n < cur) {
@@ -267,6 +288,36 @@ class Array : public ObjectRef {
     }
   }
 
+  /*!
+   * \brief Replace every element x by fmap(x): in place when this handle is
+   *  the only owner (each element is handed to fmap by value, uniquely),
+   *  else through Map (other handles keep the old elements). If fmap throws
+   *  in place, the element being mapped is left None.
+   */
+  template <typename F>
+  void MutateByApply(F fmap) {
+    if (data_ == nullptr) return;
+    if (!data_.unique()) {
+      *this = Map(fmap);
+      return;
+    }
+    ArrayObj* o = obj();
+    for (int64_t i = 0; i < o->size; ++i) {
+      Any cur = details::AnyUnsafe::MoveTVMFFIAnyToAny(o->slots() + i);
+      T mapped = [&]() -> T {
+        if constexpr (std::is_same_v<T, Any>) {
+          return fmap(std::move(cur));
+        } else {
+          return fmap(std::move(cur).template cast<T>());
+        }
+      }();
+      o->slots()[i] = details::AnyUnsafe::MoveAnyToTVMFFIAny(Any(std::move(mapped)));
+    }
+  }
+
+  /*! \return The ArrayObj itself (mutable; callers must respect copy-on-write). */
+  ArrayObj* GetArrayObj() const { return obj(); }
+
   /*! \return The ArrayObj, copied first if shared (for in-place edits), with room for min_capacity. */
   ArrayObj* CopyOnWrite(int64_t min_capacity = 0) {
     if (!data_) {
@@ -306,8 +357,7 @@ class Array : public ObjectRef {
     int64_t pos = position - begin();
     int64_t n = static_cast<int64_t>(size());
     if (pos < 0 || pos > n) {
-      TVM_FFI_THROW(IndexError) << "Array insert position " << pos << " out of range for size "
-                                << n;
+      TVM_FFI_THROW(IndexError) << "Index " << pos << " out of bounds [0, " << n << "]";
     }
     int64_t need = n + cells->size();
     int64_t cap = static_cast<int64_t>(capacity());

@@ -19,6 +19,7 @@
 #include <tvm/ffi/container/map_base.h>
 
 #include <initializer_list>
+#include <unordered_map>
 #include <utility>
 
 TVM_FFI_NAMESPACE_BEGIN
@@ -31,8 +32,12 @@ class Dict : public ObjectRef, public details::MapReadAPI<Dict<K, V>, K, V> {
   static constexpr bool _type_custom_any_traits = true;
 
   /*! \brief A new, empty dict. */
-  Dict() : ObjectRef(make_object<DictObj>()) {}
+  Dict() : ObjectRef(MapBaseObj::Create<DictObj>(0)) {}
   Dict(std::initializer_list<std::pair<K, V>> init) : Dict(init.begin(), init.end()) {}
+  /*! \brief From a std::unordered_map (iteration order of the source). */
+  template <typename H, typename E, typename A>
+  Dict(const std::unordered_map<K, V, H, E, A>& init)  // NOLINT(runtime/explicit)
+      : Dict(init.begin(), init.end()) {}
   /*! \brief From a range of pairs (std::map, std::unordered_map, vector of pairs...). */
   template <typename Iter,
             typename = std::enable_if_t<!std::is_integral_v<Iter> &&
@@ -59,7 +64,10 @@ class Dict : public ObjectRef, public details::MapReadAPI<Dict<K, V>, K, V> {
   const DictObj* operator->() const { return get(); }
 
   /*! \brief Insert or replace key; visible through every handle. */
-  void Set(const K& key, const V& value) { obj()->Insert(Any(key), Any(value)); }
+  void Set(const K& key, const V& value) {
+    Any k(key), v(value);
+    obj()->Insert(&k, &v, true);
+  }
 
   /*! \brief Remove key if present; returns the number removed (0 or 1). */
   template <typename Q>
@@ -77,7 +85,7 @@ class Dict : public ObjectRef, public details::MapReadAPI<Dict<K, V>, K, V> {
  private:
   // A moved-from handle gets a fresh storage instead of dereferencing null.
   DictObj* obj() {
-    if (data_ == nullptr) data_ = make_object<DictObj>();
+    if (data_ == nullptr) data_ = MapBaseObj::Create<DictObj>(0);
     return static_cast<DictObj*>(data_.get());
   }
 };

@@ -42,6 +42,7 @@ class ListObj : public details::SeqBaseObj {
  public:
   static constexpr int32_t _type_index = kTVMFFIList;
   static constexpr bool _type_mutable = true;
+  static constexpr bool kSeqBufferOutOfLine = true;
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC("ffi.List", ListObj, Object);
 };
 
@@ -105,11 +106,11 @@ class List : public ObjectRef {
   T operator[](int64_t i) const { return details::SeqFromCellChecked<T>(CheckedCell(i)); }
   T at(int64_t i) const { return operator[](i); }
   T front() const {
-    if (empty()) TVM_FFI_THROW(IndexError) << "front() of an empty List";
+    if (empty()) TVM_FFI_THROW(IndexError) << "front() on empty sequence";
     return details::SeqFromCellChecked<T>(obj()->slots());
   }
   T back() const {
-    if (empty()) TVM_FFI_THROW(IndexError) << "back() of an empty List";
+    if (empty()) TVM_FFI_THROW(IndexError) << "back() on empty sequence";
     return details::SeqFromCellChecked<T>(obj()->slots() + obj()->size - 1);
   }
 
@@ -127,7 +128,7 @@ class List : public ObjectRef {
   }
   /*! \brief Remove the last element; IndexError when empty. */
   void pop_back() {
-    if (empty()) TVM_FFI_THROW(IndexError) << "pop_back() of an empty List";
+    if (empty()) TVM_FFI_THROW(IndexError) << "pop_back on empty sequence";
     obj()->ShrinkTo(obj()->size - 1);
   }
   /*! \brief Insert item before position. */
@@ -171,7 +172,7 @@ class List : public ObjectRef {
   }
   /*! \brief Resize to n elements, appending default-constructed T's. */
   void resize(int64_t n) {
-    if (n < 0) TVM_FFI_THROW(ValueError) << "List resize to negative size " << n;
+    if (n < 0) TVM_FFI_THROW(ValueError) << "cannot resize a List to negative size";
     int64_t cur = obj()->size;
     if (n <= cur) {
       obj()->ShrinkTo(n);
@@ -208,8 +209,7 @@ class List : public ObjectRef {
   iterator InsertCells(int64_t pos, details::CellBuffer* cells) {
     ListObj* p = obj();
     if (pos < 0 || pos > p->size) {
-      TVM_FFI_THROW(IndexError) << "List insert position " << pos << " out of range for size "
-                                << p->size;
+      TVM_FFI_THROW(IndexError) << "Index " << pos << " out of bounds [0, " << p->size << "]";
     }
     p->GrowBuffer(p->size + cells->size());
     p->InsertCellsUnchecked(pos, cells->data(), cells->size());
@@ -217,10 +217,10 @@ class List : public ObjectRef {
     return iterator(p->slots() + pos);
   }
   void EraseRange(int64_t lo, int64_t hi) {
+    if (lo == hi) return;  // an empty range is a no-op wherever it is
     int64_t n = obj()->size;
     if (lo < 0 || hi > n || lo > hi) {
-      TVM_FFI_THROW(IndexError) << "List erase range [" << lo << ", " << hi
-                                << ") out of range for size " << n;
+      TVM_FFI_THROW(IndexError) << "Erase range [" << lo << ", " << hi << ") out of bounds " << n;
     }
     obj()->EraseRange(lo, hi);
   }

@@ -19,6 +19,7 @@
 #include <tvm/ffi/container/map_base.h>
 
 #include <initializer_list>
+#include <unordered_map>
 #include <utility>
 
 TVM_FFI_NAMESPACE_BEGIN
@@ -31,8 +32,12 @@ class Map : public ObjectRef, public details::MapReadAPI<Map<K, V>, K, V> {
   static constexpr bool _type_custom_any_traits = true;
 
   /*! \brief An empty map. */
-  Map() : ObjectRef(make_object<MapObj>()) {}
+  Map() : ObjectRef(MapBaseObj::Create<MapObj>(0)) {}
   Map(std::initializer_list<std::pair<K, V>> init) : Map(init.begin(), init.end()) {}
+  /*! \brief From a std::unordered_map (iteration order of the source). */
+  template <typename H, typename E, typename A>
+  Map(const std::unordered_map<K, V, H, E, A>& init)  // NOLINT(runtime/explicit)
+      : Map(init.begin(), init.end()) {}
   /*! \brief From a range of pairs (std::map, std::unordered_map, vector of pairs...). */
   template <typename Iter,
             typename = std::enable_if_t<!std::is_integral_v<Iter> &&
@@ -59,7 +64,15 @@ class Map : public ObjectRef, public details::MapReadAPI<Map<K, V>, K, V> {
   const MapObj* operator->() const { return get(); }
 
   /*! \brief Insert or replace key (copies the storage first if it is shared). */
-  void Set(const K& key, const V& value) { CopyOnWrite(1)->Insert(Any(key), Any(value)); }
+  void Set(const K& key, const V& value) {
+    Any k(key), v(value);
+    if (!CopyOnWrite(1)->Insert(&k, &v, false)) {
+      // A full small map becomes dense in a new object (the old one may be too small in place).
+      ObjectPtr<MapObj> fresh = MapBaseObj::CreateCopy<MapObj>(*get(), 1);
+      fresh->Insert(&k, &v, true);
+      data_ = std::move(fresh);
+    }
+  }
 
   /*! \brief Remove key if present; returns the number removed (0 or 1). */
   template <typename Q>
@@ -67,7 +80,7 @@ class Map : public ObjectRef, public details::MapReadAPI<Map<K, V>, K, V> {
     return details::WithKeyCell<K>(key, [this](const TVMFFIAny* cell) -> size_t {
       // Absent keys must not trigger a copy of a shared storage.
       const MapObj* obj = get();
-      if (obj == nullptr || obj->Find(cell) < 0) return 0;
+      if (obj == nullptr || obj->FindIndex(cell) == obj->EndIndex()) return 0;
       return CopyOnWrite(0)->Erase(cell) ? 1 : 0;
     });
   }
@@ -77,7 +90,7 @@ class Map : public ObjectRef, public details::MapReadAPI<Map<K, V>, K, V> {
     if (data_ != nullptr && data_.unique()) {
       mutable_obj()->Clear();
     } else {
-      data_ = make_object<MapObj>();
+      data_ = MapBaseObj::Create<MapObj>(0);
     }
   }
 
@@ -87,11 +100,9 @@ class Map : public ObjectRef, public details::MapReadAPI<Map<K, V>, K, V> {
    */
   MapObj* CopyOnWrite(int64_t extra = 0) {
     if (data_ == nullptr) {
-      data_ = make_object<MapObj>();
+      data_ = MapBaseObj::Create<MapObj>(static_cast<uint64_t>(extra));
     } else if (!data_.unique()) {
-      ObjectPtr<MapObj> fresh = make_object<MapObj>();
-      fresh->CopyFrom(*get(), extra);
-      data_ = std::move(fresh);
+      data_ = MapBaseObj::CreateCopy<MapObj>(*get(), static_cast<uint64_t>(extra));
     }
     return mutable_obj();
   }
@@ -102,6 +113,13 @@ class Map : public ObjectRef, public details::MapReadAPI<Map<K, V>, K, V> {
  private:
   MapObj* mutable_obj() { return static_cast<MapObj*>(data_.get()); }
 };
+
+/*! \brief lhs with every entry of rhs set into it (rhs wins on equal keys); lhs is copied on write. */
+template <typename K, typename V>
+inline Map<K, V> Merge(Map<K, V> lhs, const Map<K, V>& rhs) {
+  for (auto kv : rhs) lhs.Set(kv.first, kv.second);
+  return lhs;
+}
 
 template <typename K, typename V>
 struct TypeTraits<Map<K, V>> : details::MapTypeTraitsBase<Map<K, V>, MapObj, DictObj, K, V> {};

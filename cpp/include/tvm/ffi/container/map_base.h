@@ -1,28 +1,18 @@
 /*
  * The hash table shared by Map (immutable, copy-on-write) and Dict (mutable,
- * shared): MapObj, DictObj and the typed read API both reference classes use.
+ * shared): MapBaseObj (with MapObj, DictObj) and the typed read API both
+ * reference classes use.
  *
- * Everything after the object header is private to this implementation (not
- * ABI); language bindings reach maps through the runtime globals (ffi.Map*,
- * ffi.Dict*). Keys and values are owned Any cells; keys compare like AnyEqual
- * (strings by content whatever their storage, PODs by value, other objects by
- * identity). The hash is the table's own (MapHashKey), consistent with that
- * equality and independent of the C++ standard library, because one map
- * object is read by the inline code of every library in the process.
- *
- * Layout: entries live in one array in insertion order. A map of at most
- * kSmallMax entries is scanned linearly; a larger one also has an
- * open-addressing index (linear probing, 8-byte slots holding a hash tag and
- * an entry position). Erase leaves a tombstone in the entry array, which is
- * compacted when the array would otherwise grow, so insertion order survives
- * erase and a re-inserted key goes to the end. The index goes when erase
- * leaves kSmallMax / 2 entries (the gap avoids rebuilding it on every
- * insert/erase pair at the boundary).
+ * The object layout, the key hash (AnyHash) and key equality (AnyEqual) are
+ * part of the binary contract: a library compiled against another copy of
+ * these headers reads, grows and erases our maps inline and we read its maps
+ * (see MapBaseObj). Iteration follows insertion order.
  */
 #ifndef TVM_FFI_CONTAINER_MAP_BASE_H_
 #define TVM_FFI_CONTAINER_MAP_BASE_H_
 
 #include <tvm/ffi/any.h>
+#include <tvm/ffi/container/container_detail.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/object.h>
@@ -30,6 +20,7 @@
 #include <tvm/ffi/string.h>
 #include <tvm/ffi/type_traits.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <iterator>
@@ -40,25 +31,92 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 TVM_FFI_NAMESPACE_BEGIN
 
 namespace details {
 
-/*! \brief One key/value pair; a tombstone after erase (key.type_index == kMapTombstone). */
-struct MapEntry {
+/*! \brief One key/value pair, laid out as std::pair<Any, Any> (32 bytes). */
+struct MapKV {
   TVMFFIAny key;
   TVMFFIAny value;
 };
 
-/*! \brief One index slot: the high 32 bits of the key's hash and an entry position. */
-struct MapSlot {
-  uint32_t tag;
-  int32_t index;  // -1 when empty
+/*! \brief A slot of the dense layout: the pair, then the insertion-order links (slot indices). */
+struct DenseMapItem {
+  MapKV kv;
+  uint64_t prev;
+  uint64_t next;
 };
 
-// No stored value ever has this type index, so it can mark erased entries.
-constexpr int32_t kMapTombstone = std::numeric_limits<int32_t>::min();
+/*! \brief 16 metadata bytes followed by the 16 slots they describe. */
+struct DenseMapBlock {
+  uint8_t meta[16];
+  DenseMapItem items[16];
+};
+
+/*! \brief The fields the dense layout adds right after the 56-byte map object. */
+struct DenseMapExtra {
+  uint32_t fib_shift;
+  uint64_t iter_list_head;
+  uint64_t iter_list_tail;
+};
+
+static_assert(sizeof(MapKV) == 32 && sizeof(DenseMapItem) == 48 && sizeof(DenseMapBlock) == 784,
+              "map storage layout is part of the binary contract");
+
+/*! \brief Bit 63 of slots_: the small layout (the low bits are then its capacity). */
+constexpr uint64_t kMapSmallFlag = uint64_t{1} << 63;
+/*! \brief "No slot": the end of the insertion-order list. */
+constexpr uint64_t kMapNoIndex = ~uint64_t{0};
+/*! \brief The most pairs the small layout holds; one more converts to the dense layout. */
+constexpr uint64_t kMapSmallMax = 4;
+/*! \brief Metadata byte values: empty slot, slot reserved during a move, "not a chain head" bit. */
+constexpr uint8_t kMapEmptySlot = 0xFF;
+constexpr uint8_t kMapProtectedSlot = 0xFE;
+constexpr uint8_t kMapNotHead = 0x80;
+constexpr uint8_t kMapJumpMask = 0x7F;
+/*! \brief 2^64 / golden ratio: slot = (kMapFibMul * hash) >> fib_shift. */
+constexpr uint64_t kMapFibMul = 11400714819323198485ULL;
+/*!
+ * \brief Jump indices below this have a known distance (0..15, then the
+ *  triangular numbers 21, 28, ..., 2628). Chains written here only use
+ *  these; a larger index written by another build sends reads to a full scan
+ *  and writes to a rebuild of the table, which stays correct either way.
+ */
+constexpr uint8_t kMapKnownJumps = 83;
+
+/*! \return The distance of jump index k (k < kMapKnownJumps). */
+TVM_FFI_INLINE uint64_t MapJumpDistance(uint64_t k) {
+  return k < 16 ? k : (k - 10) * (k - 9) / 2;
+}
+
+/*! \return The key hash (AnyHash, also over borrowed string forms used for lookups). */
+TVM_FFI_INLINE uint64_t MapKeyHash(const TVMFFIAny* key) {
+  if (key->type_index < kTVMFFIStaticObjectBegin && key->type_index != kTVMFFISmallStr &&
+      key->type_index != kTVMFFISmallBytes && key->type_index != kTVMFFIRawStr &&
+      key->type_index != kTVMFFIByteArrayPtr) {
+    return StableHashCombine(static_cast<uint64_t>(key->type_index), key->v_uint64);
+  }
+  return AnyHash::Hash(key);
+}
+
+/*!
+ * \brief Key equality of the table (AnyEqual). Identical cells, the usual hit,
+ *  cost two compares.
+ */
+TVM_FFI_INLINE bool MapKeyEqual(const TVMFFIAny* stored, const TVMFFIAny* query) {
+  uint64_t s0, q0;
+  std::memcpy(&s0, stored, sizeof(s0));  // type_index and small_str_len / padding
+  std::memcpy(&q0, query, sizeof(q0));
+  if (s0 == q0 && stored->v_uint64 == query->v_uint64) return true;
+  if (stored->type_index < kTVMFFIStaticObjectBegin && stored->type_index != kTVMFFISmallStr &&
+      stored->type_index != kTVMFFISmallBytes) {
+    return false;
+  }
+  return AnyEqual::Equal(stored, query);
+}
 
 inline void MapCellIncRef(const TVMFFIAny& cell) {
   if (cell.type_index >= kTVMFFIStaticObjectBegin) ObjectUnsafe::IncRef(cell.v_obj);
@@ -67,130 +125,9 @@ inline void MapCellDecRef(const TVMFFIAny& cell) {
   if (cell.type_index >= kTVMFFIStaticObjectBegin) ObjectUnsafe::DecRef(cell.v_obj);
 }
 
-// The {data, size} cell of a heap String/Bytes object, right after the object header.
-inline const TVMFFIByteArray* MapHeapBytes(const TVMFFIAny* a) {
-  return reinterpret_cast<const TVMFFIByteArray*>(reinterpret_cast<const char*>(a->v_obj) +
-                                                  sizeof(TVMFFIObject));
-}
-
-// The out-of-line part of MapKeyEqual: cells that are not bit-for-bit identical.
-inline bool MapKeyEqualSlow(const TVMFFIAny* stored, const TVMFFIAny* query) {
-  const int32_t t = stored->type_index;
-  if (t == kMapTombstone) return false;
-  if (t == query->type_index) {
-    if (t == kTVMFFIStr) {
-      const TVMFFIByteArray* x = MapHeapBytes(stored);
-      const TVMFFIByteArray* y = MapHeapBytes(query);
-      return x->size == y->size && std::memcmp(x->data, y->data, x->size) == 0;
-    }
-    // PODs compared by their payload and objects compared by identity differ when it does.
-    if (t == kTVMFFIInt || t == kTVMFFIBool || t == kTVMFFINone || t == kTVMFFIOpaquePtr ||
-        t == kTVMFFIDevice || (t >= kTVMFFIStaticObjectBegin && t != kTVMFFIBytes)) {
-      return stored->v_uint64 == query->v_uint64;
-    }
-  }
-  return AnyEqual::Equal(stored, query);
-}
-
-/*!
- * \brief Key equality of the table: AnyEqual, except that bit-for-bit
- *  identical cells are always equal (so a NaN key can be found again, as in
- *  a Python dict holding the same float object). The identical case is the
- *  usual hit and costs two compares.
- */
-TVM_FFI_INLINE bool MapKeyEqual(const TVMFFIAny* stored, const TVMFFIAny* query) {
-  uint64_t s0, q0;
-  std::memcpy(&s0, stored, sizeof(s0));  // type_index and small_str_len / padding
-  std::memcpy(&q0, query, sizeof(q0));
-  if (s0 == q0 && stored->v_uint64 == query->v_uint64) return true;
-  return MapKeyEqualSlow(stored, query);
-}
-
-/*
- * The table's own key hash, consistent with AnyEqual (equal keys hash alike).
- * It is defined here rather than through std::hash because a map object is
- * shared by every library in the process: code compiled against another C++
- * standard library must find the same slots.
- */
-constexpr uint64_t kMapHashMul = 0x9E3779B97F4A7C15ULL;  // 2^64 / golden ratio, odd
-
-// The slot position is taken from the top bits, which a multiply mixes from all input bits.
-inline uint64_t MapHashFinish(uint64_t h) {
-  h ^= h >> 31;
-  return h * kMapHashMul;
-}
-
-// Content hash of n bytes. Every storage of a string (inline, heap, borrowed) hashes its bytes
-// through here, so it never reads past the content.
-inline uint64_t MapHashBytes(const char* p, size_t n, bool is_bytes) {
-  uint64_t h = (is_bytes ? 0x6A09E667F3BCC909ULL : 0xBB67AE8584CAA73BULL) ^ (n * kMapHashMul);
-  uint64_t w;
-  if (n >= 8) {
-    const char* last = p + n - 8;
-    while (p < last) {
-      std::memcpy(&w, p, 8);
-      h = (h ^ w) * kMapHashMul;
-      h ^= h >> 29;
-      p += 8;
-    }
-    // The final, possibly overlapping, word (the length in h tells the overlap apart).
-    std::memcpy(&w, last, 8);
-  } else if (n >= 4) {
-    uint32_t lo, hi;
-    std::memcpy(&lo, p, 4);
-    std::memcpy(&hi, p + n - 4, 4);
-    w = uint64_t{lo} | (uint64_t{hi} << 32);
-  } else if (n > 0) {
-    w = uint64_t{static_cast<uint8_t>(p[0])} | (uint64_t{static_cast<uint8_t>(p[n / 2])} << 8) |
-        (uint64_t{static_cast<uint8_t>(p[n - 1])} << 16);
-  } else {
-    w = 0;
-  }
-  h = (h ^ w) * kMapHashMul;
-  h ^= h >> 29;
-  return MapHashFinish(h);
-}
-
-// A per-type seed, so that equal payloads of different types (1, True, 1.0) spread apart.
-constexpr uint64_t MapTypeSeed(int32_t t) {
-  return static_cast<uint64_t>(static_cast<uint32_t>(t)) * 0xD6E8FEB86659FD93ULL;
-}
-
-inline uint64_t MapHashKeyGeneric(const TVMFFIAny* a) {
-  const int32_t t = a->type_index;
-  const uint64_t seed = MapTypeSeed(t);
-  if (t == kTVMFFISmallStr) return MapHashBytes(a->v_bytes, a->small_str_len, false);
-  if (t == kTVMFFIStr) {
-    const TVMFFIByteArray* b = MapHeapBytes(a);
-    return MapHashBytes(b->data, b->size, false);
-  }
-  std::string_view s;
-  bool is_bytes;
-  if (AnyStringView(a, &s, &is_bytes)) return MapHashBytes(s.data(), s.size(), is_bytes);
-  switch (t) {
-    case kTVMFFIFloat: {
-      double v = a->v_float64;
-      if (v == 0.0) v = 0.0;  // -0.0 and 0.0 are equal keys
-      uint64_t bits;
-      std::memcpy(&bits, &v, sizeof(bits));
-      return MapHashFinish(bits ^ seed);
-    }
-    case kTVMFFIDataType:
-      // Only the fields: the rest of the word is padding.
-      return MapHashFinish((uint64_t{a->v_dtype.code} | (uint64_t{a->v_dtype.bits} << 8) |
-                            (uint64_t{a->v_dtype.lanes} << 16)) ^
-                           seed);
-    default:
-      return MapHashFinish(a->v_uint64 ^ seed);
-  }
-}
-
-/*! \brief The hash of a key; ints (the most common keys) take no dispatch. */
-TVM_FFI_INLINE uint64_t MapHashKey(const TVMFFIAny* a) {
-  if (a->type_index == kTVMFFIInt) return MapHashFinish(a->v_uint64 ^ MapTypeSeed(kTVMFFIInt));
-  return MapHashKeyGeneric(a);
-}
-
+// Storage deleters: data_deleter_ frees only the memory; the pairs are released before.
+inline void MapFreeSmallStorage(void* data) { ::operator delete(data); }
+inline void MapFreeDenseStorage(void* data) { delete[] static_cast<DenseMapBlock*>(data); }
 /*! \brief A printable form of a key for error messages: strings quoted, numbers as digits. */
 inline std::string MapKeyRepr(const TVMFFIAny* key) {
   std::string_view s;
@@ -218,383 +155,714 @@ inline std::string MapKeyRepr(const TVMFFIAny* key) {
   }
 }
 
+}  // namespace details
+
 /*!
- * \brief The ordered hash table of Any keys and values. Owns one reference to
- *  every live key and value. Not thread-safe for concurrent mutation.
+ * \brief The storage shared by MapObj and DictObj, laid out exactly as the
+ *  binary contract says, because libraries built against other copies of
+ *  these headers read, grow and erase the same objects inline:
+ *
+ *  - offset 24 `data_`, 32 `size_`, 40 `slots_` (bit 63 set: small layout,
+ *    low bits its capacity; else the dense slot count), 48 `data_deleter_`
+ *    (frees `data_` when not null); 56 bytes in all.
+ *  - small layout: up to 4 pairs at `data_` (in place after the object, or
+ *    on the heap), scanned linearly in insertion order.
+ *  - dense layout: `fib_shift` (56), insertion-list head (64) and tail (72)
+ *    follow the object; `data_` is an array of DenseMapBlock (16 metadata
+ *    bytes + 16 slots). Keys of one home slot form a chain starting at it;
+ *    each metadata byte holds "not the head" (bit 7) and the jump index to
+ *    the next element (0 = last).
+ *
+ * Every object this code allocates has room for at least one in-place pair
+ * (88 bytes), so a dict can switch to the dense layout in place.
  */
-class MapCore {
+class MapBaseObj : public Object {
  public:
-  /*! \brief Maps of at most this many entries have no index and are scanned linearly. */
-  static constexpr int64_t kSmallMax = 8;
+  using key_type = Any;
+  using mapped_type = Any;
+  using KVType = std::pair<Any, Any>;
 
-  MapCore() = default;
-  MapCore(const MapCore&) = delete;
-  MapCore& operator=(const MapCore&) = delete;
-  ~MapCore() { ReleaseAll(); }
+  MapBaseObj() = default;
+  MapBaseObj(const MapBaseObj&) = delete;
+  MapBaseObj& operator=(const MapBaseObj&) = delete;
+  ~MapBaseObj() {
+    ReleaseAllPairs();
+    if (data_deleter_ != nullptr) data_deleter_(data_);
+  }
 
-  /*! \return The number of live entries. */
-  int64_t size() const { return size_; }
+  /*! \return The number of entries. */
+  size_t size() const { return static_cast<size_t>(size_); }
   bool empty() const { return size_ == 0; }
-  /*! \return Whether the hashed form (with an index) is in use. */
-  bool is_hashed() const { return slots_ != nullptr; }
-  /*! \return The number of index slots (0 in the small form). */
-  int64_t slot_count() const { return slots_ ? static_cast<int64_t>(slot_mask_ + 1) : 0; }
-  /*! \return One past the last used entry position (live or tombstone). */
-  int64_t entries_end() const { return used_; }
-  /*! \return Whether position i (< entries_end()) holds a live entry. */
-  bool IsLive(int64_t i) const { return entries_[i].key.type_index != kMapTombstone; }
-  const MapEntry& entry(int64_t i) const { return entries_[i]; }
-  /*! \return The first live position >= i, or entries_end(). */
-  int64_t NextLive(int64_t i) const {
-    while (i < used_ && entries_[i].key.type_index == kMapTombstone) ++i;
-    return i < used_ ? i : used_;
+  /*! \return Whether the small (linear) layout is in use. */
+  bool IsSmall() const { return (slots_ & details::kMapSmallFlag) != 0; }
+  /*! \return The capacity of the small layout, or the slot count of the dense one. */
+  uint64_t SlotCount() const { return slots_ & ~details::kMapSmallFlag; }
+
+  // ---- cursor API: an index is a pair position (small) or a slot (dense) ----
+
+  /*! \return The index of the first entry in insertion order (EndIndex() when empty). */
+  uint64_t BeginIndex() const {
+    if (IsSmall()) return 0;
+    return size_ == 0 ? slots_ : Extra()->iter_list_head;
+  }
+  /*! \return The past-the-end index. */
+  uint64_t EndIndex() const { return IsSmall() ? size_ : slots_; }
+  /*! \return The index after i in insertion order. */
+  uint64_t NextIndex(uint64_t i) const {
+    if (IsSmall()) return i + 1;
+    uint64_t next = Item(i).next;
+    return next == details::kMapNoIndex ? slots_ : next;
+  }
+  /*! \return The index before i (i may be EndIndex()). */
+  uint64_t PrevIndex(uint64_t i) const {
+    if (IsSmall()) return i - 1;
+    if (i == slots_) return Extra()->iter_list_tail;
+    return Item(i).prev;
+  }
+  /*! \return Whether index i names a live entry (false for end and stale indices). */
+  bool IsLiveIndex(uint64_t i) const {
+    if (IsSmall()) return i < size_;
+    return i < slots_ && Meta(i) != details::kMapEmptySlot && Meta(i) != details::kMapProtectedSlot;
+  }
+  /*! \return The pair at index i. */
+  details::MapKV& KVAt(uint64_t i) const {
+    return IsSmall() ? SmallData()[i] : Item(i).kv;
   }
 
-  /*! \return The entry of key, or nullptr. The lookup path every read takes, kept short. */
-  TVM_FFI_INLINE const MapEntry* FindEntry(const TVMFFIAny* key) const {
-    if (slots_ == nullptr) {
-      int64_t i = ScanSmall(key);
-      return i < 0 ? nullptr : entries_ + i;
-    }
-    const uint32_t tag = static_cast<uint32_t>(MapHashKey(key) >> 32);
-    uint64_t pos = tag >> slot_shift_;
-    while (true) {
-      const MapSlot s = slots_[pos];
-      if (s.index < 0) return nullptr;
-      if (s.tag == tag) {
-        const MapEntry* e = entries_ + s.index;
-        if (MapKeyEqual(&e->key, key)) return e;
+  /*! \return The index of key, or EndIndex(). */
+  TVM_FFI_INLINE uint64_t FindIndex(const TVMFFIAny* key) const {
+    if (IsSmall()) {
+      details::MapKV* d = SmallData();
+      for (uint64_t i = 0; i < size_; ++i) {
+        if (details::MapKeyEqual(&d[i].key, key)) return i;
       }
-      pos = (pos + 1) & slot_mask_;
+      return size_;
     }
+    uint64_t i = DenseFind(key, details::MapKeyHash(key));
+    return i == details::kMapNoIndex ? slots_ : i;
   }
-
-  /*! \return The entry position of key, or -1. */
-  int64_t Find(const TVMFFIAny* key) const {
-    const MapEntry* e = FindEntry(key);
-    return e == nullptr ? -1 : e - entries_;
-  }
-
-  /*! \return The value stored for key, or nullptr. */
+  /*! \return The value stored for key, or nullptr. The path every lookup takes. */
   TVM_FFI_INLINE const TVMFFIAny* FindValue(const TVMFFIAny* key) const {
-    const MapEntry* e = FindEntry(key);
-    return e == nullptr ? nullptr : &e->value;
+    if (IsSmall()) {
+      details::MapKV* d = SmallData();
+      for (uint64_t i = 0; i < size_; ++i) {
+        if (details::MapKeyEqual(&d[i].key, key)) return &d[i].value;
+      }
+      return nullptr;
+    }
+    uint64_t i = DenseFind(key, details::MapKeyHash(key));
+    return i == details::kMapNoIndex ? nullptr : &Item(i).kv.value;
   }
+
+  // ---- public container API over Any ----
+
+  /*! \brief Iterator over the entries in insertion order; dereferences to KVType&. */
+  class iterator {
+   public:
+    using iterator_category = std::bidirectional_iterator_tag;
+    using value_type = KVType;
+    using difference_type = std::ptrdiff_t;
+    using pointer = KVType*;
+    using reference = KVType&;
+    iterator() = default;
+    iterator(const MapBaseObj* self, uint64_t index) : self_(self), index_(index) {}
+    reference operator*() const {
+      return *reinterpret_cast<KVType*>(&self_->KVAt(index_));
+    }
+    pointer operator->() const { return &**this; }
+    iterator& operator++() {
+      index_ = self_->NextIndex(index_);
+      return *this;
+    }
+    iterator& operator--() {
+      index_ = self_->PrevIndex(index_);
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator old = *this;
+      ++*this;
+      return old;
+    }
+    iterator operator--(int) {
+      iterator old = *this;
+      --*this;
+      return old;
+    }
+    bool operator==(const iterator& o) const { return self_ == o.self_ && index_ == o.index_; }
+    bool operator!=(const iterator& o) const { return !(*this == o); }
+    /*! \return The cursor index (see BeginIndex). */
+    uint64_t index() const { return index_; }
+
+   private:
+    const MapBaseObj* self_{nullptr};
+    uint64_t index_{0};
+  };
+  using const_iterator = iterator;
+
+  iterator begin() const { return iterator(this, BeginIndex()); }
+  iterator end() const { return iterator(this, EndIndex()); }
+  /*! \return An iterator at key, or end(). */
+  iterator find(const Any& key) const {
+    return iterator(this, FindIndex(details::AnyUnsafe::GetTVMFFIAny(key)));
+  }
+  /*! \return 1 if key is present, else 0. */
+  size_t count(const Any& key) const { return find(key) == end() ? 0 : 1; }
+  /*! \return The value of key; KeyError when it is missing. */
+  const Any& at(const Any& key) const {
+    const TVMFFIAny* v = FindValue(details::AnyUnsafe::GetTVMFFIAny(key));
+    if (v == nullptr) ThrowMissingKey(details::AnyUnsafe::GetTVMFFIAny(key));
+    return *reinterpret_cast<const Any*>(v);
+  }
+  Any& at(const Any& key) {
+    const TVMFFIAny* v = FindValue(details::AnyUnsafe::GetTVMFFIAny(key));
+    if (v == nullptr) ThrowMissingKey(details::AnyUnsafe::GetTVMFFIAny(key));
+    return *reinterpret_cast<Any*>(const_cast<TVMFFIAny*>(v));
+  }
+  /*! \brief Remove the entry at it (in place). */
+  void erase(const iterator& it) {
+    if (it.index() != EndIndex()) EraseIndex(it.index());
+  }
+  /*! \brief Remove key if present (in place). */
+  void erase(const Any& key) { Erase(details::AnyUnsafe::GetTVMFFIAny(key)); }
+  /*! \brief Remove every entry, keeping the storage. */
+  void clear() { Clear(); }
+
+  // ---- mutation used by Map, Dict and the runtime ----
 
   /*!
-   * \brief Insert a new key at the end, or replace the value of an existing
-   *  key in place (keeping its position, as Python dicts do).
+   * \brief Insert key (or replace its value). A small layout grows in place
+   *  up to kMapSmallMax pairs; beyond that it switches to the dense layout in
+   *  place only when dense_in_place is true (the object must then be at least
+   *  80 bytes), else returns false without changing anything. On success key
+   *  and value are consumed. A replaced key keeps its position in the small
+   *  layout and moves to the end in the dense one.
    */
-  void Insert(Any key, Any value) {
-    const TVMFFIAny* kcell = AnyUnsafe::GetTVMFFIAny(key);
-    uint64_t h = 0;
-    int64_t found;
-    if (slots_ == nullptr) {
-      found = ScanSmall(kcell);
-    } else {
-      h = MapHashKey(kcell);
-      int64_t slot = FindSlot(kcell, h);
-      found = slot < 0 ? -1 : slots_[slot].index;
+  bool Insert(Any* key, Any* value, bool dense_in_place) {
+    TVMFFIAny* k = details::AnyUnsafe::GetTVMFFIAny(key);
+    TVMFFIAny* v = details::AnyUnsafe::GetTVMFFIAny(value);
+    if (IsSmall()) {
+      details::MapKV* d = SmallData();
+      for (uint64_t i = 0; i < size_; ++i) {
+        if (details::MapKeyEqual(&d[i].key, k)) {
+          std::swap(d[i].value, *v);  // the old value leaves with *value
+          return true;
+        }
+      }
+      uint64_t cap = SlotCount();
+      if (size_ == cap) {
+        if (cap < details::kMapSmallMax) {
+          GrowSmall(std::min<uint64_t>(std::max<uint64_t>(cap * 2, 2), details::kMapSmallMax));
+        } else if (dense_in_place) {
+          Rehash(DenseSlotsFor(cap));
+        } else {
+          return false;
+        }
+      }
+      if (IsSmall()) {
+        details::MapKV* slot = SmallData() + size_;
+        slot->key = details::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(*key));
+        slot->value = details::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(*value));
+        ++size_;
+        return true;
+      }
     }
-    if (found >= 0) {
-      // The old value goes out with `value`'s destructor.
-      std::swap(entries_[found].value, *AnyUnsafe::GetTVMFFIAny(&value));
-      return;
-    }
-    // Everything that may throw happens before the cells change owner.
-    PrepareInsert();
-    if (slots_ == nullptr && size_ + 1 > kSmallMax) {
-      BuildIndex(SlotCountFor(size_ + 1));
-      h = MapHashKey(kcell);
-    }
-    MapEntry& e = entries_[used_];
-    e.key = AnyUnsafe::MoveAnyToTVMFFIAny(std::move(key));
-    e.value = AnyUnsafe::MoveAnyToTVMFFIAny(std::move(value));
-    if (slots_ != nullptr) PlaceSlot(h, static_cast<int32_t>(used_));
-    ++used_;
-    ++size_;
+    DenseInsert(k, v, details::MapKeyHash(k));
+    return true;
   }
 
   /*! \brief Remove key; returns whether it was present. */
   bool Erase(const TVMFFIAny* key) {
-    int64_t pos = -1;
-    if (slots_ != nullptr) {
-      int64_t slot = FindSlot(key, MapHashKey(key));
-      if (slot < 0) return false;
-      pos = slots_[slot].index;
-      RemoveSlot(slot);
-    } else {
-      pos = ScanSmall(key);
-      if (pos < 0) return false;
-    }
-    MapEntry& e = entries_[pos];
-    TVMFFIAny old_key = e.key;
-    TVMFFIAny old_value = e.value;
-    e.key.type_index = kMapTombstone;
-    e.key.zero_padding = 0;
-    e.key.v_int64 = 0;
-    SetNone(&e.value);
-    --size_;
-    ++tombstones_;
-    // Trailing tombstones need not be kept: dropping them lets appends reuse the room.
-    while (used_ > 0 && entries_[used_ - 1].key.type_index == kMapTombstone) {
-      --used_;
-      --tombstones_;
-    }
-    if (slots_ != nullptr && size_ <= kSmallMax / 2) {
-      // Back to the small form; the hysteresis keeps alternating insert/erase cheap.
-      FreeSlots();
-      Compact();
-    } else if (tombstones_ > 16 && tombstones_ > size_) {
-      // Keep iteration and the small-form scan proportional to the live entries.
-      Compact();
-    }
-    // Released last: a destructor may run code that reads this map.
-    MapCellDecRef(old_key);
-    MapCellDecRef(old_value);
+    uint64_t i = FindIndex(key);
+    if (i == EndIndex()) return false;
+    EraseIndex(i);
     return true;
   }
 
-  /*! \brief Remove every entry. */
-  void Clear() { ReleaseAll(); }
-
-  /*! \brief Make room for n live entries without further allocation. */
-  void Reserve(int64_t n) {
-    if (n > capacity_) GrowEntries(n);
-    if (n > kSmallMax) {
-      int64_t want = SlotCountFor(n);
-      if (slots_ == nullptr) {
-        BuildIndex(want);
-      } else if (want > slot_count()) {
-        RegrowSlots(want);
-      }
-    }
-  }
-
-  /*! \brief Fill this (empty) table with copies of other's live entries, with room for extra more. */
-  void CopyFrom(const MapCore& other, int64_t extra) {
-    TVM_FFI_ICHECK(size_ == 0 && used_ == 0);
-    const int64_t n = other.size_;
-    if (n + extra > 0) GrowEntries(n + extra);
-    const bool hashed = n > kSmallMax || (other.slots_ != nullptr && n + extra > kSmallMax);
-    if (hashed) AllocSlots(SlotCountFor(n + extra));
-    for (int64_t i = 0; i < other.used_; ++i) {
-      const MapEntry& src = other.entries_[i];
-      if (src.key.type_index == kMapTombstone) continue;
-      MapCellIncRef(src.key);
-      MapCellIncRef(src.value);
-      entries_[used_++] = src;
-    }
-    size_ = n;
-    if (!hashed) return;
-    if (other.slots_ != nullptr && other.tombstones_ == 0) {
-      // Same positions: the tags give the new slots without rehashing keys.
-      PlaceFromSlots(other.slots_, other.slot_count());
+  /*! \brief Remove the entry at a live index. */
+  void EraseIndex(uint64_t i) {
+    details::MapKV old;
+    if (IsSmall()) {
+      details::MapKV* d = SmallData();
+      old = d[i];
+      std::memmove(static_cast<void*>(d + i), d + i + 1, sizeof(details::MapKV) * (size_ - i - 1));
+      --size_;
     } else {
-      PlaceAllByHash();
+      old = Item(i).kv;
+      DenseRemoveSlot(i);
     }
+    // Released last: a destructor may run code that reads this map.
+    details::MapCellDecRef(old.key);
+    details::MapCellDecRef(old.value);
   }
 
- private:
-  int64_t ScanSmall(const TVMFFIAny* key) const {
-    for (int64_t i = 0; i < used_; ++i) {
-      if (MapKeyEqual(&entries_[i].key, key)) return i;
-    }
-    return -1;
-  }
-
-  int64_t FindSlot(const TVMFFIAny* key, uint64_t h) const {
-    const uint32_t tag = static_cast<uint32_t>(h >> 32);
-    uint64_t pos = tag >> slot_shift_;
-    while (true) {
-      const MapSlot& s = slots_[pos];
-      if (s.index < 0) return -1;
-      if (s.tag == tag && MapKeyEqual(&entries_[s.index].key, key)) {
-        return static_cast<int64_t>(pos);
+  /*! \brief Remove every entry, keeping the layout and storage. */
+  void Clear() {
+    std::vector<details::MapKV> old;
+    old.reserve(size_);
+    for (uint64_t i = BeginIndex(); i != EndIndex(); i = NextIndex(i)) old.push_back(KVAt(i));
+    if (!IsSmall()) {
+      for (uint64_t b = 0; b < BlockCount(slots_); ++b) {
+        std::memset(Blocks()[b].meta, details::kMapEmptySlot, 16);
       }
-      pos = (pos + 1) & slot_mask_;
+      Extra()->iter_list_head = Extra()->iter_list_tail = details::kMapNoIndex;
     }
-  }
-
-  void PlaceTag(uint32_t tag, int32_t index) {
-    uint64_t pos = tag >> slot_shift_;
-    while (slots_[pos].index >= 0) pos = (pos + 1) & slot_mask_;
-    slots_[pos].tag = tag;
-    slots_[pos].index = index;
-  }
-  void PlaceSlot(uint64_t h, int32_t index) { PlaceTag(static_cast<uint32_t>(h >> 32), index); }
-
-  // Backward-shift deletion: keeps every probe chain gap-free without index tombstones.
-  void RemoveSlot(int64_t slot) {
-    uint64_t hole = static_cast<uint64_t>(slot);
-    uint64_t j = hole;
-    while (true) {
-      j = (j + 1) & slot_mask_;
-      if (slots_[j].index < 0) break;
-      uint64_t ideal = slots_[j].tag >> slot_shift_;
-      // Slot j may fill the hole unless its ideal position lies cyclically in (hole, j].
-      bool stays = hole <= j ? (hole < ideal && ideal <= j) : (hole < ideal || ideal <= j);
-      if (stays) continue;
-      slots_[hole] = slots_[j];
-      hole = j;
-    }
-    slots_[hole].tag = 0;
-    slots_[hole].index = -1;
-  }
-
-  // The slot count keeps the load factor at most 1/2.
-  static int64_t SlotCountFor(int64_t n) {
-    int64_t count = 16;
-    while (count < 2 * n) count *= 2;
-    return count;
-  }
-
-  // Replace the index by an empty one of count slots (the old one is freed).
-  void AllocSlots(int64_t count) {
-    TVM_FFI_CHECK(count <= (int64_t{1} << 32), ValueError)
-        << "Map is too large (" << size_ << " entries)";
-    MapSlot* fresh = static_cast<MapSlot*>(::operator new(sizeof(MapSlot) * count));
-    // All bits set: index -1 marks every slot empty.
-    std::memset(static_cast<void*>(fresh), 0xFF, sizeof(MapSlot) * count);
-    ::operator delete(slots_);
-    slots_ = fresh;
-    SetSlotGeometry(count);
-  }
-
-  void SetSlotGeometry(int64_t count) {
-    slot_mask_ = static_cast<uint64_t>(count - 1);
-    int log2 = 0;
-    while ((int64_t{1} << log2) < count) ++log2;
-    slot_shift_ = 32 - log2;
-  }
-
-  void PlaceAllByHash() {
-    for (int64_t i = 0; i < used_; ++i) {
-      if (entries_[i].key.type_index != kMapTombstone) {
-        PlaceSlot(MapHashKey(&entries_[i].key), static_cast<int32_t>(i));
-      }
-    }
-  }
-
-  void PlaceFromSlots(const MapSlot* old, int64_t old_count) {
-    for (int64_t i = 0; i < old_count; ++i) {
-      if (old[i].index >= 0) PlaceTag(old[i].tag, old[i].index);
-    }
-  }
-
-  // Start the hashed form with count slots, hashing the current keys.
-  void BuildIndex(int64_t count) {
-    AllocSlots(count);
-    PlaceAllByHash();
-  }
-
-  // A larger index from the tags of the current one (no key is rehashed).
-  void RegrowSlots(int64_t count) {
-    TVM_FFI_CHECK(count <= (int64_t{1} << 32), ValueError)
-        << "Map is too large (" << size_ << " entries)";
-    MapSlot* fresh = static_cast<MapSlot*>(::operator new(sizeof(MapSlot) * count));
-    std::memset(static_cast<void*>(fresh), 0xFF, sizeof(MapSlot) * count);
-    MapSlot* old = slots_;
-    int64_t old_count = slot_count();
-    slots_ = fresh;
-    SetSlotGeometry(count);
-    PlaceFromSlots(old, old_count);
-    ::operator delete(old);
-  }
-
-  void FreeSlots() {
-    ::operator delete(slots_);
-    slots_ = nullptr;
-    slot_mask_ = 0;
-    slot_shift_ = 0;
-  }
-
-  // Ensure one more entry fits in the entry array and the index.
-  void PrepareInsert() {
-    if (used_ == capacity_) {
-      if (tombstones_ > 0 && tombstones_ * 4 >= used_) {
-        Compact();
-      } else {
-        TVM_FFI_CHECK(capacity_ < std::numeric_limits<int32_t>::max() / 2, ValueError)
-            << "Map is too large (" << size_ << " entries)";
-        GrowEntries(capacity_ < 4 ? 4 : capacity_ * 2);
-      }
-    }
-    if (slots_ != nullptr && 2 * (size_ + 1) > slot_count()) RegrowSlots(slot_count() * 2);
-  }
-
-  // Reallocate the entry array for n entries; positions (and tombstones) stay as they are.
-  void GrowEntries(int64_t n) {
-    if (n < used_) n = used_;
-    // 32-byte entries aligned to 32 never straddle a cache line.
-    MapEntry* fresh =
-        static_cast<MapEntry*>(::operator new(sizeof(MapEntry) * n, std::align_val_t{32}));
-    if (used_ > 0) std::memcpy(static_cast<void*>(fresh), entries_, sizeof(MapEntry) * used_);
-    FreeEntries(entries_);
-    entries_ = fresh;
-    capacity_ = n;
-  }
-
-  static void FreeEntries(MapEntry* entries) {
-    if (entries != nullptr) ::operator delete(entries, std::align_val_t{32});
-  }
-
-  // Slide live entries over the tombstones, keeping their order; reindex (no allocation).
-  void Compact() {
-    if (tombstones_ == 0) return;
-    int64_t j = 0;
-    for (int64_t i = 0; i < used_; ++i) {
-      if (entries_[i].key.type_index != kMapTombstone) entries_[j++] = entries_[i];
-    }
-    used_ = j;
-    tombstones_ = 0;
-    if (slots_ != nullptr) {
-      std::memset(static_cast<void*>(slots_), 0xFF, sizeof(MapSlot) * slot_count());
-      PlaceAllByHash();
-    }
-  }
-
-  void ReleaseAll() {
-    MapEntry* entries = entries_;
-    int64_t used = used_;
-    entries_ = nullptr;
-    used_ = capacity_ = size_ = tombstones_ = 0;
-    FreeSlots();
+    size_ = 0;
     // Detached first, so a destructor that reads this map sees it empty.
-    for (int64_t i = 0; i < used; ++i) {
-      if (entries[i].key.type_index == kMapTombstone) continue;
-      MapCellDecRef(entries[i].key);
-      MapCellDecRef(entries[i].value);
+    for (const details::MapKV& kv : old) {
+      details::MapCellDecRef(kv.key);
+      details::MapCellDecRef(kv.value);
     }
-    FreeEntries(entries);
   }
 
-  MapEntry* entries_{nullptr};
-  int64_t used_{0};
-  int64_t capacity_{0};
-  int64_t size_{0};
-  int64_t tombstones_{0};
-  MapSlot* slots_{nullptr};
-  uint64_t slot_mask_{0};
-  int slot_shift_{0};
+  /*! \brief Make room for n entries (switching to the dense layout in place if needed). */
+  void Reserve(uint64_t n) {
+    if (n <= SlotCount() && IsSmall()) return;
+    if (IsSmall()) {
+      if (n <= details::kMapSmallMax) {
+        GrowSmall(n);
+      } else {
+        Rehash(DenseSlotsFor(n));
+      }
+    } else if ((n + 1) * 100 > slots_ * 99) {
+      Rehash(DenseSlotsFor(n));
+    }
+  }
+
+  /*!
+   * \brief Fill this object (fresh and empty, sized for it) with copies of
+   *  src's entries; a dense source of fitting size is copied slot for slot.
+   */
+  void CopyFrom(const MapBaseObj& src) {
+    if (!src.IsSmall() && !IsSmall() && slots_ == src.slots_) {
+      std::memcpy(static_cast<void*>(data_), src.data_, sizeof(details::DenseMapBlock) * BlockCount(slots_));
+      *Extra() = *src.Extra();
+      size_ = src.size_;
+      for (uint64_t i = BeginIndex(); i != details::kMapNoIndex && i != slots_; i = Item(i).next) {
+        details::MapCellIncRef(Item(i).kv.key);
+        details::MapCellIncRef(Item(i).kv.value);
+      }
+      return;
+    }
+    for (uint64_t i = src.BeginIndex(); i != src.EndIndex(); i = src.NextIndex(i)) {
+      const details::MapKV& kv = src.KVAt(i);
+      Any k = AnyView::CopyFromTVMFFIAny(kv.key);
+      Any v = AnyView::CopyFromTVMFFIAny(kv.value);
+      Insert(&k, &v, true);
+    }
+  }
+
+  /*!
+   * \brief A new, empty T (MapObj or DictObj) with room for n entries: the
+   *  small layout in place for n <= 4, else the dense layout.
+   */
+  template <typename T>
+  static ObjectPtr<T> Create(uint64_t n) {
+    uint64_t cap = n <= details::kMapSmallMax ? std::max<uint64_t>(n, 2) : 1;
+    ObjectPtr<T> obj = make_inplace_array_object<T, details::MapKV>(cap);
+    obj->data_ = InplaceArrayBase<T, details::MapKV>(obj.get());
+    obj->size_ = 0;
+    obj->slots_ = details::kMapSmallFlag | cap;
+    obj->data_deleter_ = nullptr;
+    if (n > details::kMapSmallMax) obj->Rehash(DenseSlotsFor(n));
+    return obj;
+  }
+
+  /*! \return A new T holding copies of src's entries, with room for extra more. */
+  template <typename T>
+  static ObjectPtr<T> CreateCopy(const MapBaseObj& src, uint64_t extra) {
+    uint64_t n = src.size_ + extra;
+    ObjectPtr<T> obj;
+    if (!src.IsSmall() && (n + 1) * 100 <= src.slots_ * 99) {
+      obj = Create<T>(1);
+      obj->Rehash(src.slots_);
+    } else if (src.IsSmall() && n > details::kMapSmallMax) {
+      // Leaving the small layout: the dense table starts at twice the small capacity.
+      uint64_t slots = DenseSlotsFor(std::max<uint64_t>(src.size_, details::kMapSmallMax));
+      while ((n + 1) * 100 > slots * 99) slots *= 2;
+      obj = Create<T>(1);
+      obj->Rehash(slots);
+    } else {
+      obj = Create<T>(n);
+    }
+    obj->CopyFrom(src);
+    return obj;
+  }
+
+ protected:
+  [[noreturn]] void ThrowMissingKey(const TVMFFIAny* key) const;
+
+  details::MapKV* SmallData() const { return static_cast<details::MapKV*>(data_); }
+  details::DenseMapExtra* Extra() const {
+    return reinterpret_cast<details::DenseMapExtra*>(
+        reinterpret_cast<char*>(const_cast<MapBaseObj*>(this)) + sizeof(MapBaseObj));
+  }
+  details::DenseMapBlock* Blocks() const { return static_cast<details::DenseMapBlock*>(data_); }
+  uint8_t& Meta(uint64_t i) const { return Blocks()[i >> 4].meta[i & 15]; }
+  details::DenseMapItem& Item(uint64_t i) const { return Blocks()[i >> 4].items[i & 15]; }
+  static uint64_t BlockCount(uint64_t slots) { return (slots + 15) / 16; }
+  // A power of two with room for n at half load (the dense layout is never under 8 slots).
+  static uint64_t DenseSlotsFor(uint64_t n) {
+    uint64_t s = 8;
+    while (s < 2 * n) s *= 2;
+    return s;
+  }
+
+  // The dense table being built or edited: a view of the fields of one layout.
+  struct DenseView {
+    details::DenseMapBlock* blocks;
+    uint64_t slots;
+    uint32_t shift;
+    uint64_t head;
+    uint64_t tail;
+
+    uint8_t& Meta(uint64_t i) const { return blocks[i >> 4].meta[i & 15]; }
+    details::DenseMapItem& Item(uint64_t i) const { return blocks[i >> 4].items[i & 15]; }
+    uint64_t Home(uint64_t hash) const { return (details::kMapFibMul * hash) >> shift; }
+    uint64_t Step(uint64_t i, uint8_t k) const {
+      return (i + details::MapJumpDistance(k)) & (slots - 1);
+    }
+    // The first empty slot reachable from i with a known jump, not in `taken`; 0 when none.
+    uint8_t FindEmpty(uint64_t i, const uint64_t* taken, size_t num_taken) const {
+      for (uint8_t k = 1; k < details::kMapKnownJumps; ++k) {
+        uint64_t c = Step(i, k);
+        if (Meta(c) != details::kMapEmptySlot) continue;
+        bool used = false;
+        for (size_t t = 0; t < num_taken; ++t) used = used || taken[t] == c;
+        if (!used) return k;
+      }
+      return 0;
+    }
+    void LinkBack(uint64_t i) {
+      Item(i).prev = tail;
+      Item(i).next = details::kMapNoIndex;
+      if (tail == details::kMapNoIndex) {
+        head = i;
+      } else {
+        Item(tail).next = i;
+      }
+      tail = i;
+    }
+    void Unlink(uint64_t i) {
+      details::DenseMapItem& it = Item(i);
+      if (it.prev == details::kMapNoIndex) {
+        head = it.next;
+      } else {
+        Item(it.prev).next = it.next;
+      }
+      if (it.next == details::kMapNoIndex) {
+        tail = it.prev;
+      } else {
+        Item(it.next).prev = it.prev;
+      }
+    }
+    // Move the item of slot `from` to the empty slot `to`, keeping the insertion list.
+    void MoveItem(uint64_t from, uint64_t to) {
+      details::DenseMapItem& it = Item(from);
+      Item(to) = it;
+      if (it.prev == details::kMapNoIndex) {
+        head = to;
+      } else {
+        Item(it.prev).next = to;
+      }
+      if (it.next == details::kMapNoIndex) {
+        tail = to;
+      } else {
+        Item(it.next).prev = to;
+      }
+    }
+    // The chain predecessor of slot i (not a head), walking from home; kMapNoIndex on an unknown jump.
+    uint64_t ChainPrev(uint64_t home, uint64_t i) const {
+      uint64_t p = home;
+      while (true) {
+        uint8_t k = Meta(p) & details::kMapJumpMask;
+        if (k == 0 || k >= details::kMapKnownJumps) return details::kMapNoIndex;
+        uint64_t n = Step(p, k);
+        if (n == i) return p;
+        p = n;
+      }
+    }
+    /*!
+     * \brief Place a pair whose key is absent. Returns false, changing
+     *  nothing, when no slot is reachable (the caller grows the table).
+     */
+    bool Place(const details::MapKV& kv, uint64_t hash) {
+      uint64_t i = Home(hash);
+      uint8_t m = Meta(i);
+      if (m == details::kMapEmptySlot) {
+        Item(i).kv = kv;
+        Meta(i) = 0;
+        LinkBack(i);
+        return true;
+      }
+      if (m & details::kMapNotHead) {
+        // Another chain passes through our home slot: move its tail part elsewhere.
+        if (!Evict(i)) return false;
+        Item(i).kv = kv;
+        Meta(i) = 0;
+        LinkBack(i);
+        return true;
+      }
+      uint64_t t = i;
+      while (uint8_t k = Meta(t) & details::kMapJumpMask) {
+        if (k >= details::kMapKnownJumps) return false;
+        t = Step(t, k);
+      }
+      uint8_t k = FindEmpty(t, nullptr, 0);
+      if (k == 0) return false;
+      uint64_t c = Step(t, k);
+      Item(c).kv = kv;
+      Meta(c) = details::kMapNotHead;
+      Meta(t) = static_cast<uint8_t>((Meta(t) & details::kMapNotHead) | k);
+      LinkBack(c);
+      return true;
+    }
+    // Relocate the chain elements from non-head slot i onward; slot i ends empty.
+    bool Evict(uint64_t i) {
+      uint64_t home = Home(details::MapKeyHash(&Item(i).kv.key));
+      uint64_t p = ChainPrev(home, i);
+      if (p == details::kMapNoIndex) return false;
+      // Plan first (old slots, new slots, jumps), so a failure changes nothing.
+      constexpr size_t kMaxPlan = 256;
+      uint64_t from[kMaxPlan], to[kMaxPlan];
+      uint8_t jump[kMaxPlan];
+      size_t n = 0;
+      uint64_t cur = i, prev_new = p;
+      while (true) {
+        if (n == kMaxPlan) return false;
+        uint8_t k = FindEmpty(prev_new, to, n);
+        if (k == 0) return false;
+        from[n] = cur;
+        to[n] = Step(prev_new, k);
+        jump[n] = k;
+        prev_new = to[n];
+        ++n;
+        uint8_t nk = Meta(cur) & details::kMapJumpMask;
+        if (nk == 0) break;
+        if (nk >= details::kMapKnownJumps) return false;
+        cur = Step(cur, nk);
+      }
+      Meta(p) = static_cast<uint8_t>((Meta(p) & details::kMapNotHead) | jump[0]);
+      for (size_t j = 0; j < n; ++j) {
+        MoveItem(from[j], to[j]);
+        Meta(to[j]) = static_cast<uint8_t>(details::kMapNotHead | (j + 1 < n ? jump[j + 1] : 0));
+      }
+      for (size_t j = 0; j < n; ++j) Meta(from[j]) = details::kMapEmptySlot;
+      return true;
+    }
+  };
+
+  DenseView LoadDense() const {
+    const details::DenseMapExtra* e = Extra();
+    return DenseView{Blocks(), slots_, e->fib_shift, e->iter_list_head, e->iter_list_tail};
+  }
+  void StoreDense(const DenseView& v) {
+    details::DenseMapExtra* e = Extra();
+    e->iter_list_head = v.head;
+    e->iter_list_tail = v.tail;
+  }
+
+  static uint64_t MapKeyHashOf(const TVMFFIAny& key) { return details::MapKeyHash(&key); }
+
+  TVM_FFI_INLINE uint64_t DenseFind(const TVMFFIAny* key, uint64_t hash) const {
+    const uint64_t mask = slots_ - 1;
+    uint64_t i = (details::kMapFibMul * hash) >> Extra()->fib_shift;
+    uint8_t m = Meta(i);
+    // Compare the home item's bits before the metadata says it is valid: the two loads
+    // (different cache lines) then overlap. The bits of an empty slot are only compared.
+    const details::MapKV& home = Item(i).kv;
+    uint64_t s0, q0;
+    std::memcpy(&s0, &home.key, sizeof(s0));
+    std::memcpy(&q0, key, sizeof(q0));
+    const bool same_bits = s0 == q0 && home.key.v_uint64 == key->v_uint64;
+    if (m & details::kMapNotHead) return details::kMapNoIndex;  // empty, protected or a body
+    if (same_bits) return i;
+    while (true) {
+      if (details::MapKeyEqual(&Item(i).kv.key, key)) return i;
+      uint8_t k = m & details::kMapJumpMask;
+      if (k == 0) return details::kMapNoIndex;
+      if (TVM_FFI_UNLIKELY(k >= details::kMapKnownJumps)) return DenseScan(key);
+      i = (i + details::MapJumpDistance(k)) & mask;
+      m = Meta(i);
+    }
+  }
+  // Lookup along the insertion list, for chains that use jumps this build does not know.
+  uint64_t DenseScan(const TVMFFIAny* key) const {
+    for (uint64_t i = Extra()->iter_list_head; i != details::kMapNoIndex; i = Item(i).next) {
+      if (details::MapKeyEqual(&Item(i).kv.key, key)) return i;
+    }
+    return details::kMapNoIndex;
+  }
+
+  // Insert into the dense layout; key/value are consumed (cells moved out) on return.
+  void DenseInsert(TVMFFIAny* key, TVMFFIAny* value, uint64_t hash) {
+    uint64_t found = DenseFind(key, hash);
+    if (found != details::kMapNoIndex) {
+      DenseView v = LoadDense();
+      std::swap(v.Item(found).kv.value, *value);
+      // A replaced key moves to the end of the insertion order.
+      v.Unlink(found);
+      v.LinkBack(found);
+      StoreDense(v);
+      return;
+    }
+    if ((size_ + 1) * 100 > slots_ * 99) Rehash(slots_ * 2);
+    details::MapKV kv{*key, *value};
+    while (true) {
+      DenseView v = LoadDense();
+      if (v.Place(kv, hash)) {
+        StoreDense(v);
+        break;
+      }
+      Rehash(slots_ * 2);
+    }
+    TVMFFIAny none;
+    none.type_index = kTVMFFINone;
+    none.zero_padding = 0;
+    none.v_int64 = 0;
+    *key = none;
+    *value = none;
+    ++size_;
+  }
+
+  // Remove the item of a live dense slot (its pair is released by the caller).
+  void DenseRemoveSlot(uint64_t i) {
+    DenseView v = LoadDense();
+    const uint64_t home = v.Home(details::MapKeyHash(&v.Item(i).kv.key));
+    // The last element of the chain from i, and its predecessor.
+    uint64_t last = i, before_last = details::kMapNoIndex;
+    bool walkable = true;
+    while (uint8_t k = v.Meta(last) & details::kMapJumpMask) {
+      if (k >= details::kMapKnownJumps) {
+        walkable = false;
+        break;
+      }
+      before_last = last;
+      last = v.Step(last, k);
+    }
+    uint64_t chain_prev = details::kMapNoIndex;
+    if (walkable && last == i && (v.Meta(i) & details::kMapNotHead)) {
+      chain_prev = v.ChainPrev(home, i);
+      walkable = chain_prev != details::kMapNoIndex;
+    }
+    if (!walkable) {
+      // A chain written with jumps this build does not know: rebuild with known ones, retry.
+      const TVMFFIAny key = v.Item(i).kv.key;
+      Rehash(slots_);
+      DenseRemoveSlot(DenseFind(&key, MapKeyHashOf(key)));
+      return;
+    }
+    v.Unlink(i);
+    if (last == i) {
+      if (chain_prev != details::kMapNoIndex) v.Meta(chain_prev) &= details::kMapNotHead;
+      v.Meta(i) = details::kMapEmptySlot;
+    } else {
+      // The chain's last element fills the hole; its predecessor becomes the end.
+      v.MoveItem(last, i);
+      v.Meta(before_last) &= details::kMapNotHead;
+      v.Meta(last) = details::kMapEmptySlot;
+    }
+    StoreDense(v);
+    --size_;
+  }
+
+  /*!
+   * \brief Switch to a dense table of `slots` slots (or more, if placement
+   *  fails), re-inserting in insertion order. Allocation happens before any
+   *  change, so a failure leaves the map as it was.
+   */
+  void Rehash(uint64_t slots) {
+    while (true) {
+      uint64_t nblocks = BlockCount(slots);
+      // Zeroed, so the speculative compare in DenseFind never reads indeterminate bytes.
+      details::DenseMapBlock* blocks = new details::DenseMapBlock[nblocks]();
+      for (uint64_t b = 0; b < nblocks; ++b) {
+        std::memset(blocks[b].meta, details::kMapEmptySlot, 16);
+      }
+      uint32_t log2 = 0;
+      while ((uint64_t{1} << log2) < slots) ++log2;
+      DenseView nv{blocks, slots, 64 - log2, details::kMapNoIndex, details::kMapNoIndex};
+      bool ok = true;
+      for (uint64_t i = BeginIndex(); ok && i != EndIndex(); i = NextIndex(i)) {
+        const details::MapKV& kv = KVAt(i);
+        ok = nv.Place(kv, details::MapKeyHash(&kv.key));
+      }
+      if (!ok) {
+        delete[] blocks;
+        slots *= 2;
+        continue;
+      }
+      // The pairs now live in `blocks` (bit copies); free the old storage only.
+      if (data_deleter_ != nullptr) data_deleter_(data_);
+      data_ = blocks;
+      data_deleter_ = details::MapFreeDenseStorage;
+      slots_ = slots;
+      details::DenseMapExtra* e = Extra();
+      e->fib_shift = nv.shift;
+      e->iter_list_head = nv.head;
+      e->iter_list_tail = nv.tail;
+      return;
+    }
+  }
+
+  // Move the small pairs to a heap array of cap pairs.
+  void GrowSmall(uint64_t cap) {
+    details::MapKV* fresh = static_cast<details::MapKV*>(::operator new(sizeof(details::MapKV) * cap));
+    std::memcpy(static_cast<void*>(fresh), data_, sizeof(details::MapKV) * size_);
+    if (data_deleter_ != nullptr) data_deleter_(data_);
+    data_ = fresh;
+    data_deleter_ = details::MapFreeSmallStorage;
+    slots_ = details::kMapSmallFlag | cap;
+  }
+
+  void ReleaseAllPairs() {
+    for (uint64_t i = BeginIndex(); i != EndIndex(); i = NextIndex(i)) {
+      details::MapCellDecRef(KVAt(i).key);
+      details::MapCellDecRef(KVAt(i).value);
+    }
+  }
+
+  void* data_{nullptr};
+  uint64_t size_{0};
+  uint64_t slots_{details::kMapSmallFlag};
+  void (*data_deleter_)(void*){nullptr};
 };
 
-}  // namespace details
+static_assert(sizeof(MapBaseObj) == 56, "MapObj/DictObj are 56 bytes before their storage");
 
 /*! \brief Storage of Map<K, V> (immutable once shared). */
-class MapObj : public Object, public details::MapCore {
+class MapObj : public MapBaseObj {
  public:
   static constexpr int32_t _type_index = kTVMFFIMap;
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC("ffi.Map", MapObj, Object);
+  /*! \return A new MapObj with copies of from's entries. */
+  static ObjectPtr<Object> ShallowCopy(const MapObj* from) {
+    return MapBaseObj::CreateCopy<MapObj>(*from, 0);
+  }
 };
 
 /*! \brief Storage of Dict<K, V> (mutable, shared by every handle). */
-class DictObj : public Object, public details::MapCore {
+class DictObj : public MapBaseObj {
  public:
   static constexpr int32_t _type_index = kTVMFFIDict;
   static constexpr bool _type_mutable = true;
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC("ffi.Dict", DictObj, Object);
+  /*! \return A new DictObj with copies of from's entries. */
+  static ObjectPtr<Object> ShallowCopy(const DictObj* from) {
+    return MapBaseObj::CreateCopy<DictObj>(*from, 0);
+  }
 };
+
+inline void MapBaseObj::ThrowMissingKey(const TVMFFIAny* key) const {
+  TVM_FFI_THROW(KeyError) << "key is not in " << (type_index() == kTVMFFIDict ? "Dict" : "Map")
+                          << ": " << details::MapKeyRepr(key);
+  TVM_FFI_UNREACHABLE();
+}
+
+namespace details {
+/*! \brief Former names of the table type and its pair, kept for existing callers. */
+using MapCore = MapBaseObj;
+using MapEntry = MapKV;
+}  // namespace details
 
 namespace details {
 
@@ -661,41 +929,42 @@ inline decltype(auto) WithKeyCell(const Q& key, F&& f) {
 }
 
 [[noreturn]] inline void ThrowMapKeyError(const char* container, const TVMFFIAny* key) {
-  TVM_FFI_THROW(KeyError) << "key " << MapKeyRepr(key) << " is not in the " << container;
+  TVM_FFI_THROW(KeyError) << "key is not in " << container << ": " << MapKeyRepr(key);
   TVM_FFI_UNREACHABLE();  // the builder above throws
 }
 
 /*!
- * \brief Iterator over a Map or Dict in insertion order. Dereferencing yields
- *  a std::pair<K, V> by value. Mutating a Dict invalidates its iterators
- *  (reads then fail with IndexError rather than touching freed memory).
+ * \brief Bidirectional iterator over a Map or Dict in insertion order.
+ *  Dereferencing yields a std::pair<K, V> by value; --end() is the last
+ *  entry. Mutating a Dict invalidates its iterators (a read through a stale
+ *  one fails with IndexError rather than touching freed memory, as long as
+ *  the index still lies inside the storage).
  */
 template <typename K, typename V>
 class MapIterator {
  public:
-  using iterator_category = std::forward_iterator_tag;
+  using iterator_category = std::bidirectional_iterator_tag;
   using value_type = std::pair<K, V>;
   using reference = value_type;
   using difference_type = std::ptrdiff_t;
-  /*! \brief Holds the pair for it->first / it->second. */
-  struct pointer {
-    value_type pair;
-    const value_type* operator->() const { return &pair; }
-  };
+  using pointer = void;
 
   MapIterator() = default;
-  MapIterator(const MapCore* core, int64_t pos) : core_(core), pos_(pos) {}
+  MapIterator(const MapCore* core, uint64_t index) : core_(core), index_(index) {}
 
   value_type operator*() const {
-    if (core_ == nullptr || pos_ >= core_->entries_end() || !core_->IsLive(pos_)) {
+    if (core_ == nullptr || !core_->IsLiveIndex(index_)) {
       TVM_FFI_THROW(IndexError) << "dereferenced an end or invalidated map iterator";
     }
-    const MapEntry& e = core_->entry(pos_);
+    const MapEntry& e = core_->KVAt(index_);
     return value_type(MapCellAs<K>(&e.key), MapCellAs<V>(&e.value));
   }
-  pointer operator->() const { return pointer{**this}; }
   MapIterator& operator++() {
-    if (core_ != nullptr) pos_ = core_->NextLive(pos_ + 1);
+    if (core_ != nullptr) index_ = core_->NextIndex(index_);
+    return *this;
+  }
+  MapIterator& operator--() {
+    if (core_ != nullptr) index_ = core_->PrevIndex(index_);
     return *this;
   }
   MapIterator operator++(int) {
@@ -703,12 +972,17 @@ class MapIterator {
     ++*this;
     return old;
   }
-  bool operator==(const MapIterator& o) const { return pos_ == o.pos_ && core_ == o.core_; }
+  MapIterator operator--(int) {
+    MapIterator old = *this;
+    --*this;
+    return old;
+  }
+  bool operator==(const MapIterator& o) const { return index_ == o.index_ && core_ == o.core_; }
   bool operator!=(const MapIterator& o) const { return !(*this == o); }
 
  private:
   const MapCore* core_{nullptr};
-  int64_t pos_{0};
+  uint64_t index_{0};
 };
 
 /*!
@@ -750,28 +1024,28 @@ class MapReadAPI {
   V operator[](const Q& key) const {
     return at(key);
   }
-  /*! \return The value of key, or an empty Optional. */
+  /*! \return The value of key, or std::nullopt. */
   template <typename Q>
-  Optional<V> Get(const Q& key) const {
+  std::optional<V> Get(const Q& key) const {
     const TVMFFIAny* v = Lookup(key);
-    if (v == nullptr) return Optional<V>(std::nullopt);
-    return Optional<V>(MapCellAs<V>(v));
+    if (v == nullptr) return std::nullopt;
+    return MapCellAs<V>(v);
   }
   /*! \return An iterator at key, or end(). */
   template <typename Q>
   iterator find(const Q& key) const {
     const MapCore* c = core();
     if (c == nullptr) return end();
-    int64_t pos = WithKeyCell<K>(key, [c](const TVMFFIAny* cell) { return c->Find(cell); });
-    return pos < 0 ? end() : iterator(c, pos);
+    uint64_t pos = WithKeyCell<K>(key, [c](const TVMFFIAny* cell) { return c->FindIndex(cell); });
+    return iterator(c, pos);
   }
   iterator begin() const {
     const MapCore* c = core();
-    return iterator(c, c ? c->NextLive(0) : 0);
+    return iterator(c, c ? c->BeginIndex() : 0);
   }
   iterator end() const {
     const MapCore* c = core();
-    return iterator(c, c ? c->entries_end() : 0);
+    return iterator(c, c ? c->EndIndex() : 0);
   }
 
  protected:
@@ -801,9 +1075,8 @@ struct MapTypeTraitsBase : ObjectRefTypeTraitsBase<RefT> {
     if constexpr (kAnyKey && kAnyValue) {
       return true;
     } else {
-      for (int64_t i = 0; i < core->entries_end(); ++i) {
-        if (!core->IsLive(i)) continue;
-        const MapEntry& e = core->entry(i);
+      for (uint64_t i = core->BeginIndex(); i != core->EndIndex(); i = core->NextIndex(i)) {
+        const MapEntry& e = core->KVAt(i);
         if constexpr (!kAnyKey) {
           if (!TypeTraits<K>::CheckAnyStrict(&e.key)) return false;
         }
@@ -828,16 +1101,15 @@ struct MapTypeTraitsBase : ObjectRefTypeTraitsBase<RefT> {
       return ObjectUnsafe::ObjectRefFromObjectPtr<RefT>(
           ObjectUnsafe::ObjectPtrFromUnowned<Object>(obj));
     }
-    ObjectPtr<ObjT> out = make_object<ObjT>();
-    out->Reserve(core->size());
-    for (int64_t i = 0; i < core->entries_end(); ++i) {
-      if (!core->IsLive(i)) continue;
-      const MapEntry& e = core->entry(i);
+    ObjectPtr<ObjT> out = MapBaseObj::Create<ObjT>(core->size());
+    for (uint64_t i = core->BeginIndex(); i != core->EndIndex(); i = core->NextIndex(i)) {
+      const MapEntry& e = core->KVAt(i);
       std::optional<K> k = TypeTraits<K>::TryCastFromAnyView(&e.key);
       if (!k.has_value()) return std::nullopt;
       std::optional<V> v = TypeTraits<V>::TryCastFromAnyView(&e.value);
       if (!v.has_value()) return std::nullopt;
-      out->Insert(Any(std::move(*k)), Any(std::move(*v)));
+      Any key(std::move(*k)), value(std::move(*v));
+      out->Insert(&key, &value, true);
     }
     return RefT(std::move(out));
   }
@@ -848,9 +1120,8 @@ struct MapTypeTraitsBase : ObjectRefTypeTraitsBase<RefT> {
     const MapCore* core = MapCoreOf(obj);
     if (core == nullptr) return AnyTypeStr(src);
     const char* name = obj->type_index == kTVMFFIMap ? "Map" : "Dict";
-    for (int64_t i = 0; i < core->entries_end(); ++i) {
-      if (!core->IsLive(i)) continue;
-      const MapEntry& e = core->entry(i);
+    for (uint64_t i = core->BeginIndex(); i != core->EndIndex(); i = core->NextIndex(i)) {
+      const MapEntry& e = core->KVAt(i);
       if (!TypeTraits<K>::TryCastFromAnyView(&e.key).has_value()) {
         return std::string(name) + "[key " + MapKeyRepr(&e.key) + ": " +
                TypeTraits<K>::GetMismatchTypeInfo(&e.key) + "]";
@@ -881,7 +1152,8 @@ inline void MapInsertRange(MapCore* core, Iter first, Iter last) {
     core->Reserve(static_cast<int64_t>(std::distance(first, last)));
   }
   for (; first != last; ++first) {
-    core->Insert(Any(K(first->first)), Any(V(first->second)));
+    Any key(K(first->first)), value(V(first->second));
+    core->Insert(&key, &value, true);
   }
 }
 

@@ -50,6 +50,13 @@ inline TVMFFIAny SeqCopyCell(const TVMFFIAny& cell) {
 /*! \brief Common base of ArrayObj and ListObj: the header, then the sequence cell. */
 class SeqBaseObj : public Object, public TVMFFISeqCell {
  public:
+  /*!
+   * \brief Whether the slots always live in a buffer from global operator new
+   *  with a non-null data_deleter (List: code built against other headers
+   *  grows such a buffer inline and calls the existing data_deleter).
+   */
+  static constexpr bool kSeqBufferOutOfLine = false;
+
   SeqBaseObj() {
     data = nullptr;
     size = 0;
@@ -131,8 +138,8 @@ static_assert(sizeof(SeqBaseObj) == sizeof(TVMFFIObject) + sizeof(TVMFFISeqCell)
               "SeqBaseObj must be the object header followed by TVMFFISeqCell");
 
 [[noreturn]] inline void ThrowSeqIndexError(const char* container, int64_t index, int64_t size) {
-  TVM_FFI_THROW(IndexError) << container << " index " << index << " out of range for size "
-                            << size;
+  (void)container;  // the agreed message names the index and the size only
+  TVM_FFI_THROW(IndexError) << "Index " << index << " out of bounds " << size;
   TVM_FFI_UNREACHABLE();  // the builder above throws
 }
 
@@ -143,13 +150,25 @@ inline AnyView SeqBaseObj::GetItem(int64_t i) const {
   return AnyView::CopyFromTVMFFIAny(slots()[i]);
 }
 
-/*! \brief Allocate an empty sequence object of type Obj with in-place room for capacity slots. */
+/*!
+ * \brief Allocate an empty sequence object of type Obj with room for capacity slots (in place,
+ *  or in a separate buffer for kSeqBufferOutOfLine types).
+ */
 template <typename Obj>
 inline ObjectPtr<Obj> SeqAllocInplace(int64_t capacity) {
-  ObjectPtr<Obj> p = make_inplace_array_object<Obj, TVMFFIAny>(static_cast<size_t>(capacity));
-  p->data = InplaceArrayBase<Obj, TVMFFIAny>(p.get());
-  p->capacity = capacity;
-  return p;
+  if constexpr (Obj::kSeqBufferOutOfLine) {
+    ObjectPtr<Obj> p = make_object<Obj>();
+    p->data = capacity == 0 ? nullptr
+                            : ::operator new(static_cast<size_t>(capacity) * sizeof(TVMFFIAny));
+    p->capacity = capacity;
+    p->data_deleter = &SeqBaseObj::FreeBuffer;
+    return p;
+  } else {
+    ObjectPtr<Obj> p = make_inplace_array_object<Obj, TVMFFIAny>(static_cast<size_t>(capacity));
+    p->data = InplaceArrayBase<Obj, TVMFFIAny>(p.get());
+    p->capacity = capacity;
+    return p;
+  }
 }
 
 /*! \brief A new object of type Obj holding copies of the cells [begin, end), with room for capacity. */

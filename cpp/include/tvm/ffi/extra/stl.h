@@ -226,9 +226,8 @@ struct StlMapTraits : StlNoViewTraitsBase<Self> {
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     if (src->type_index != kTVMFFIMap) return false;
     const MapCore* core = MapCoreOf(src->v_obj);
-    for (int64_t i = 0; i < core->entries_end(); ++i) {
-      if (!core->IsLive(i)) continue;
-      const MapEntry& e = core->entry(i);
+    for (uint64_t i = core->BeginIndex(); i != core->EndIndex(); i = core->NextIndex(i)) {
+      const MapEntry& e = core->KVAt(i);
       if (!ElemStrict<K>(&e.key) || !ElemStrict<V>(&e.value)) return false;
     }
     return true;
@@ -245,9 +244,8 @@ struct StlMapTraits : StlNoViewTraitsBase<Self> {
     const MapCore* core = MapCoreOf(AnyObjectOrNull(src));
     if (core == nullptr) return std::nullopt;
     Self out;
-    for (int64_t i = 0; i < core->entries_end(); ++i) {
-      if (!core->IsLive(i)) continue;
-      const MapEntry& e = core->entry(i);
+    for (uint64_t i = core->BeginIndex(); i != core->EndIndex(); i = core->NextIndex(i)) {
+      const MapEntry& e = core->KVAt(i);
       std::optional<K> k = StlElemFrom<K>(&e.key);
       if (!k.has_value()) return std::nullopt;
       std::optional<V> v = StlElemFrom<V>(&e.value);
@@ -262,9 +260,8 @@ struct StlMapTraits : StlNoViewTraitsBase<Self> {
     const MapCore* core = MapCoreOf(obj);
     if (core == nullptr) return AnyTypeStr(src);
     const char* name = obj->type_index == kTVMFFIMap ? "Map" : "Dict";
-    for (int64_t i = 0; i < core->entries_end(); ++i) {
-      if (!core->IsLive(i)) continue;
-      const MapEntry& e = core->entry(i);
+    for (uint64_t i = core->BeginIndex(); i != core->EndIndex(); i = core->NextIndex(i)) {
+      const MapEntry& e = core->KVAt(i);
       if (!StlElemFrom<K>(&e.key).has_value()) {
         return std::string(name) + "[key " + MapKeyRepr(&e.key) + ": " +
                TypeTraits<K>::GetMismatchTypeInfo(&e.key) + "]";
