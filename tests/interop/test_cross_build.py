@@ -118,14 +118,8 @@ CHECKS = {
     "calls_python_callback": "assert mod.apply_twice(lambda x: x * 10, 2) == 200",
 }
 
-# Checks that fail because of a gap another area owns.
-KNOWN_GAPS = {
-    ("peer_headers_on_our_runtime", "error_becomes_python_exception"): (
-        "Python error conversion (python/tvm_ffi/cython/error.pxi _native_frame_code): a native "
-        "frame whose source line has no indentation (the wheel-built library reports one) "
-        "compiles 'if 1:\\nraise (...)' and raises IndentationError instead of the ValueError"
-    ),
-}
+# (direction, check) -> reason, for checks expected to fail because of a known gap.
+KNOWN_GAPS = {}
 
 RUNNER = r"""
 import sys, json

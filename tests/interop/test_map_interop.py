@@ -5,7 +5,6 @@ import textwrap
 
 import pytest
 
-pytest_plugins = ["conftest_maps_local"]
 
 LIB_SOURCE = os.path.join(os.path.dirname(__file__), "libs", "map_interop_lib.cc")
 SIZES = [3, 1500]
@@ -34,12 +33,12 @@ def tvm_ffi():
 
 @pytest.fixture(scope="module")
 def peer_lib(tvm_ffi, build_with_peer_headers):
-    return tvm_ffi.load_module(build_with_peer_headers("map_interop", _source()))
+    return tvm_ffi.load_module(str(build_with_peer_headers("map_interop", _source())))
 
 
 @pytest.fixture(scope="module")
 def our_lib(tvm_ffi, build_with_our_headers):
-    return tvm_ffi.load_module(build_with_our_headers("map_interop", _source()))
+    return tvm_ffi.load_module(str(build_with_our_headers("map_interop", _source())))
 
 
 @pytest.mark.parametrize("n", SIZES)
@@ -152,7 +151,7 @@ def test_map_built_with_our_headers_reads_under_peer(build_with_our_headers, run
         assert len(lst) == 52
         print("ok")
         """
-        % lib
+        % str(lib)
     )
     res = run_under_peer(script)
     assert res.returncode == 0 and "ok" in res.stdout, res.stdout + res.stderr

@@ -228,3 +228,14 @@ def test_native_source_line_printed_without_caret_markers():
     idx = [i for i, line in enumerate(lines) if 'testing.cc", line' in line][0]
     following = lines[idx + 2] if idx + 2 < len(lines) else ""
     assert not set(following.strip()) <= set("^~") or not following.strip()
+
+
+def test_native_frame_on_an_unindented_source_line_is_built(tmp_path):
+    # A backtrace may point at a line with no indentation (e.g. a function at
+    # file scope of a library); building its Python frame must not fail.
+    src = tmp_path / "lib.cc"
+    src.write_text("int f();\nint g() { return f(); }\n")
+    code, first_line = tvm_ffi.core._native_frame_code(str(src), 2)
+    assert first_line == 1
+    with pytest.raises(NameError):
+        exec(code, {})

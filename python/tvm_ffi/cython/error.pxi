@@ -82,8 +82,10 @@ def _native_frame_code(filename, lineno):
     line = linecache.getline(filename, lineno)
     if lineno >= 2 and line.strip():
         indent = len(line) - len(line.lstrip())
-        src = "if 1:\n" + " " * indent + "raise (\n_E)"
-        return compile(src, filename, "exec"), lineno - 1
+        # An unindented line cannot follow "if 1:"; a blank first line puts
+        # the raise on the second line just the same.
+        head = "if 1:\n" + " " * indent if indent > 0 else "\n"
+        return compile(head + "raise (\n_E)", filename, "exec"), lineno - 1
     return compile("raise (\n_E)", filename, "exec"), max(lineno, 1)
 
 

@@ -15,6 +15,7 @@
 #ifndef TVM_FFI_ANY_H_
 #define TVM_FFI_ANY_H_
 
+#include <tvm/ffi/base_detail.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/object.h>
 #include <tvm/ffi/type_traits.h>
@@ -431,42 +432,6 @@ inline void InplaceConvertAnyViewToAny(TVMFFIAny* data, size_t extra_any_bytes =
 
 inline uint64_t HashBytes(std::string_view s) { return std::hash<std::string_view>()(s); }
 
-/*!
- * \brief The stable hash primitives behind AnyHash. They are part of the
- *  binary contract: a Map built in one library is probed by the inline code of
- *  another, so every build must place a key in the same slot.
- */
-inline uint64_t StableHashCombine(uint64_t key, uint64_t value) {
-  return key ^ (value + 0x9e3779b9 + (key << 6) + (key >> 2));
-}
-
-/*! \brief Content hash of n bytes: little-endian 8-byte words folded modulo 2^31 - 1. */
-inline uint64_t StableHashBytes(const void* data, size_t n) {
-  constexpr uint64_t kMul = 1099511628211ULL;
-  constexpr uint64_t kMod = 2147483647ULL;
-  const unsigned char* p = static_cast<const unsigned char*>(data);
-  uint64_t h = 0;
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t w;
-    std::memcpy(&w, p + i, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    w = __builtin_bswap64(w);
-#endif
-    h = (h * kMul + w) % kMod;
-  }
-  if (i < n) {
-    uint64_t w = 0;
-    for (size_t b = n; b > i; --b) w = (w << 8) | p[b - 1];
-    h = (h * kMul + w) % kMod;
-  }
-  return h;
-}
-
-/*! \brief StableHashBytes of a small string/bytes cell: its zero-filled payload is the one word. */
-inline uint64_t StableHashSmallStrBytes(const TVMFFIAny* cell) {
-  return cell->v_uint64 % 2147483647ULL;
-}
 }  // namespace details
 
 inline void TypeTraits<Any>::MoveToAny(Any src, TVMFFIAny* r) {

@@ -139,8 +139,11 @@ inline uint64_t StableHashBytes(const void* data, size_t size) {
   uint64_t h = 0;
   size_t i = 0;
   for (; i + 8 <= size; i += 8) {
-    uint64_t w = 0;
-    for (int b = 7; b >= 0; --b) w = (w << 8) | p[i + b];
+    uint64_t w;
+    std::memcpy(&w, p + i, 8);
+#if !TVM_FFI_LITTLE_ENDIAN
+    w = __builtin_bswap64(w);
+#endif
     h = (h * kMultiplier + w) % kMod;
   }
   if (i < size) {
