@@ -13,6 +13,7 @@
  * would keep most C++ libraries mapped anyway: their unique inline statics
  * mark them NODELETE.) Loading the same path again reuses the mapping.
  */
+#include "env_context_symbols.h"
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/error.h>
@@ -185,6 +186,10 @@ Module LoadFromFile(const std::string& path) {
   auto lib = std::make_shared<Library>(handle, path);
   ObjectPtr<LibraryModuleObj> mod = make_object<LibraryModuleObj>(std::move(lib));
   mod->SetLibraryContext();
+  // Context symbols registered by the host (TVMFFIEnvModRegisterContextSymbol).
+  for (const auto& entry : details::ListEnvContextSymbols()) {
+    if (void** slot = static_cast<void**>(dlsym(handle, entry.first.c_str()))) *slot = entry.second;
+  }
   return Module(ObjectPtr<ModuleObj>(std::move(mod)));
 }
 

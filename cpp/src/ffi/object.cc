@@ -20,6 +20,7 @@
  *    registrations), "IndexError" when the index space is exhausted,
  *    "MemoryError" when allocation fails.
  */
+#include "object_alloc.h"
 #include "safe_invoke.h"
 #include <tvm/ffi/base.h>
 #include <tvm/ffi/c_api.h>
@@ -322,7 +323,8 @@ class Registry {
         {"ffi.Shape", kTVMFFIShape},        {"ffi.Tensor", kTVMFFITensor},
         {"ffi.Array", kTVMFFIArray},        {"ffi.Map", kTVMFFIMap},
         {"ffi.Module", kTVMFFIModule},      {"ffi.OpaquePyObject", kTVMFFIOpaquePyObject},
-        {"ffi.List", kTVMFFIList},          {"ffi.Dict", kTVMFFIDict}};
+        {"ffi.List", kTVMFFIList},          {"ffi.Dict", kTVMFFIDict},
+        {"ffi.BigInt", kTVMFFIBigInt}};
     for (const auto& kv : kStaticObjects) {
       GetOrAlloc(kv.first, kv.second, 1, 0, true, kTVMFFIObject);
     }
@@ -443,20 +445,17 @@ class Registry {
   int32_t next_dynamic_ = kTVMFFIDynObjectBegin;
 };
 
-/*! \brief Layout of objects made by TVMFFIObjectCreateOpaque. */
+/*! \brief Layout of objects made by TVMFFIObjectCreateOpaque (from the custom allocator). */
 struct OpaqueObject {
   TVMFFIObject header;
   TVMFFIOpaqueObjectCell cell;
   void (*handle_deleter)(void* handle);
-};
 
-void OpaqueObjectDeleter(void* self, int flags) {
-  OpaqueObject* obj = static_cast<OpaqueObject*>(self);
-  if ((flags & kTVMFFIObjectDeleterFlagBitMaskStrong) && obj->handle_deleter != nullptr) {
-    obj->handle_deleter(obj->cell.handle);
+  OpaqueObject(void* handle, void (*deleter)(void*)) : cell{handle}, handle_deleter(deleter) {}
+  ~OpaqueObject() {
+    if (handle_deleter != nullptr) handle_deleter(cell.handle);
   }
-  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) delete obj;
-}
+};
 
 std::recursive_mutex& InitOnceMutex() {
   // Recursive: an init callback may itself lazily initialise another handle.
@@ -519,14 +518,8 @@ TVM_FFI_DLL int TVMFFIObjectCreateOpaque(void* handle, int32_t type_index,
       throw Error("ValueError", "TVMFFIObjectCreateOpaque: type index " + std::to_string(type_index) +
                                             " is not a registered object type");
     }
-    tvm::ffi::OpaqueObject* obj = new tvm::ffi::OpaqueObject();
-    obj->header.combined_ref_count = (uint64_t(1) << 32) | 1;
-    obj->header.type_index = type_index;
-    obj->header.__padding = 0;
-    obj->header.deleter = tvm::ffi::OpaqueObjectDeleter;
-    obj->cell.handle = handle;
-    obj->handle_deleter = deleter;
-    *out = obj;
+    *out = tvm::ffi::details::MakeCustomAllocObject<tvm::ffi::OpaqueObject>(type_index, 0, handle,
+                                                                            deleter);
     return 0;
   });
 }
