@@ -103,7 +103,7 @@ TEST(CAPIObject, Version) {
   TVMFFIGetVersion(&v);
   EXPECT_EQ(v.major, 0u);
   EXPECT_EQ(v.minor, 1u);
-  EXPECT_EQ(v.patch, 0u);
+  EXPECT_EQ(v.patch, 16u);
 }
 
 TEST(CAPIObject, NullHandleIsNoOp) {

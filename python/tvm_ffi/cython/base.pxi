@@ -68,6 +68,7 @@ cdef extern from "tvm/ffi/c_api.h" nogil:
         kTVMFFIOpaquePyObject
         kTVMFFIList
         kTVMFFIDict
+        kTVMFFIBigInt
         kTVMFFIDynObjectBegin
 
     enum:
