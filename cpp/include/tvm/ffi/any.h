@@ -337,6 +337,11 @@ struct AnyHash {
     if (details::AnyStringView(a, &s, &is_bytes)) {
       return details::HashBytes(s) ^ (is_bytes ? 0x9e3779b97f4a7c15ULL : 0);
     }
+    if (a->type_index == kTVMFFIBigInt) {
+      // By value: BigInt objects are normalised, so equal values have equal words.
+      std::string_view words = BigIntWords(a);
+      return details::HashBytes(words) ^ static_cast<uint64_t>(kTVMFFIBigInt);
+    }
     if (a->type_index == kTVMFFIFloat) {
       double v = a->v_float64;
       if (v == 0.0) v = 0.0;  // -0.0 and 0.0 are equal keys
@@ -354,6 +359,13 @@ struct AnyHash {
              static_cast<uint32_t>(a->v_device.device_id);
     }
     return std::hash<uint64_t>()(bits) ^ static_cast<uint64_t>(a->type_index);
+  }
+  /*! \brief The words of a BigInt object (header, size_t count, words), as bytes. */
+  static std::string_view BigIntWords(const TVMFFIAny* a) {
+    const char* body = reinterpret_cast<const char*>(a->v_obj) + sizeof(TVMFFIObject);
+    size_t count;
+    std::memcpy(&count, body, sizeof(count));
+    return std::string_view(body + sizeof(size_t), count * sizeof(int64_t));
   }
 };
 
@@ -373,6 +385,9 @@ struct AnyEqual {
     }
     if (a->type_index != b->type_index) return false;
     if (a->type_index == kTVMFFIFloat) return a->v_float64 == b->v_float64;
+    if (a->type_index == kTVMFFIBigInt) {
+      return AnyHash::BigIntWords(a) == AnyHash::BigIntWords(b);
+    }
     if (a->type_index == kTVMFFIDataType) {
       return a->v_dtype.code == b->v_dtype.code && a->v_dtype.bits == b->v_dtype.bits &&
              a->v_dtype.lanes == b->v_dtype.lanes;
