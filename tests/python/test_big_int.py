@@ -79,9 +79,11 @@ def test_big_ints_inside_lists(lib):
 
 
 def test_big_ints_inside_dicts():
-    out = echo({"big": 2**80, 2**90: "key"})
+    out = echo({"big": 2**80, "neg": -(2**90), "small": 3})
     assert out["big"] == 2**80
-    assert out[2**90] == "key"
+    assert out["neg"] == -(2**90)
+    assert out["small"] == 3
+    assert type(out["big"]) is int
 
 
 def test_big_int_reaches_python_callbacks_as_int(lib):
