@@ -1,8 +1,10 @@
 /*
- * Private interface of the runtime: the context symbols registered with
- * TVMFFIEnvModRegisterContextSymbol, for the module loader (which writes
- * each one into a newly loaded library that exports a `void*` variable of
- * that name) and for Module::VisitContextSymbols.
+ * Private interface of the runtime between the environment functions of
+ * modules (env_module.cc) and the module loader: the context symbols
+ * registered with TVMFFIEnvModRegisterContextSymbol (the loader writes each
+ * one into a newly loaded library that exports a `void*` variable of that
+ * name; Module::VisitContextSymbols lists them), and the per-module cache of
+ * TVMFFIEnvModLookupFromImports, which a module must drop when it dies.
  */
 #ifndef TVM_FFI_SRC_FFI_ENV_CONTEXT_SYMBOLS_H_
 #define TVM_FFI_SRC_FFI_ENV_CONTEXT_SYMBOLS_H_
@@ -21,6 +23,13 @@ namespace details {
  *  order; a name registered again keeps its place with the newer symbol.
  */
 std::vector<std::pair<std::string, void*>> ListEnvContextSymbols();
+
+/*!
+ * \brief Drop the TVMFFIEnvModLookupFromImports cache of a module. Every module
+ *  that can be a library context calls it from its destructor, so that a
+ *  later module at the same address never sees stale entries.
+ */
+void ForgetImportLookups(const void* module);
 
 }  // namespace details
 TVM_FFI_NAMESPACE_END

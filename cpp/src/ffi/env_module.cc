@@ -4,10 +4,9 @@
  * into every library loaded afterwards) and the lookup of a library's
  * imported functions (TVMFFIEnvModLookupFromImports).
  *
- * The lookup cache is keyed by the module object and holds a weak reference
- * to it, so that its address cannot be reused by another module while an
- * entry exists; entries of dead modules are dropped when a new module is
- * added. Tables are leaked singletons, usable from static destructors.
+ * The lookup cache is keyed by the module object; a module that can be a
+ * library context drops its entry when it dies (ForgetImportLookups).
+ * Tables are leaked singletons, usable from static destructors.
  */
 #include "env_context_symbols.h"
 #include "safe_invoke.h"
@@ -37,12 +36,9 @@ struct ContextSymbolTable {
 };
 
 struct ImportLookupCache {
-  struct Entry {
-    WeakObjectPtr<Object> module;
-    std::unordered_map<std::string, Function> functions;
-  };
+  using Entry = std::unordered_map<std::string, Function>;
   std::mutex mutex;
-  std::unordered_map<const Object*, Entry> entries;
+  std::unordered_map<const void*, Entry> entries;
 
   static ImportLookupCache& Global() {
     static ImportLookupCache* inst = new ImportLookupCache();
@@ -70,6 +66,17 @@ std::vector<std::pair<std::string, void*>> ListEnvContextSymbols() {
   ContextSymbolTable& table = ContextSymbolTable::Global();
   std::lock_guard<std::mutex> lock(table.mutex);
   return table.symbols;
+}
+
+void ForgetImportLookups(const void* module) {
+  ImportLookupCache::Entry dropped;
+  ImportLookupCache& cache = ImportLookupCache::Global();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  auto it = cache.entries.find(module);
+  if (it == cache.entries.end()) return;
+  dropped = std::move(it->second);
+  cache.entries.erase(it);
+  // The functions are released after the lock (dropped is declared first).
 }
 }  // namespace details
 
@@ -122,8 +129,8 @@ TVM_FFI_DLL int TVMFFIEnvModLookupFromImports(TVMFFIObjectHandle library_ctx, co
       std::lock_guard<std::mutex> lock(cache.mutex);
       auto it = cache.entries.find(obj);
       if (it != cache.entries.end()) {
-        auto fit = it->second.functions.find(name);
-        if (fit != it->second.functions.end()) {
+        auto fit = it->second.find(name);
+        if (fit != it->second.end()) {
           *out = ffi::HandleOf(fit->second);
           return 0;
         }
@@ -136,28 +143,12 @@ TVM_FFI_DLL int TVMFFIEnvModLookupFromImports(TVMFFIObjectHandle library_ctx, co
       throw Error("RuntimeError", "Cannot find function " + name +
                                       " in the imported modules or global registry.");
     }
-    std::vector<ffi::ImportLookupCache::Entry> dead;
     {
       std::lock_guard<std::mutex> lock(cache.mutex);
-      auto it = cache.entries.find(obj);
-      if (it == cache.entries.end()) {
-        for (auto e = cache.entries.begin(); e != cache.entries.end();) {
-          if (e->second.module.expired()) {
-            dead.push_back(std::move(e->second));
-            e = cache.entries.erase(e);
-          } else {
-            ++e;
-          }
-        }
-        ffi::ImportLookupCache::Entry entry;
-        entry.module = ffi::GetObjectPtr(obj);
-        it = cache.entries.emplace(obj, std::move(entry)).first;
-      }
       // A concurrent lookup may have stored the name first: every caller gets that one.
-      auto fit = it->second.functions.emplace(name, *found).first;
+      auto fit = cache.entries[obj].emplace(name, *found).first;
       *out = ffi::HandleOf(fit->second);
     }
-    // `dead` (functions of destroyed modules) is released here, outside the lock.
     return 0;
   });
 }

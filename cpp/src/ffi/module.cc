@@ -99,6 +99,7 @@ class LibraryModuleObj : public ModuleObj {
  public:
   explicit LibraryModuleObj(std::shared_ptr<Library> lib) : lib_(std::move(lib)) {}
   ~LibraryModuleObj() {
+    details::ForgetImportLookups(static_cast<const Object*>(this));
     // The library outlives this module: it must not keep a pointer to a
     // destroyed one.
     if (void** ctx = static_cast<void**>(lib_->Symbol(kLibraryCtxSymbol))) {
