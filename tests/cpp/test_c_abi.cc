@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <type_traits>
 
 #if !defined(__LP64__) && !defined(_WIN64)
@@ -27,6 +28,14 @@
   static_assert(sizeof(T) == (size), "sizeof(" #T ")");    \
   static_assert(alignof(T) == (align), "alignof(" #T ")"); \
   static_assert(std::is_standard_layout<T>::value, #T " standard layout")
+
+// Named structs (global scope): forward-declarable and usable as base classes.
+struct TVMFFISeqCell;
+struct TVMFFITypeInfo;
+struct TVMFFIAbiTestDerivedSeqCell : public TVMFFISeqCell {
+  int extra;
+};
+static_assert(offsetof(TVMFFIAbiTestDerivedSeqCell, extra) == 32, "TVMFFISeqCell as a base class");
 
 namespace {
 
@@ -51,9 +60,23 @@ static_assert(DLPACK_FLAG_BITMASK_READ_ONLY == 1, "read-only flag");
 static_assert(DLPACK_FLAG_BITMASK_IS_COPIED == 2, "is-copied flag");
 static_assert(DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED == 4, "sub-byte padded flag");
 
+static_assert(TVM_FFI_VERSION_PATCH == 16, "tvm-ffi patch version");
+#if !defined(TVM_FFI_WEAK) || !defined(TVM_FFI_ATTRIBUTE_PURE)
+#error "c_api.h must define TVM_FFI_WEAK and TVM_FFI_ATTRIBUTE_PURE"
+#endif
+#ifndef DLPACK_MANAGED_TENSOR_ALLOCATOR_DEFINED
+#error "DLPackManagedTensorAllocator must be guarded by DLPACK_MANAGED_TENSOR_ALLOCATOR_DEFINED"
+#endif
+#ifndef TVM_FFI_EXTRA_C_ENV_API_H_
+#error "c_api.h gives the environment API of extra/c_env_api.h"
+#endif
+
 static_assert(kTVMFFIObjectDeleterFlagBitMaskStrong == 1, "strong deleter flag");
 static_assert(kTVMFFIObjectDeleterFlagBitMaskWeak == 2, "weak deleter flag");
 static_assert(kTVMFFIObjectDeleterFlagBitMaskBoth == 3, "both deleter flag");
+static_assert(std::is_same<std::underlying_type<TVMFFIObjectDeleterFlagBitMask>::type,
+                           int32_t>::value,
+              "deleter flag enum is int32_t");
 
 // ---------------------------------------------------------------------------
 // DLPack (abi.md section 1)
@@ -213,9 +236,38 @@ static_assert(kTVMFFIFieldFlagBitMaskWritable == 1 && kTVMFFIFieldFlagBitMaskHas
 static_assert(kTVMFFIFieldFlagBitMaskIsStaticMethod == 4 &&
                   kTVMFFIFieldFlagBitMaskSEqHashIgnore == 8,
               "field flags");
-static_assert(kTVMFFIFieldFlagBitMaskSEqHashDef == 16 &&
-                  kTVMFFIFieldFlagBitMaskDefaultIsFactory == 32,
+static_assert(kTVMFFIFieldFlagBitMaskSEqHashDefPattern == 16 &&
+                  kTVMFFIFieldFlagBitMaskDefaultFromFactory == 32,
               "field flags");
+static_assert(kTVMFFIFieldFlagBitMaskSEqHashDefSimple == 4096, "field flags");
+static_assert(kTVMFFIFieldFlagBitMaskSEqHashDefRecursive == 16 &&
+                  kTVMFFIFieldFlagBitMaskSEqHashDefNonRecursive == 4096 &&
+                  kTVMFFIFieldFlagBitMaskSEqHashDef == 16 &&
+                  kTVMFFIFieldFlagBitMaskDefaultIsFactory == 32,
+              "earlier spellings of the field flags");
+static_assert(std::is_same<std::underlying_type<TVMFFIFieldFlagBitMask>::type, int32_t>::value,
+              "field flag enum is int32_t");
+
+static_assert(kTVMFFISEqHashKindUnsupported == 0 && kTVMFFISEqHashKindTreeNode == 1 &&
+                  kTVMFFISEqHashKindFreeVar == 2 && kTVMFFISEqHashKindDAGNode == 3 &&
+                  kTVMFFISEqHashKindConstTreeNode == 4 &&
+                  kTVMFFISEqHashKindUniqueInstance == 5,
+              "structural equal/hash kinds");
+static_assert(sizeof(TVMFFISEqHashKind) == 4, "TVMFFISEqHashKind is 4 bytes");
+static_assert(kTVMFFIDefRegionKindNone == 0 && kTVMFFIDefRegionKindPattern == 1 &&
+                  kTVMFFIDefRegionKindSimple == 2 && kTVMFFIDefRegionKindRecursive == 1 &&
+                  kTVMFFIDefRegionKindNonRecursive == 2,
+              "definition region kinds");
+static_assert(sizeof(TVMFFIDefRegionKind) == 4, "TVMFFIDefRegionKind is 4 bytes");
+
+// Object allocation (custom allocator)
+TVM_FFI_CHECK_SIZE(TVMFFIObjectAllocHeader, 8, 8);
+TVM_FFI_CHECK_FIELD(TVMFFIObjectAllocHeader, delete_space, 0, void (*)(void*));
+TVM_FFI_CHECK_SIZE(TVMFFICustomAllocator, 16, 8);
+TVM_FFI_CHECK_FIELD(TVMFFICustomAllocator, allocate, 0,
+                    void* (*)(size_t, size_t, int32_t, void*));
+TVM_FFI_CHECK_FIELD(TVMFFICustomAllocator, context, 8, void*);
+
 static_assert(kTVMFFIFieldFlagBitMaskReprOff == 64 && kTVMFFIFieldFlagBitMaskCompareOff == 128,
               "field flags");
 static_assert(kTVMFFIFieldFlagBitMaskHashOff == 256 && kTVMFFIFieldFlagBitMaskInitOff == 512,
@@ -260,7 +312,7 @@ TVM_FFI_CHECK_SIZE(TVMFFITypeMetadata, 32, 8);
 TVM_FFI_CHECK_FIELD(TVMFFITypeMetadata, doc, 0, TVMFFIByteArray);
 TVM_FFI_CHECK_FIELD(TVMFFITypeMetadata, creator, 16, TVMFFIObjectCreator);
 TVM_FFI_CHECK_FIELD(TVMFFITypeMetadata, total_size, 24, int32_t);
-TVM_FFI_CHECK_FIELD(TVMFFITypeMetadata, structural_eq_hash_kind, 28, int32_t);
+TVM_FFI_CHECK_FIELD(TVMFFITypeMetadata, structural_eq_hash_kind, 28, TVMFFISEqHashKind);
 
 TVM_FFI_CHECK_SIZE(TVMFFITypeAttrColumn, 16, 8);
 TVM_FFI_CHECK_FIELD(TVMFFITypeAttrColumn, data, 0, const TVMFFIAny*);
@@ -322,8 +374,42 @@ TVM_FFI_CHECK_SIGNATURE(TVMFFIDataTypeFromString, int (*)(Bytes, DLDataType*));
 TVM_FFI_CHECK_SIGNATURE(TVMFFIDataTypeToString, int (*)(const DLDataType*, TVMFFIAny*));
 TVM_FFI_CHECK_SIGNATURE(TVMFFIHandleInitOnce, int (*)(void**, int (*)(void**)));
 TVM_FFI_CHECK_SIGNATURE(TVMFFIHandleDeinitOnce, int (*)(void**, int (*)(void*)));
+TVM_FFI_CHECK_SIGNATURE(TVMFFIGetCustomAllocator, TVMFFICustomAllocator* (*)());
+TVM_FFI_CHECK_SIGNATURE(TVMFFISetCustomAllocator, int (*)(TVMFFICustomAllocator*));
+TVM_FFI_CHECK_SIGNATURE(TVMFFIBigIntFromByteArray, int (*)(Bytes, TVMFFIAny*));
+TVM_FFI_CHECK_SIGNATURE(TVMFFIBigIntGetContentByteArray, TVMFFIByteArray (*)(const TVMFFIAny*));
+
+// extra/c_env_api.h (cpp_api section 4.2)
+static_assert(std::is_same<TVMFFIStreamHandle, void*>::value, "stream handle");
+static_assert(std::is_same<DLPackManagedTensorAllocator,
+                           int (*)(DLTensor*, DLManagedTensorVersioned**, void*,
+                                   void (*)(void*, const char*, const char*))>::value,
+              "DLPack tensor allocator");
 TVM_FFI_CHECK_SIGNATURE(TVMFFIEnvSetStream, int (*)(int32_t, int32_t, void*, void**));
 TVM_FFI_CHECK_SIGNATURE(TVMFFIEnvGetStream, void* (*)(int32_t, int32_t));
+TVM_FFI_CHECK_SIGNATURE(TVMFFIEnvSetDLPackManagedTensorAllocator,
+                        int (*)(DLPackManagedTensorAllocator, int,
+                                DLPackManagedTensorAllocator*));
+TVM_FFI_CHECK_SIGNATURE(TVMFFIEnvGetDLPackManagedTensorAllocator,
+                        DLPackManagedTensorAllocator (*)());
+TVM_FFI_CHECK_SIGNATURE(TVMFFIEnvTensorAlloc, int (*)(DLTensor*, Handle*));
+TVM_FFI_CHECK_SIGNATURE(TVMFFIEnvCheckSignals, int (*)());
+TVM_FFI_CHECK_SIGNATURE(TVMFFIEnvRegisterCAPI, int (*)(const char*, void*));
+TVM_FFI_CHECK_SIGNATURE(TVMFFIEnvModLookupFromImports, int (*)(Handle, const char*, Handle*));
+TVM_FFI_CHECK_SIGNATURE(TVMFFIEnvModRegisterContextSymbol, int (*)(const char*, void*));
+TVM_FFI_CHECK_SIGNATURE(TVMFFIEnvModRegisterSystemLibSymbol, int (*)(const char*, void*));
+
+// C++-only inline accessors (cpp_api section 4.3)
+TVM_FFI_CHECK_SIGNATURE(TVMFFIObjectGetTypeIndex, int32_t (*)(Handle));
+TVM_FFI_CHECK_SIGNATURE(TVMFFISmallBytesGetContentByteArray,
+                        TVMFFIByteArray (*)(const TVMFFIAny*));
+TVM_FFI_CHECK_SIGNATURE(TVMFFIBytesGetByteArrayPtr, TVMFFIByteArray* (*)(Handle));
+TVM_FFI_CHECK_SIGNATURE(TVMFFIErrorGetCellPtr, TVMFFIErrorCell* (*)(Handle));
+TVM_FFI_CHECK_SIGNATURE(TVMFFIFunctionGetCellPtr, TVMFFIFunctionCell* (*)(Handle));
+TVM_FFI_CHECK_SIGNATURE(TVMFFIOpaqueObjectGetCellPtr, TVMFFIOpaqueObjectCell* (*)(Handle));
+TVM_FFI_CHECK_SIGNATURE(TVMFFIShapeGetCellPtr, TVMFFIShapeCell* (*)(Handle));
+TVM_FFI_CHECK_SIGNATURE(TVMFFITensorGetDLTensorPtr, DLTensor* (*)(Handle));
+TVM_FFI_CHECK_SIGNATURE(TVMFFIDLDeviceFromIntPair, DLDevice (*)(int32_t, int32_t));
 
 #undef TVM_FFI_CHECK_SIGNATURE
 #undef TVM_FFI_CHECK_FIELD
@@ -342,6 +428,58 @@ TEST(CABI, VersionIsZeroOne) {
   EXPECT_EQ(version.minor, 1u);
   EXPECT_EQ(version.major, static_cast<uint32_t>(TVM_FFI_VERSION_MAJOR));
   EXPECT_EQ(version.minor, static_cast<uint32_t>(TVM_FFI_VERSION_MINOR));
+  EXPECT_EQ(version.patch, 16u);
+}
+
+TEST(CABI, InlineAccessorsReadTheCells) {
+  const char text[] = "a string longer than seven bytes";
+  TVMFFIByteArray in{text, sizeof(text) - 1};
+  TVMFFIAny str;
+  ASSERT_EQ(TVMFFIStringFromByteArray(&in, &str), 0);
+  ASSERT_EQ(str.type_index, kTVMFFIStr);
+  EXPECT_EQ(TVMFFIObjectGetTypeIndex(str.v_obj), kTVMFFIStr);
+  TVMFFIByteArray* cell = TVMFFIBytesGetByteArrayPtr(str.v_obj);
+  EXPECT_EQ(std::string(cell->data, cell->size), text);
+  TVMFFIObjectDecRef(str.v_obj);
+
+  TVMFFIByteArray small_in{"abc", 3};
+  TVMFFIAny small;
+  ASSERT_EQ(TVMFFIBytesFromByteArray(&small_in, &small), 0);
+  ASSERT_EQ(small.type_index, kTVMFFISmallBytes);
+  TVMFFIByteArray content = TVMFFISmallBytesGetContentByteArray(&small);
+  EXPECT_EQ(std::string(content.data, content.size), "abc");
+  EXPECT_EQ(content.data, small.v_bytes);
+
+  TVMFFIByteArray kind{"ValueError", 10};
+  TVMFFIByteArray message{"bad", 3};
+  TVMFFIByteArray backtrace{"", 0};
+  TVMFFIObjectHandle err = nullptr;
+  ASSERT_EQ(TVMFFIErrorCreate(&kind, &message, &backtrace, &err), 0);
+  TVMFFIErrorCell* err_cell = TVMFFIErrorGetCellPtr(err);
+  EXPECT_EQ(std::string(err_cell->kind.data, err_cell->kind.size), "ValueError");
+  EXPECT_EQ(std::string(err_cell->message.data, err_cell->message.size), "bad");
+  TVMFFIObjectDecRef(err);
+
+  TVMFFIObjectHandle opaque = nullptr;
+  int target = 0;
+  ASSERT_EQ(TVMFFIObjectCreateOpaque(&target, kTVMFFIOpaquePyObject, nullptr, &opaque), 0);
+  EXPECT_EQ(TVMFFIOpaqueObjectGetCellPtr(opaque)->handle, &target);
+  TVMFFIObjectDecRef(opaque);
+
+  DLDevice dev = TVMFFIDLDeviceFromIntPair(kDLCUDA, 3);
+  EXPECT_EQ(dev.device_type, kDLCUDA);
+  EXPECT_EQ(dev.device_id, 3);
+}
+
+int NoopSafeCall(void*, const TVMFFIAny*, int32_t, TVMFFIAny*) { return 0; }
+
+TEST(CABI, FunctionCellAccessor) {
+  TVMFFIObjectHandle f = nullptr;
+  ASSERT_EQ(TVMFFIFunctionCreate(nullptr, NoopSafeCall, nullptr, &f), 0);
+  TVMFFIFunctionCell* cell = TVMFFIFunctionGetCellPtr(f);
+  EXPECT_NE(cell->safe_call, nullptr);
+  EXPECT_EQ(cell->cpp_call, nullptr);
+  TVMFFIObjectDecRef(f);
 }
 
 TEST(CABI, AnyBytesAreLittleEndianAtFixedOffsets) {

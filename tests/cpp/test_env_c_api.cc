@@ -2,6 +2,7 @@
 // streams, the DLPack allocator hook and the system-library symbol table.
 #include <gtest/gtest.h>
 #include <tvm/ffi/c_api.h>
+#include <tvm/ffi/extra/c_env_api.h>
 
 #include <cstring>
 #include <string>
@@ -23,8 +24,6 @@ std::pair<std::string, std::string> TakeEnvError() {
   return out;
 }
 
-TVMFFIByteArray EnvBytes(const char* s) { return TVMFFIByteArray{s, std::strlen(s)}; }
-
 int g_signal_result = 0;
 int g_signal_calls = 0;
 int FakeCheckSignals() {
@@ -33,9 +32,10 @@ int FakeCheckSignals() {
 }
 
 TEST(CAPIEnv, SignalChecker) {
-  TVMFFIByteArray name = EnvBytes("PyErr_CheckSignals");
   EXPECT_EQ(TVMFFIEnvCheckSignals(), 0);  // nothing registered yet
-  ASSERT_EQ(TVMFFIEnvRegisterCAPI(&name, reinterpret_cast<void*>(&FakeCheckSignals)), 0);
+  ASSERT_EQ(TVMFFIEnvRegisterCAPI("PyErr_CheckSignals",
+                                  reinterpret_cast<void*>(&FakeCheckSignals)),
+            0);
   g_signal_result = 0;
   EXPECT_EQ(TVMFFIEnvCheckSignals(), 0);
   EXPECT_EQ(g_signal_calls, 1);
@@ -46,18 +46,51 @@ TEST(CAPIEnv, SignalChecker) {
   EXPECT_EQ(err.first, "EnvErrorAlreadySet");
   EXPECT_EQ(err.second, "signal raised in the environment");
   // Registering NULL removes the checker.
-  ASSERT_EQ(TVMFFIEnvRegisterCAPI(&name, nullptr), 0);
+  ASSERT_EQ(TVMFFIEnvRegisterCAPI("PyErr_CheckSignals", nullptr), 0);
   EXPECT_EQ(TVMFFIEnvCheckSignals(), 0);
   EXPECT_EQ(g_signal_calls, 2);
 }
 
-TEST(CAPIEnv, RegisterCAPIRejectsEmptyName) {
-  TVMFFIByteArray empty{"", 0};
-  EXPECT_EQ(TVMFFIEnvRegisterCAPI(&empty, nullptr), -1);
-  EXPECT_EQ(TakeEnvError().first, "ValueError");
-  // Other names are stored without touching the signal checker.
-  TVMFFIByteArray other = EnvBytes("test.env.SomeSymbol");
-  EXPECT_EQ(TVMFFIEnvRegisterCAPI(&other, reinterpret_cast<void*>(&FakeCheckSignals)), 0);
+std::string g_gil_log;
+int FakeGILEnsure() {
+  g_gil_log += "ensure;";
+  return 7;
+}
+void FakeGILRelease(int state) { g_gil_log += "release(" + std::to_string(state) + ");"; }
+int LoggingCheckSignals() {
+  g_gil_log += "check;";
+  return 0;
+}
+
+TEST(CAPIEnv, SignalCheckerRunsInsideTheRegisteredGILHooks) {
+  ASSERT_EQ(TVMFFIEnvRegisterCAPI("PyGILState_Ensure", reinterpret_cast<void*>(&FakeGILEnsure)),
+            0);
+  ASSERT_EQ(TVMFFIEnvRegisterCAPI("PyGILState_Release", reinterpret_cast<void*>(&FakeGILRelease)),
+            0);
+  ASSERT_EQ(TVMFFIEnvRegisterCAPI("PyErr_CheckSignals",
+                                  reinterpret_cast<void*>(&LoggingCheckSignals)),
+            0);
+  g_gil_log.clear();
+  EXPECT_EQ(TVMFFIEnvCheckSignals(), 0);
+  EXPECT_EQ(g_gil_log, "ensure;check;release(7);");
+  ASSERT_EQ(TVMFFIEnvRegisterCAPI("PyErr_CheckSignals", nullptr), 0);
+  ASSERT_EQ(TVMFFIEnvRegisterCAPI("PyGILState_Ensure", nullptr), 0);
+  ASSERT_EQ(TVMFFIEnvRegisterCAPI("PyGILState_Release", nullptr), 0);
+  g_gil_log.clear();
+  EXPECT_EQ(TVMFFIEnvCheckSignals(), 0);
+  EXPECT_EQ(g_gil_log, "");
+}
+
+TEST(CAPIEnv, RegisterCAPIRejectsUnknownNames) {
+  EXPECT_EQ(TVMFFIEnvRegisterCAPI("test.env.SomeSymbol", reinterpret_cast<void*>(&FakeCheckSignals)),
+            -1);
+  auto err = TakeEnvError();
+  EXPECT_EQ(err.first, "ValueError");
+  EXPECT_EQ(err.second, "Unknown env API test.env.SomeSymbol");
+  EXPECT_EQ(TVMFFIEnvRegisterCAPI("", nullptr), -1);
+  EXPECT_EQ(TakeEnvError(), std::make_pair(std::string("ValueError"),
+                                           std::string("Unknown env API ")));
+  // The unknown name left the signal checker alone.
   int before = g_signal_calls;
   EXPECT_EQ(TVMFFIEnvCheckSignals(), 0);
   EXPECT_EQ(g_signal_calls, before);
@@ -111,7 +144,8 @@ TEST(CAPIEnv, DLPackAllocatorThreadLocalWithGlobalFallback) {
     EXPECT_EQ(TVMFFIEnvGetDLPackManagedTensorAllocator(), AllocatorB);
     DLPackManagedTensorAllocator p = AllocatorA;
     EXPECT_EQ(TVMFFIEnvSetDLPackManagedTensorAllocator(AllocatorA, 0, &p), 0);
-    EXPECT_EQ(p, nullptr);
+    // The original is what the getter returned: the global fallback.
+    EXPECT_EQ(p, AllocatorB);
     EXPECT_EQ(TVMFFIEnvGetDLPackManagedTensorAllocator(), AllocatorA);
   }).join();
   EXPECT_EQ(TVMFFIEnvGetDLPackManagedTensorAllocator(), AllocatorB);

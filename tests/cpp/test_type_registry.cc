@@ -103,7 +103,7 @@ TEST(CAPIObject, Version) {
   TVMFFIGetVersion(&v);
   EXPECT_EQ(v.major, 0u);
   EXPECT_EQ(v.minor, 1u);
-  EXPECT_EQ(v.patch, 0u);
+  EXPECT_EQ(v.patch, 16u);
 }
 
 TEST(CAPIObject, NullHandleIsNoOp) {
@@ -646,13 +646,13 @@ TEST(CAPITypeRegistry, MethodsAndMetadata) {
   std::memset(&md, 0, sizeof(md));
   md.doc = TVMFFIByteArray{doc.data(), doc.size()};
   md.total_size = 40;
-  md.structural_eq_hash_kind = 1;
+  md.structural_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
   ASSERT_EQ(TVMFFITypeRegisterMetadata(t, &md), 0);
   doc = "overwritten";
   ASSERT_NE(info->metadata, nullptr);
   EXPECT_EQ(std::string(info->metadata->doc.data, info->metadata->doc.size), "A type with methods");
   EXPECT_EQ(info->metadata->total_size, 40);
-  EXPECT_EQ(info->metadata->structural_eq_hash_kind, 1);
+  EXPECT_EQ(info->metadata->structural_eq_hash_kind, kTVMFFISEqHashKindTreeNode);
   EXPECT_EQ(info->metadata->creator, nullptr);
   EXPECT_EQ(TVMFFITypeRegisterMetadata(-5, &md), -1);
   err = TakeError();

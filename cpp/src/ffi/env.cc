@@ -9,6 +9,7 @@
 #include "safe_invoke.h"
 #include <tvm/ffi/base.h>
 #include <tvm/ffi/c_api.h>
+#include <tvm/ffi/extra/c_env_api.h>
 
 #include <atomic>
 #include <cstdint>
@@ -23,12 +24,14 @@ TVM_FFI_NAMESPACE_BEGIN
 namespace {
 
 
-/*! \brief Named C symbols the host process hands to the runtime. */
+/*! \brief C functions of the host process (Python) the runtime calls back. */
 struct CAPITable {
   std::mutex mutex;
-  std::unordered_map<std::string, void*> symbols;
-  // Read on every TVMFFIEnvCheckSignals call, hence kept outside the map.
+  // Read on every TVMFFIEnvCheckSignals call, hence atomics.
   std::atomic<int (*)(void)> check_signals{nullptr};
+  // PyGILState_Ensure / PyGILState_Release (the state enum passed as int).
+  std::atomic<int (*)(void)> gil_ensure{nullptr};
+  std::atomic<void (*)(int)> gil_release{nullptr};
 
   static CAPITable& Global() {
     static CAPITable* inst = new CAPITable();
@@ -61,6 +64,16 @@ std::unordered_map<uint64_t, void*>& ThreadStreams() {
 std::atomic<DLPackManagedTensorAllocator> g_global_allocator{nullptr};
 thread_local DLPackManagedTensorAllocator t_local_allocator = nullptr;
 
+/*!
+ * \brief The SetError callback TVMFFIEnvTensorAlloc hands to allocators: raises
+ *  the error verbatim and notes that it did (error_ctx is a bool*).
+ */
+void SetAllocatorError(void* error_ctx, const char* kind, const char* message) {
+  TVMFFIErrorSetRaisedFromCStr(kind != nullptr ? kind : "RuntimeError",
+                               message != nullptr ? message : "");
+  *static_cast<bool*>(error_ctx) = true;
+}
+
 }  // namespace
 TVM_FFI_NAMESPACE_END
 
@@ -71,33 +84,45 @@ using tvm::ffi::SystemLibTable;
 
 extern "C" {
 
-TVM_FFI_DLL int TVMFFIEnvRegisterCAPI(const TVMFFIByteArray* name, void* symbol) {
+TVM_FFI_DLL int TVMFFIEnvRegisterCAPI(const char* name, void* symbol) {
   return SafeInvoke([&]() -> int {
-    if (name == nullptr || name->data == nullptr || name->size == 0) {
-      TVM_FFI_THROW(ValueError) << "TVMFFIEnvRegisterCAPI: name must not be empty";
-    }
-    std::string key(name->data, name->size);
+    std::string key = name != nullptr ? name : "";
     CAPITable& table = CAPITable::Global();
     std::lock_guard<std::mutex> lock(table.mutex);
     // Re-registration replaces: a reloaded binding hands in fresh symbols.
-    table.symbols[key] = symbol;
     if (key == "PyErr_CheckSignals") {
       table.check_signals.store(reinterpret_cast<int (*)(void)>(symbol), std::memory_order_release);
+    } else if (key == "PyGILState_Ensure") {
+      table.gil_ensure.store(reinterpret_cast<int (*)(void)>(symbol), std::memory_order_release);
+    } else if (key == "PyGILState_Release") {
+      table.gil_release.store(reinterpret_cast<void (*)(int)>(symbol), std::memory_order_release);
+    } else {
+      TVM_FFI_THROW(ValueError) << "Unknown env API " + key;
     }
     return 0;
   });
 }
 
 TVM_FFI_DLL int TVMFFIEnvCheckSignals(void) {
-  int (*checker)(void) = CAPITable::Global().check_signals.load(std::memory_order_acquire);
-  if (checker == nullptr || checker() == 0) return 0;
+  CAPITable& table = CAPITable::Global();
+  int (*checker)(void) = table.check_signals.load(std::memory_order_acquire);
+  if (checker == nullptr) return 0;
+  // The checker needs the interpreter lock; take it when the host handed in the means.
+  int (*ensure)(void) = table.gil_ensure.load(std::memory_order_acquire);
+  void (*release)(int) = table.gil_release.load(std::memory_order_acquire);
+  bool with_gil = ensure != nullptr && release != nullptr;
+  int state = with_gil ? ensure() : 0;
+  int ret = checker();
+  if (with_gil) release(state);
+  if (ret == 0) return 0;
   // The host (Python) already holds the exception; this kind tells the binding to fetch it.
   TVMFFIErrorSetRaisedFromCStr("EnvErrorAlreadySet", "signal raised in the environment");
   return -1;
 }
 
-TVM_FFI_DLL int TVMFFIEnvSetStream(int32_t device_type, int32_t device_id, void* stream,
-                                   void** out_original_stream) {
+TVM_FFI_DLL int TVMFFIEnvSetStream(int32_t device_type, int32_t device_id,
+                                   TVMFFIStreamHandle stream,
+                                   TVMFFIStreamHandle* out_original_stream) {
   return SafeInvoke([&]() -> int {
     void*& slot = tvm::ffi::ThreadStreams()[tvm::ffi::StreamKey(device_type, device_id)];
     if (out_original_stream != nullptr) *out_original_stream = slot;
@@ -106,7 +131,7 @@ TVM_FFI_DLL int TVMFFIEnvSetStream(int32_t device_type, int32_t device_id, void*
   });
 }
 
-TVM_FFI_DLL void* TVMFFIEnvGetStream(int32_t device_type, int32_t device_id) {
+TVM_FFI_DLL TVMFFIStreamHandle TVMFFIEnvGetStream(int32_t device_type, int32_t device_id) {
   const auto& streams = tvm::ffi::ThreadStreams();
   auto it = streams.find(tvm::ffi::StreamKey(device_type, device_id));
   return it == streams.end() ? nullptr : it->second;
@@ -115,9 +140,9 @@ TVM_FFI_DLL void* TVMFFIEnvGetStream(int32_t device_type, int32_t device_id) {
 TVM_FFI_DLL int TVMFFIEnvSetDLPackManagedTensorAllocator(DLPackManagedTensorAllocator allocator,
                                                          int write_to_global_context,
                                                          DLPackManagedTensorAllocator* opt_out_original) {
-  // The previous thread-local value (NULL when the thread used the global
-  // fallback) is returned, so that setting it back restores the exact state.
-  if (opt_out_original != nullptr) *opt_out_original = tvm::ffi::t_local_allocator;
+  // The original is what the getter returned (the global fallback when the
+  // thread had none of its own).
+  if (opt_out_original != nullptr) *opt_out_original = TVMFFIEnvGetDLPackManagedTensorAllocator();
   tvm::ffi::t_local_allocator = allocator;
   if (write_to_global_context != 0) {
     tvm::ffi::g_global_allocator.store(allocator, std::memory_order_release);
@@ -129,6 +154,49 @@ TVM_FFI_DLL DLPackManagedTensorAllocator TVMFFIEnvGetDLPackManagedTensorAllocato
   DLPackManagedTensorAllocator local = tvm::ffi::t_local_allocator;
   if (local != nullptr) return local;
   return tvm::ffi::g_global_allocator.load(std::memory_order_acquire);
+}
+
+TVM_FFI_DLL int TVMFFIEnvTensorAlloc(DLTensor* prototype, TVMFFIObjectHandle* out) {
+  return SafeInvoke([&]() -> int {
+    if (prototype == nullptr || out == nullptr) {
+      TVM_FFI_THROW(ValueError) << "TVMFFIEnvTensorAlloc: prototype and out must not be NULL";
+    }
+    DLPackManagedTensorAllocator allocator = TVMFFIEnvGetDLPackManagedTensorAllocator();
+    if (allocator == nullptr) {
+      TVM_FFI_THROW(RuntimeError) << "TVMFFIEnvTensorAlloc: allocator is nullptr, likely because "
+                  "TVMFFIEnvSetDLPackManagedTensorAllocator has not been called.";
+    }
+    // Only what the allocator needs is passed on; the rest of the caller's struct is ignored.
+    DLTensor request;
+    request.data = nullptr;
+    request.device = prototype->device;
+    request.ndim = prototype->ndim;
+    request.dtype = prototype->dtype;
+    request.shape = prototype->shape;
+    request.strides = nullptr;
+    request.byte_offset = 0;
+    DLManagedTensorVersioned* managed = nullptr;
+    bool error_set = false;
+    int rc = allocator(&request, &managed, &error_set, &tvm::ffi::SetAllocatorError);
+    if (rc != 0) {
+      if (!error_set) {
+        TVM_FFI_THROW(RuntimeError) << "TVMFFIEnvTensorAlloc: the allocator failed (returned " +
+                                        std::to_string(rc) + ") without setting an error";
+      }
+      // Already raised by SetAllocatorError; the allocator's code is returned as is.
+      return rc;
+    }
+    if (managed == nullptr) {
+      TVM_FFI_THROW(RuntimeError) << "TVMFFIEnvTensorAlloc: failed to allocate a tensor from the "
+                                  "allocator";
+    }
+    // On failure the import leaves `managed` to us: give it back to its producer.
+    if (TVMFFITensorFromDLPackVersioned(managed, 0, 0, out) != 0) {
+      if (managed->deleter != nullptr) managed->deleter(managed);
+      return -1;
+    }
+    return 0;
+  });
 }
 
 TVM_FFI_DLL int TVMFFIEnvModRegisterSystemLibSymbol(const char* name, void* symbol) {

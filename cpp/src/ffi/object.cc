@@ -5,6 +5,7 @@
  * The type table lives in type_table.cc, the reflection tables in
  * type_reflection.cc and lazy globals in init_once.cc.
  */
+#include "object_alloc.h"
 #include "safe_invoke.h"
 #include <tvm/ffi/base.h>
 #include <tvm/ffi/c_api.h>
@@ -19,20 +20,17 @@
 TVM_FFI_NAMESPACE_BEGIN
 namespace {
 
-/*! \brief Layout of objects made by TVMFFIObjectCreateOpaque. */
+/*! \brief Layout of objects made by TVMFFIObjectCreateOpaque (from the custom allocator). */
 struct OpaqueObject {
   TVMFFIObject header;
   TVMFFIOpaqueObjectCell cell;
   void (*handle_deleter)(void* handle);
-};
 
-void OpaqueObjectDeleter(void* self, int flags) {
-  OpaqueObject* obj = static_cast<OpaqueObject*>(self);
-  if ((flags & kTVMFFIObjectDeleterFlagBitMaskStrong) && obj->handle_deleter != nullptr) {
-    obj->handle_deleter(obj->cell.handle);
+  OpaqueObject(void* handle, void (*deleter)(void*)) : cell{handle}, handle_deleter(deleter) {}
+  ~OpaqueObject() {
+    if (handle_deleter != nullptr) handle_deleter(cell.handle);
   }
-  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) delete obj;
-}
+};
 
 /*!
  * \brief The MISSING sentinel: a plain ffi.Object that marks "no value given"
@@ -103,14 +101,8 @@ TVM_FFI_DLL int TVMFFIObjectCreateOpaque(void* handle, int32_t type_index,
       TVM_FFI_THROW(ValueError) << "TVMFFIObjectCreateOpaque: type index " + std::to_string(type_index) +
                                             " is not a registered object type";
     }
-    tvm::ffi::OpaqueObject* obj = new tvm::ffi::OpaqueObject();
-    obj->header.combined_ref_count = (uint64_t(1) << 32) | 1;
-    obj->header.type_index = type_index;
-    obj->header.__padding = 0;
-    obj->header.deleter = tvm::ffi::OpaqueObjectDeleter;
-    obj->cell.handle = handle;
-    obj->handle_deleter = deleter;
-    *out = obj;
+    *out = tvm::ffi::details::MakeCustomAllocObject<tvm::ffi::OpaqueObject>(type_index, 0, handle,
+                                                                            deleter);
     return 0;
   });
 }

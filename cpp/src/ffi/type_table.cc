@@ -72,7 +72,8 @@ TypeTable::TypeTable() {
       {"ffi.Shape", kTVMFFIShape},        {"ffi.Tensor", kTVMFFITensor},
       {"ffi.Array", kTVMFFIArray},        {"ffi.Map", kTVMFFIMap},
       {"ffi.Module", kTVMFFIModule},      {"ffi.OpaquePyObject", kTVMFFIOpaquePyObject},
-      {"ffi.List", kTVMFFIList},          {"ffi.Dict", kTVMFFIDict}};
+      {"ffi.List", kTVMFFIList},          {"ffi.Dict", kTVMFFIDict},
+      {"ffi.BigInt", kTVMFFIBigInt}};
   for (const auto& kv : kStaticObjects) {
     GetOrAlloc(kv.first, kv.second, 1, 0, true, kTVMFFIObject);
   }

@@ -68,6 +68,7 @@ cdef extern from "tvm/ffi/c_api.h" nogil:
         kTVMFFIOpaquePyObject
         kTVMFFIList
         kTVMFFIDict
+        kTVMFFIBigInt
         kTVMFFIDynObjectBegin
 
     enum:
@@ -190,7 +191,9 @@ cdef extern from "tvm/ffi/c_api.h" nogil:
     int TVMFFIBytesFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out)
     int TVMFFIDataTypeFromString(const TVMFFIByteArray* str, DLDataType* out)
     int TVMFFIDataTypeToString(const DLDataType* dtype, TVMFFIAny* out)
-    int TVMFFIEnvRegisterCAPI(const TVMFFIByteArray* name, void* symbol)
+    int TVMFFIEnvRegisterCAPI(const char* name, void* symbol)
+    int TVMFFIBigIntFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out)
+    TVMFFIByteArray TVMFFIBigIntGetContentByteArray(const TVMFFIAny* value)
 
 cdef extern from "tvm_ffi_python_helpers.h" nogil:
     # Deleter of objects that own a PyObject* reference; takes the GIL, and does

@@ -124,14 +124,28 @@ cdef inline void set_owned_object(TVMFFIAny* out, TVMFFIObjectHandle handle, Arg
     store.num_owned += 1
 
 
-cdef inline int convert_int(object x, TVMFFIAny* out) except -1:
+cdef inline int convert_int(object x, TVMFFIAny* out, ArgStore* store) except -1:
     cdef int overflow = 0
     cdef long long value = PyLong_AsLongLongAndOverflow(x, &overflow)
     if overflow != 0:
-        raise OverflowError("Python int %d does not fit the FFI's int64 range [%d, %d]"
-                            % (x, -(1 << 63), (1 << 63) - 1))
+        return convert_big_int(x, out, store)
     out.type_index = kTVMFFIInt
     out.v_int64 = value
+    return 0
+
+
+cdef int convert_big_int(object x, TVMFFIAny* out, ArgStore* store) except -1:
+    """An int beyond int64 as a BigInt object (owned by store)."""
+    cdef TVMFFIByteArray arr
+    # Two's complement in whole little-endian 64-bit words (one more bit for the sign).
+    cdef Py_ssize_t nbytes = (((<object>x).bit_length() + 64) // 64) * 8
+    data = (<object>x).to_bytes(nbytes, "little", signed=True)
+    arr.data = data
+    arr.size = <size_t>nbytes
+    check_call(TVMFFIBigIntFromByteArray(&arr, out))
+    if out.type_index >= kTVMFFIStaticObjectBegin:
+        store.owned[store.num_owned] = out.v_obj
+        store.num_owned += 1
     return 0
 
 
@@ -319,7 +333,7 @@ cdef int convert_arg_slow(object x, TVMFFIAny* out, ArgStore* store) except -1:
         out.v_int64 = 1 if x else 0
         return 0
     if isinstance(x, int):
-        return convert_int(x, out)
+        return convert_int(x, out, store)
     if isinstance(x, float):
         out.type_index = kTVMFFIFloat
         out.v_float64 = x
@@ -371,7 +385,7 @@ cdef int convert_arg_slow(object x, TVMFFIAny* out, ArgStore* store) except -1:
         except TypeError:
             value = None
         if value is not None:
-            return convert_int(value, out)
+            return convert_int(value, out, store)
     if convert_protocol_pre(x, out, store):
         return 0
     if callable(x):
@@ -432,6 +446,11 @@ cdef object owned_object_to_py(TVMFFIObjectHandle handle):
             return bytearray_to_bytes(arr)
         finally:
             TVMFFIObjectDecRef(handle)
+    if tindex == kTVMFFIBigInt:
+        try:
+            return big_int_to_py(handle)
+        finally:
+            TVMFFIObjectDecRef(handle)
     if tindex == kTVMFFIFunction:
         func = <Function>Function.__new__(Function)
         func.chandle = handle
@@ -443,6 +462,17 @@ cdef object owned_object_to_py(TVMFFIObjectHandle handle):
     if tindex == kTVMFFIShape and _SHAPE_FACTORY is not None:
         return _SHAPE_FACTORY(wrap_object(handle))
     return wrap_object(handle)
+
+
+cdef object big_int_to_py(TVMFFIObjectHandle handle):
+    """The Python int of a BigInt object (its words, least significant first)."""
+    cdef TVMFFIAny view
+    view.type_index = kTVMFFIBigInt
+    view.zero_padding = 0
+    view.v_obj = <TVMFFIObject*>handle
+    cdef TVMFFIByteArray words = TVMFFIBigIntGetContentByteArray(&view)
+    return int.from_bytes(PyBytes_FromStringAndSize(words.data, <Py_ssize_t>words.size),
+                          "little", signed=True)
 
 
 cdef object any_view_to_py(const TVMFFIAny* value):

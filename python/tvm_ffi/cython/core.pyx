@@ -28,8 +28,9 @@ include "exchange.pxi"
 
 
 cdef int _register_env_hooks() except -1:
-    cdef TVMFFIByteArray name = str_to_bytearray("PyErr_CheckSignals")
-    check_call(TVMFFIEnvRegisterCAPI(&name, <void*>TVMFFIPyCheckSignals))
+    # The checker takes the GIL itself (and is a no-op while the interpreter
+    # finalizes), so the PyGILState hooks are not registered.
+    check_call(TVMFFIEnvRegisterCAPI(b"PyErr_CheckSignals", <void*>TVMFFIPyCheckSignals))
     return 0
 
 

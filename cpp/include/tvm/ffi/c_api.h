@@ -22,7 +22,7 @@
 
 #define TVM_FFI_VERSION_MAJOR 0
 #define TVM_FFI_VERSION_MINOR 1
-#define TVM_FFI_VERSION_PATCH 0
+#define TVM_FFI_VERSION_PATCH 16
 
 #if defined(_MSC_VER)
 #define TVM_FFI_DLL_EXPORT __declspec(dllexport)
@@ -38,6 +38,24 @@
 #define TVM_FFI_DLL __declspec(dllimport)
 #else
 #define TVM_FFI_DLL __attribute__((visibility("default")))
+#endif
+#endif
+
+/* A weak definition that another library's strong one may replace. */
+#ifndef TVM_FFI_WEAK
+#if defined(_MSC_VER)
+#define TVM_FFI_WEAK
+#else
+#define TVM_FFI_WEAK __attribute__((weak))
+#endif
+#endif
+
+/* A function without side effects whose result depends only on its arguments and memory. */
+#ifndef TVM_FFI_ATTRIBUTE_PURE
+#if defined(__GNUC__) || defined(__clang__)
+#define TVM_FFI_ATTRIBUTE_PURE __attribute__((pure))
+#else
+#define TVM_FFI_ATTRIBUTE_PURE
 #endif
 #endif
 
@@ -103,19 +121,30 @@ typedef enum {
 /*! \brief Handle to an object: points at its TVMFFIObject header. */
 typedef void* TVMFFIObjectHandle;
 
-/*! \brief Deleter flag: the strong count reached zero, run the destructor. */
-#define kTVMFFIObjectDeleterFlagBitMaskStrong 1
-/*! \brief Deleter flag: the weak count reached zero, free the memory. */
-#define kTVMFFIObjectDeleterFlagBitMaskWeak 2
-/*! \brief Deleter flag: both counts reached zero at once. */
-#define kTVMFFIObjectDeleterFlagBitMaskBoth 3
+/*! \brief The flags an object deleter receives. */
+#ifdef __cplusplus
+enum TVMFFIObjectDeleterFlagBitMask : int32_t {
+#else
+typedef enum {
+#endif
+  /*! \brief The strong count reached zero: run the destructor. */
+  kTVMFFIObjectDeleterFlagBitMaskStrong = 1 << 0,
+  /*! \brief The weak count reached zero: free the memory. */
+  kTVMFFIObjectDeleterFlagBitMaskWeak = 1 << 1,
+  /*! \brief Both counts reached zero at once. */
+  kTVMFFIObjectDeleterFlagBitMaskBoth = (1 << 0) | (1 << 1)
+#ifdef __cplusplus
+};
+#else
+} TVMFFIObjectDeleterFlagBitMask;
+#endif
 
 /*!
  * \brief The 24-byte header at the start of every heap object.
  *  combined_ref_count holds the strong count in its low 32 bits and the weak
  *  count in its high 32 bits; a new object starts at (1 << 32) | 1.
  */
-typedef struct {
+typedef struct TVMFFIObject {
   uint64_t combined_ref_count;
   int32_t type_index;
   uint32_t __padding;
@@ -126,7 +155,7 @@ typedef struct {
 } TVMFFIObject;
 
 /*! \brief The 16-byte value cell of every argument and result. */
-typedef struct {
+typedef struct TVMFFIAny {
   int32_t type_index;
   union {
     uint32_t zero_padding;
@@ -146,27 +175,50 @@ typedef struct {
 } TVMFFIAny;
 
 /*! \brief A borrowed byte range; string data is NUL-terminated. */
-typedef struct {
+typedef struct TVMFFIByteArray {
   const char* data;
   size_t size;
 } TVMFFIByteArray;
 
 /*! \brief Cell of Shape objects. */
-typedef struct {
+typedef struct TVMFFIShapeCell {
   const int64_t* data;
   size_t size;
 } TVMFFIShapeCell;
 
 /*!
  * \brief Cell of Array and List objects: capacity slots of owned TVMFFIAny.
- *  data_deleter NULL means the slots live inside the object allocation.
+ *  data_deleter NULL means the slots live inside the object allocation (never
+ *  for a List). A named struct, so that C++ code may forward-declare it and
+ *  derive from it.
  */
-typedef struct {
+typedef struct TVMFFISeqCell {
   void* data;
   int64_t size;
   int64_t capacity;
   void (*data_deleter)(void*);
 } TVMFFISeqCell;
+
+/*!
+ * \brief Sits immediately before an object body that a custom allocator
+ *  returned. delete_space(body) reclaims the whole allocation; it may be
+ *  NULL when the object's deleter frees the memory itself.
+ */
+typedef struct {
+  void (*delete_space)(void* ptr);
+} TVMFFIObjectAllocHeader;
+
+/*!
+ * \brief A process-wide allocator of object bodies.
+ *  allocate(size, alignment, type_index, context) returns an uninitialised
+ *  body of size bytes aligned to alignment, preceded by an initialised
+ *  TVMFFIObjectAllocHeader, or NULL after TVMFFIErrorSetRaised. It may be
+ *  called from several threads at once.
+ */
+typedef struct {
+  void* (*allocate)(size_t size, size_t alignment, int32_t type_index, void* context);
+  void* context;
+} TVMFFICustomAllocator;
 
 /*! \brief Backtrace update modes of TVMFFIErrorCell::update_backtrace. */
 #ifdef __cplusplus
@@ -183,7 +235,7 @@ typedef enum {
 #endif
 
 /*! \brief Cell of Error objects; the backtrace is stored most-recent-call first. */
-typedef struct {
+typedef struct TVMFFIErrorCell {
   TVMFFIByteArray kind;
   TVMFFIByteArray message;
   TVMFFIByteArray backtrace;
@@ -208,13 +260,13 @@ typedef int (*TVMFFISafeCallType)(void* handle, const TVMFFIAny* args, int32_t n
  * \brief Cell of Function objects. cpp_call is always NULL for functions this
  *  runtime creates, so every caller goes through safe_call.
  */
-typedef struct {
+typedef struct TVMFFIFunctionCell {
   TVMFFISafeCallType safe_call;
   void* cpp_call;
 } TVMFFIFunctionCell;
 
 /*! \brief Cell of opaque objects (for example a wrapped PyObject*). */
-typedef struct {
+typedef struct TVMFFIOpaqueObjectCell {
   void* handle;
 } TVMFFIOpaqueObjectCell;
 
@@ -236,18 +288,69 @@ typedef enum {
   kTVMFFIFieldFlagBitMaskHasDefault = 1 << 1,
   kTVMFFIFieldFlagBitMaskIsStaticMethod = 1 << 2,
   kTVMFFIFieldFlagBitMaskSEqHashIgnore = 1 << 3,
-  kTVMFFIFieldFlagBitMaskSEqHashDef = 1 << 4,
-  kTVMFFIFieldFlagBitMaskDefaultIsFactory = 1 << 5,
+  /*! \brief The field opens a definition region where free variables are bound by pattern. */
+  kTVMFFIFieldFlagBitMaskSEqHashDefPattern = 1 << 4,
+  /*! \brief default_value_or_factory is a Function called to make each default. */
+  kTVMFFIFieldFlagBitMaskDefaultFromFactory = 1 << 5,
   kTVMFFIFieldFlagBitMaskReprOff = 1 << 6,
   kTVMFFIFieldFlagBitMaskCompareOff = 1 << 7,
   kTVMFFIFieldFlagBitMaskHashOff = 1 << 8,
   kTVMFFIFieldFlagBitMaskInitOff = 1 << 9,
   kTVMFFIFieldFlagBitMaskKwOnly = 1 << 10,
-  kTVMFFIFieldFlagBitSetterIsFunctionObj = 1 << 11
+  kTVMFFIFieldFlagBitSetterIsFunctionObj = 1 << 11,
+  /*! \brief The field opens a definition region where free variables are bound one by one. */
+  kTVMFFIFieldFlagBitMaskSEqHashDefSimple = 1 << 12,
+  /* Earlier spellings of the same bits. */
+  kTVMFFIFieldFlagBitMaskSEqHashDefRecursive = 1 << 4,
+  kTVMFFIFieldFlagBitMaskSEqHashDefNonRecursive = 1 << 12,
+  kTVMFFIFieldFlagBitMaskSEqHashDef = 1 << 4,
+  kTVMFFIFieldFlagBitMaskDefaultIsFactory = 1 << 5
 #ifdef __cplusplus
 };
 #else
 } TVMFFIFieldFlagBitMask;
+#endif
+
+/*! \brief How structural equality and hashing treat objects of a type. */
+#ifdef __cplusplus
+enum TVMFFISEqHashKind : int32_t {
+#else
+typedef enum {
+#endif
+  /*! \brief Not comparable structurally. */
+  kTVMFFISEqHashKindUnsupported = 0,
+  /*! \brief Compared field by field, as a tree. */
+  kTVMFFISEqHashKindTreeNode = 1,
+  /*! \brief A variable, equal to another once both are bound in a definition region. */
+  kTVMFFISEqHashKindFreeVar = 2,
+  /*! \brief Compared field by field, with sharing (the same object on both sides) kept. */
+  kTVMFFISEqHashKindDAGNode = 3,
+  /*! \brief A tree node that is immutable and may be compared by pointer first. */
+  kTVMFFISEqHashKindConstTreeNode = 4,
+  /*! \brief Equal only to itself. */
+  kTVMFFISEqHashKindUniqueInstance = 5
+#ifdef __cplusplus
+};
+#else
+} TVMFFISEqHashKind;
+#endif
+
+/*! \brief The kind of definition region a field opens for structural equality. */
+#ifdef __cplusplus
+enum TVMFFIDefRegionKind : int32_t {
+#else
+typedef enum {
+#endif
+  kTVMFFIDefRegionKindNone = 0,
+  kTVMFFIDefRegionKindPattern = 1,
+  kTVMFFIDefRegionKindSimple = 2,
+  /* Earlier spellings. */
+  kTVMFFIDefRegionKindRecursive = 1,
+  kTVMFFIDefRegionKindNonRecursive = 2
+#ifdef __cplusplus
+};
+#else
+} TVMFFIDefRegionKind;
 #endif
 
 /*! \brief A reflected field of an object type. */
@@ -280,7 +383,7 @@ typedef struct {
   TVMFFIByteArray doc;
   TVMFFIObjectCreator creator;
   int32_t total_size;
-  int32_t structural_eq_hash_kind;
+  TVMFFISEqHashKind structural_eq_hash_kind;
 } TVMFFITypeMetadata;
 
 /*! \brief A column of per-type attribute values indexed by type_index - begin_index. */
@@ -319,6 +422,18 @@ TVM_FFI_DLL int TVMFFIObjectDecRef(TVMFFIObjectHandle obj);
 TVM_FFI_DLL int TVMFFIObjectCreateOpaque(void* handle, int32_t type_index,
                                          void (*deleter)(void* handle), TVMFFIObjectHandle* out);
 
+/*!
+ * \brief The allocator of object bodies in use; never NULL. The builtin one
+ *  allocates alignof(max_align_t) extra leading bytes for the alloc header.
+ *  Not synchronised with TVMFFISetCustomAllocator.
+ */
+TVM_FFI_DLL TVMFFICustomAllocator* TVMFFIGetCustomAllocator(void);
+/*!
+ * \brief Replace the process-wide allocator of object bodies (NULL restores
+ *  the builtin). The struct must stay valid for the rest of the process.
+ */
+TVM_FFI_DLL int TVMFFISetCustomAllocator(TVMFFICustomAllocator* allocator);
+
 /* Type registry */
 TVM_FFI_DLL int TVMFFITypeKeyToIndex(const TVMFFIByteArray* type_key, int32_t* out_tindex);
 TVM_FFI_DLL int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key,
@@ -326,7 +441,8 @@ TVM_FFI_DLL int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key,
                                               int32_t num_child_slots,
                                               int32_t child_slots_can_overflow,
                                               int32_t parent_type_index);
-TVM_FFI_DLL const TVMFFITypeInfo* TVMFFIGetTypeInfo(int32_t type_index);
+/*! \brief The registry entry of a type; type_index must be registered. */
+TVM_FFI_DLL TVM_FFI_ATTRIBUTE_PURE const TVMFFITypeInfo* TVMFFIGetTypeInfo(int32_t type_index);
 TVM_FFI_DLL int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInfo* info);
 TVM_FFI_DLL int TVMFFITypeRegisterMethod(int32_t type_index, const TVMFFIMethodInfo* info);
 TVM_FFI_DLL int TVMFFITypeRegisterMetadata(int32_t type_index, const TVMFFITypeMetadata* metadata);
@@ -361,6 +477,20 @@ TVM_FFI_DLL const TVMFFIByteArray* TVMFFIBacktrace(const char* filename, int lin
                                                    const char* func, int cross_ffi_boundary);
 
 /* Tensors and DLPack */
+/*!
+ * \brief Allocator of DLPack tensors provided by the caller's framework: fills
+ *  *out with a new tensor of the prototype's shape, dtype and device, or
+ *  reports an error through SetError(error_ctx, kind, message) and returns
+ *  non-zero. Also typedef'd by dlpack.h (DLPack 1.3); both definitions are
+ *  guarded by the same macro so that whichever header comes first wins.
+ */
+#ifndef DLPACK_MANAGED_TENSOR_ALLOCATOR_DEFINED
+#define DLPACK_MANAGED_TENSOR_ALLOCATOR_DEFINED
+typedef int (*DLPackManagedTensorAllocator)(DLTensor* prototype, DLManagedTensorVersioned** out,
+                                            void* error_ctx,
+                                            void (*SetError)(void* error_ctx, const char* kind,
+                                                             const char* message));
+#endif
 TVM_FFI_DLL int TVMFFITensorFromDLPack(DLManagedTensor* from, int32_t require_alignment,
                                        int32_t require_contiguous, TVMFFIObjectHandle* out);
 TVM_FFI_DLL int TVMFFITensorFromDLPackVersioned(DLManagedTensorVersioned* from,
@@ -379,53 +509,81 @@ TVM_FFI_DLL int TVMFFIBytesFromByteArray(const TVMFFIByteArray* input, TVMFFIAny
 TVM_FFI_DLL int TVMFFIDataTypeFromString(const TVMFFIByteArray* str, DLDataType* out);
 TVM_FFI_DLL int TVMFFIDataTypeToString(const DLDataType* dtype, TVMFFIAny* out);
 
+/* Integers beyond int64 */
+/*!
+ * \brief An integer from its two's complement 64-bit words, least significant
+ *  first, in native byte order (input->size a multiple of 8; redundant sign
+ *  words are accepted; no bytes means 0).
+ * \param out Owned result: Int when the value fits int64, else a BigInt object.
+ */
+TVM_FFI_DLL int TVMFFIBigIntFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out);
+/*!
+ * \brief The words of an Int (its 8 bytes) or BigInt value, in the format of
+ *  TVMFFIBigIntFromByteArray; borrowed, valid while value lives.
+ */
+TVM_FFI_DLL TVMFFIByteArray TVMFFIBigIntGetContentByteArray(const TVMFFIAny* value);
+
 /* Thread-safe lazy globals */
 TVM_FFI_DLL int TVMFFIHandleInitOnce(void** handle_addr, int (*init)(void** out));
 TVM_FFI_DLL int TVMFFIHandleDeinitOnce(void** handle_addr, int (*deinit)(void* handle));
 
-/* Environment hooks */
-/*!
- * \brief Run the registered signal checker (Python installs one so Ctrl-C
- *  reaches long native loops). Returns -1 with a raised error when a signal
- *  is pending.
- */
-TVM_FFI_DLL int TVMFFIEnvCheckSignals(void);
-/*!
- * \brief Register a C symbol the runtime may call back, such as
- *  "PyErr_CheckSignals" (int (*)(void)), used by TVMFFIEnvCheckSignals.
- */
-TVM_FFI_DLL int TVMFFIEnvRegisterCAPI(const TVMFFIByteArray* name, void* symbol);
-TVM_FFI_DLL int TVMFFIEnvSetStream(int32_t device_type, int32_t device_id, void* stream,
-                                   void** out_original_stream);
-TVM_FFI_DLL void* TVMFFIEnvGetStream(int32_t device_type, int32_t device_id);
-
-/*!
- * \brief Allocator of DLPack tensors provided by the caller's framework:
- *  fills *out with a new tensor of the prototype's shape, dtype and device.
- *  error_ctx is passed to set_error when allocation fails.
- */
-#ifndef DLPACK_MANAGED_TENSOR_ALLOCATOR_DEFINED
-#define DLPACK_MANAGED_TENSOR_ALLOCATOR_DEFINED
-typedef int (*DLPackManagedTensorAllocator)(DLTensor* prototype, DLManagedTensorVersioned** out,
-                                            void* error_ctx,
-                                            void (*set_error)(void* error_ctx, const char* kind,
-                                                              const char* message));
-#endif  // DLPACK_MANAGED_TENSOR_ALLOCATOR_DEFINED
-TVM_FFI_DLL int TVMFFIEnvSetDLPackManagedTensorAllocator(DLPackManagedTensorAllocator allocator,
-                                                         int write_to_global_context,
-                                                         DLPackManagedTensorAllocator* opt_out_original);
-TVM_FFI_DLL DLPackManagedTensorAllocator TVMFFIEnvGetDLPackManagedTensorAllocator(void);
-
-/*!
- * \brief Register a symbol of the process' system library (functions linked
- *  statically into the executable), looked up by Module::SystemLib.
- */
-TVM_FFI_DLL int TVMFFIEnvModRegisterSystemLibSymbol(const char* name, void* symbol);
-/*! \brief Look a symbol up in the system library; *out is NULL when missing. */
-TVM_FFI_DLL int TVMFFIEnvModLookupSystemLibSymbol(const char* name, void** out);
-
 #ifdef __cplusplus
 }  // extern "C"
 #endif
+
+#ifdef __cplusplus
+/* ---------------------------------------------------------------------------
+ * Inline accessors of object layouts (C++ only, global namespace)
+ * ------------------------------------------------------------------------- */
+
+/*! \return The type index in the header of an object. */
+inline int32_t TVMFFIObjectGetTypeIndex(TVMFFIObjectHandle obj) {
+  return static_cast<TVMFFIObject*>(obj)->type_index;
+}
+
+/*! \return The content of a SmallStr or SmallBytes value (borrowed from the cell). */
+inline TVMFFIByteArray TVMFFISmallBytesGetContentByteArray(const TVMFFIAny* value) {
+  return TVMFFIByteArray{value->v_bytes, static_cast<size_t>(value->small_str_len)};
+}
+
+/*! \return The byte array of a String or Bytes object. */
+inline TVMFFIByteArray* TVMFFIBytesGetByteArrayPtr(TVMFFIObjectHandle obj) {
+  return reinterpret_cast<TVMFFIByteArray*>(static_cast<char*>(obj) + sizeof(TVMFFIObject));
+}
+
+/*! \return The cell of an Error object. */
+inline TVMFFIErrorCell* TVMFFIErrorGetCellPtr(TVMFFIObjectHandle obj) {
+  return reinterpret_cast<TVMFFIErrorCell*>(static_cast<char*>(obj) + sizeof(TVMFFIObject));
+}
+
+/*! \return The cell of a Function object. */
+inline TVMFFIFunctionCell* TVMFFIFunctionGetCellPtr(TVMFFIObjectHandle obj) {
+  return reinterpret_cast<TVMFFIFunctionCell*>(static_cast<char*>(obj) + sizeof(TVMFFIObject));
+}
+
+/*! \return The cell of an opaque object. */
+inline TVMFFIOpaqueObjectCell* TVMFFIOpaqueObjectGetCellPtr(TVMFFIObjectHandle obj) {
+  return reinterpret_cast<TVMFFIOpaqueObjectCell*>(static_cast<char*>(obj) +
+                                                   sizeof(TVMFFIObject));
+}
+
+/*! \return The cell of a Shape object. */
+inline TVMFFIShapeCell* TVMFFIShapeGetCellPtr(TVMFFIObjectHandle obj) {
+  return reinterpret_cast<TVMFFIShapeCell*>(static_cast<char*>(obj) + sizeof(TVMFFIObject));
+}
+
+/*! \return The DLTensor of a Tensor object. */
+inline DLTensor* TVMFFITensorGetDLTensorPtr(TVMFFIObjectHandle obj) {
+  return reinterpret_cast<DLTensor*>(static_cast<char*>(obj) + sizeof(TVMFFIObject));
+}
+
+/*! \return A DLDevice from its two integers. */
+inline DLDevice TVMFFIDLDeviceFromIntPair(int32_t device_type, int32_t device_id) {
+  return DLDevice{static_cast<DLDeviceType>(device_type), device_id};
+}
+#endif  // __cplusplus
+
+/* The environment API (streams, tensor allocator, module context) lives in its own header. */
+#include <tvm/ffi/extra/c_env_api.h>
 
 #endif  // TVM_FFI_C_API_H_

@@ -35,20 +35,6 @@
 #include <type_traits>
 #include <utility>
 
-// How structural equality and hashing treat a type (copied into the type's
-// reflection metadata). c_api.h is the intended home of this C enum; it is
-// defined here until it is, and skipped once c_api.h defines it.
-#ifndef TVM_FFI_HAS_SEQ_HASH_KIND
-#define TVM_FFI_HAS_SEQ_HASH_KIND 1
-enum TVMFFISEqHashKind : int32_t {
-  kTVMFFISEqHashKindUnsupported = 0,
-  kTVMFFISEqHashKindTreeNode = 1,
-  kTVMFFISEqHashKindFreeVar = 2,
-  kTVMFFISEqHashKindDAGNode = 3,
-  kTVMFFISEqHashKindConstTreeNode = 4,
-  kTVMFFISEqHashKindUniqueInstance = 5,
-};
-#endif
 
 TVM_FFI_NAMESPACE_BEGIN
 

@@ -31,6 +31,7 @@
 #include <tvm/ffi/device.h>
 #include <tvm/ffi/dtype.h>
 #include <tvm/ffi/error.h>
+#include <tvm/ffi/extra/c_env_api.h>
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/object.h>
 #include <tvm/ffi/type_traits.h>
@@ -491,24 +492,37 @@ class Tensor : public ObjectRef {
   }
 
   /*!
-   * \brief A new tensor from the allocator the environment provides
-   *  (TVMFFIEnvSetDLPackManagedTensorAllocator; Python installs its framework's).
-   * \throws Error RuntimeError when no allocator is set.
+   * \brief A new tensor from an environment allocator function, typically
+   *  TVMFFIEnvTensorAlloc (which uses the DLPack allocator the host installed
+   *  with TVMFFIEnvSetDLPackManagedTensorAllocator; Python installs its
+   *  framework's). env_alloc receives a prototype with device, dtype, ndim and
+   *  shape set (everything else zero) and returns an owned Tensor handle.
+   * \throws Error the error env_alloc raised, kind and message unchanged.
    */
-  static Tensor FromEnvAlloc(ShapeView shape, DLDataType dtype, DLDevice device) {
-    DLPackManagedTensorAllocator allocator = TVMFFIEnvGetDLPackManagedTensorAllocator();
-    if (allocator == nullptr) {
-      TVM_FFI_THROW(RuntimeError)
-          << "Tensor::FromEnvAlloc: no DLPack tensor allocator is set in the environment "
-             "(TVMFFIEnvSetDLPackManagedTensorAllocator)";
+  static Tensor FromEnvAlloc(int (*env_alloc)(DLTensor*, TVMFFIObjectHandle*), ShapeView shape,
+                             DLDataType dtype, DLDevice device) {
+    details::CheckTensorShape(shape, "Tensor::FromEnvAlloc");
+    if (env_alloc == nullptr) {
+      TVM_FFI_THROW(ValueError) << "Tensor::FromEnvAlloc: the allocator function is NULL";
     }
-    return FromDLPackAlloc(allocator, shape, dtype, device);
+    DLTensor prototype;
+    prototype.data = nullptr;
+    prototype.device = device;
+    prototype.ndim = static_cast<int32_t>(shape.size());
+    prototype.dtype = dtype;
+    prototype.shape = const_cast<int64_t*>(shape.data());
+    prototype.strides = nullptr;
+    prototype.byte_offset = 0;
+    TVMFFIObjectHandle out = nullptr;
+    TVM_FFI_CHECK_SAFE_CALL(env_alloc(&prototype, &out));
+    return FromOwnedHandle(out);
   }
 
   /*! \brief FromEnvAlloc with the shape written in braces. */
-  static Tensor FromEnvAlloc(std::initializer_list<int64_t> shape, DLDataType dtype,
+  static Tensor FromEnvAlloc(int (*env_alloc)(DLTensor*, TVMFFIObjectHandle*),
+                             std::initializer_list<int64_t> shape, DLDataType dtype,
                              DLDevice device) {
-    return FromEnvAlloc(ShapeView(shape.begin(), shape.size()), dtype, device);
+    return FromEnvAlloc(env_alloc, ShapeView(shape.begin(), shape.size()), dtype, device);
   }
 
   static constexpr bool _type_is_nullable = true;
