@@ -8,6 +8,7 @@
 #include "safe_invoke.h"
 
 #include <tvm/ffi/c_api.h>
+#include <tvm/ffi/error.h>
 
 extern "C" {
 
@@ -22,7 +23,7 @@ TVM_FFI_DLL int TVMFFIEnvModLookupFromImports(TVMFFIObjectHandle library_ctx,
                                               const char* func_name, TVMFFIObjectHandle* out) {
   return tvm::ffi::details::SafeInvoke([&]() -> int {
     if (out == nullptr) {
-      throw tvm::ffi::Error("ValueError", "TVMFFIEnvModLookupFromImports: out is NULL");
+      TVM_FFI_THROW(ValueError) << "TVMFFIEnvModLookupFromImports: out is NULL";
     }
     *out = tvm::ffi::details::ModuleLookupFromImports(library_ctx, func_name);
     return 0;
