@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
   ffi::Function f = ffi::Function::FromTyped(Add3, "add3");
   ffi::TypedFunction<int64_t(int64_t, int64_t, int64_t)> typed(f);
   std::function<int64_t(int64_t, int64_t, int64_t)> std_fn = Add3;
-  TVMFFIObjectHandle handle = ffi::details::ObjectUnsafe::GetHeader(f.get());
+  TVMFFIObjectHandle handle = ffi::detail::ObjectUnsafe::GetHeader(f.get());
   const TVMFFIFunctionCell* cell = f.get();
 
   double ns_plain = NsPerCall(iters, [](int64_t i) { g_sink = g_sink + Add3(i, 1, 2); });

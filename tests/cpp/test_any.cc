@@ -1,4 +1,4 @@
-// Tests of Any and AnyView (any.h): every POD kind of abi.md §2.1 stored and
+// Tests of Any and AnyView (any.h): every POD kind of docs/abi.md §2.1 stored and
 // read back, reference counts of stored objects, the cast / as / try_cast
 // rules and their error messages, type keys, AnyEqual / AnyHash, and the
 // ownership rule of AnyView -> Any for borrowed strings.
@@ -249,7 +249,7 @@ TEST(AnyPOD, ObjectIsStoredByReference) {
   Point p(1, 2);
   Any a = p;
   EXPECT_EQ(a.type_index(), PointObj::RuntimeTypeIndex());
-  EXPECT_EQ(Cell(a)->v_obj, ffi::details::ObjectUnsafe::GetHeader(p.get()));
+  EXPECT_EQ(Cell(a)->v_obj, ffi::detail::ObjectUnsafe::GetHeader(p.get()));
   EXPECT_EQ(a.cast<Point>()->y, 2);
 }
 
@@ -560,8 +560,8 @@ Any HeapString(const std::string& text) {
   TVMFFIAny cell;
   cell.type_index = kTVMFFIStr;
   cell.zero_padding = 0;
-  cell.v_obj = ffi::details::ObjectUnsafe::MoveObjectPtrToHandle(std::move(obj));
-  return ffi::details::AnyUnsafe::MoveTVMFFIAnyToAny(&cell);
+  cell.v_obj = ffi::detail::ObjectUnsafe::MoveObjectPtrToHandle(std::move(obj));
+  return ffi::detail::AnyUnsafe::MoveTVMFFIAnyToAny(&cell);
 }
 
 TEST(AnyEqualHash, SmallHeapAndRawStringsWithEqualContentAreEqual) {
@@ -712,7 +712,7 @@ AnyView RValueRefView(TVMFFIObject** slot) {
 
 TEST(AnyViewToAny, ObjectRValueRefBecomesAnOwnedObject) {
   Point p(1, 2);
-  TVMFFIObject* slot = ffi::details::ObjectUnsafe::GetHeader(p.get());
+  TVMFFIObject* slot = ffi::detail::ObjectUnsafe::GetHeader(p.get());
   Any owned = RValueRefView(&slot);
   EXPECT_EQ(owned.type_index(), PointObj::RuntimeTypeIndex());
   EXPECT_EQ(UseCount(p.get()), 2);
@@ -720,7 +720,7 @@ TEST(AnyViewToAny, ObjectRValueRefBecomesAnOwnedObject) {
 
 TEST(AnyCast, ObjectRValueRefCastsToTheObjectAndNamesItInErrors) {
   Point p(1, 2);
-  TVMFFIObject* slot = ffi::details::ObjectUnsafe::GetHeader(p.get());
+  TVMFFIObject* slot = ffi::detail::ObjectUnsafe::GetHeader(p.get());
   AnyView view = RValueRefView(&slot);
   EXPECT_TRUE(view.cast<Point>().same_as(p));
   EXPECT_EQ(ErrorMessage([&] { view.cast<int>(); }),
@@ -730,10 +730,10 @@ TEST(AnyCast, ObjectRValueRefCastsToTheObjectAndNamesItInErrors) {
 TEST(AnyUnsafe, MoveRoundTripThroughARawCell) {
   Point p(1, 2);
   Any a = p;
-  TVMFFIAny raw = ffi::details::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(a));
+  TVMFFIAny raw = ffi::detail::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(a));
   EXPECT_TRUE(a.is_none());  // NOLINT(bugprone-use-after-move)
   EXPECT_EQ(UseCount(p.get()), 2);
-  Any back = ffi::details::AnyUnsafe::MoveTVMFFIAnyToAny(&raw);
+  Any back = ffi::detail::AnyUnsafe::MoveTVMFFIAnyToAny(&raw);
   EXPECT_EQ(raw.type_index, kTVMFFINone);
   EXPECT_EQ(UseCount(p.get()), 2);
   EXPECT_EQ(back.cast<Point>()->x, 1);

@@ -118,18 +118,18 @@ TEST(AnyApi, AsOrThrowMovesOrThrows) {
 }
 
 TEST(AnyDetails, Type2StrNames) {
-  EXPECT_EQ(ffi::details::Type2Str<int>::v(), "int");
-  EXPECT_EQ(ffi::details::Type2Str<const Any&>::v(), "Any");
-  EXPECT_EQ(ffi::details::Type2Str<AnyView>::v(), "AnyView");
-  EXPECT_EQ(ffi::details::Type2Str<void>::v(), "void");
+  EXPECT_EQ(ffi::detail::Type2Str<int>::v(), "int");
+  EXPECT_EQ(ffi::detail::Type2Str<const Any&>::v(), "Any");
+  EXPECT_EQ(ffi::detail::Type2Str<AnyView>::v(), "AnyView");
+  EXPECT_EQ(ffi::detail::Type2Str<void>::v(), "void");
 }
 
 TEST(AnyDetails, InplaceConvertAnyViewToAnyOwnsARawString) {
   std::string text = "borrowed text longer than seven";
   TVMFFIAny cell = AnyView(text).CopyToTVMFFIAny();
   ASSERT_EQ(cell.type_index, kTVMFFIRawStr);
-  ffi::details::InplaceConvertAnyViewToAny(&cell);
-  Any owned = ffi::details::AnyUnsafe::MoveTVMFFIAnyRawToAny(cell);
+  ffi::detail::InplaceConvertAnyViewToAny(&cell);
+  Any owned = ffi::detail::AnyUnsafe::MoveTVMFFIAnyRawToAny(cell);
   EXPECT_EQ(owned.type_index(), kTVMFFIStr);
   text.assign("changed");
   EXPECT_EQ(owned.cast<String>(), "borrowed text longer than seven");
@@ -137,11 +137,11 @@ TEST(AnyDetails, InplaceConvertAnyViewToAnyOwnsARawString) {
 
 TEST(AnyDetails, AnyUnsafeHelpers) {
   Any a = String("abcdefghijk");
-  EXPECT_TRUE(ffi::details::AnyUnsafe::CheckAnyStrict<String>(a));
-  EXPECT_FALSE(ffi::details::AnyUnsafe::CheckAnyStrict<int>(a));
-  EXPECT_TRUE(ffi::details::AnyUnsafe::CheckAnyViewStrict<String>(AnyView(a)));
-  EXPECT_EQ(ffi::details::AnyUnsafe::TVMFFIAnyPtrFromAny(a)->type_index, kTVMFFIStr);
-  String s = ffi::details::AnyUnsafe::MoveFromAnyAfterCheck<String>(std::move(a));
+  EXPECT_TRUE(ffi::detail::AnyUnsafe::CheckAnyStrict<String>(a));
+  EXPECT_FALSE(ffi::detail::AnyUnsafe::CheckAnyStrict<int>(a));
+  EXPECT_TRUE(ffi::detail::AnyUnsafe::CheckAnyViewStrict<String>(AnyView(a)));
+  EXPECT_EQ(ffi::detail::AnyUnsafe::TVMFFIAnyPtrFromAny(a)->type_index, kTVMFFIStr);
+  String s = ffi::detail::AnyUnsafe::MoveFromAnyAfterCheck<String>(std::move(a));
   EXPECT_EQ(s, "abcdefghijk");
 }
 

@@ -38,7 +38,7 @@ uint64_t ReferenceHash(const std::string& s) {
 
 TEST(BaseDetail, ForEachVisitsInOrderWithIndex) {
   std::vector<std::string> seen;
-  ffi::details::for_each(
+  ffi::detail::for_each(
       [&](size_t i, const auto& v) { seen.push_back(std::to_string(i) + ":" + std::to_string(v)); },
       10, 2.5, 7u);
   EXPECT_EQ(seen, (std::vector<std::string>{"0:10", "1:2.500000", "2:7"}));
@@ -46,25 +46,25 @@ TEST(BaseDetail, ForEachVisitsInOrderWithIndex) {
 
 TEST(BaseDetail, StableHashBytesFollowsTheFoldingRule) {
   for (const std::string s : {"", "a", "abcdefg", "abcdefgh", "abcdefghijklmnopq"}) {
-    EXPECT_EQ(ffi::details::StableHashBytes(s.data(), s.size()), ReferenceHash(s)) << s;
+    EXPECT_EQ(ffi::detail::StableHashBytes(s.data(), s.size()), ReferenceHash(s)) << s;
   }
-  EXPECT_EQ(ffi::details::StableHashBytes("", 0), 0u);
+  EXPECT_EQ(ffi::detail::StableHashBytes("", 0), 0u);
 }
 
 TEST(BaseDetail, StableHashBytesIgnoresAlignment) {
   alignas(8) char buf[32] = {};
   const char* text = "0123456789abcdef";
   std::memcpy(buf, text, 16);
-  uint64_t aligned = ffi::details::StableHashBytes(buf, 16);
+  uint64_t aligned = ffi::detail::StableHashBytes(buf, 16);
   std::memmove(buf + 3, buf, 16);
-  EXPECT_EQ(ffi::details::StableHashBytes(buf + 3, 16), aligned);
+  EXPECT_EQ(ffi::detail::StableHashBytes(buf + 3, 16), aligned);
 }
 
 TEST(BaseDetail, SmallStrHashEqualsBytesHash) {
   ffi::Any small = ffi::String("abc");
   ASSERT_EQ(small.type_index(), kTVMFFISmallStr);
-  EXPECT_EQ(ffi::details::StableHashSmallStrBytes(Cell(small)),
-            ffi::details::StableHashBytes("abc", 3));
+  EXPECT_EQ(ffi::detail::StableHashSmallStrBytes(Cell(small)),
+            ffi::detail::StableHashBytes("abc", 3));
 }
 
 TEST(BaseDetail, StableHashCombineFormula) {
@@ -74,11 +74,11 @@ TEST(BaseDetail, StableHashCombineFormula) {
 }
 
 TEST(BaseDetail, TypeSchemaOfValuesAnyAndVoid) {
-  EXPECT_EQ(ffi::details::TypeSchema<int>::v(), R"({"type":"int"})");
-  EXPECT_EQ(ffi::details::TypeSchemaImpl<const ffi::String&>::v(),
+  EXPECT_EQ(ffi::detail::TypeSchema<int>::v(), R"({"type":"int"})");
+  EXPECT_EQ(ffi::detail::TypeSchemaImpl<const ffi::String&>::v(),
             ffi::TypeTraits<ffi::String>::TypeSchema());
-  EXPECT_EQ(ffi::details::TypeSchema<ffi::Any>::v(), R"({"type":"Any"})");
-  EXPECT_EQ(ffi::details::TypeSchema<void>::v(), R"({"type":"None"})");
+  EXPECT_EQ(ffi::detail::TypeSchema<ffi::Any>::v(), R"({"type":"Any"})");
+  EXPECT_EQ(ffi::detail::TypeSchema<void>::v(), R"({"type":"None"})");
 }
 
 TEST(BaseDetail, PredictMacrosKeepTheValue) {
@@ -132,17 +132,17 @@ TEST(Memory, InplaceElementsFollowTheObject) {
 }
 
 TEST(Memory, AllocatorMakesObjectsWithDeleter) {
-  ffi::ObjectPtr<SeqObj> p = ffi::details::SimpleObjAllocator().make_object<SeqObj>();
-  const TVMFFIObject* header = ffi::details::ObjectUnsafe::GetHeader(p.get());
-  EXPECT_EQ(header->combined_ref_count, ffi::details::kCombinedRefCountBothOne);
+  ffi::ObjectPtr<SeqObj> p = ffi::detail::SimpleObjAllocator().make_object<SeqObj>();
+  const TVMFFIObject* header = ffi::detail::ObjectUnsafe::GetHeader(p.get());
+  EXPECT_EQ(header->combined_ref_count, ffi::detail::kCombinedRefCountBothOne);
   ffi::FObjectDeleter del = header->deleter;
   EXPECT_NE(del, nullptr);
 }
 
 TEST(Memory, AlignedAllocHonoursAlignment) {
-  void* p = ffi::details::AlignedAlloc(100, 256);
+  void* p = ffi::detail::AlignedAlloc(100, 256);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 256, 0u);
-  ffi::details::AlignedFree(p);
+  ffi::detail::AlignedFree(p);
 }
 
 std::string Decoded(const char* text) {

@@ -27,7 +27,7 @@ using ffi::Any;
 using ffi::BigInt;
 using tvm_ffi_testing::CatchError;
 
-ffi::Error TakeRaised() { return ffi::details::MoveFromRaised(); }
+ffi::Error TakeRaised() { return ffi::detail::MoveFromRaised(); }
 
 /*! \brief TVMFFIBigIntFromByteArray over words; the result is owned by the caller. */
 TVMFFIAny FromWords(const std::vector<int64_t>& words) {

@@ -79,7 +79,7 @@ static_assert(std::is_same<std::underlying_type<TVMFFIObjectDeleterFlagBitMask>:
               "deleter flag enum is int32_t");
 
 // ---------------------------------------------------------------------------
-// DLPack (abi.md section 1)
+// DLPack (docs/abi.md section 1)
 // ---------------------------------------------------------------------------
 TVM_FFI_CHECK_SIZE(DLPackVersion, 8, 4);
 TVM_FFI_CHECK_FIELD(DLPackVersion, major, 0, uint32_t);
@@ -134,7 +134,7 @@ static_assert(kDLFloat8_e8m0fnu == 14 && kDLFloat6_e2m3fn == 15, "DLDataTypeCode
 static_assert(kDLFloat6_e3m2fn == 16 && kDLFloat4_e2m1fn == 17, "DLDataTypeCode");
 
 // ---------------------------------------------------------------------------
-// Core types (abi.md section 2)
+// Core types (docs/abi.md section 2)
 // ---------------------------------------------------------------------------
 TVM_FFI_CHECK_SIZE(TVMFFIVersion, 12, 4);
 TVM_FFI_CHECK_FIELD(TVMFFIVersion, major, 0, uint32_t);
@@ -224,7 +224,7 @@ TVM_FFI_CHECK_FIELD(TVMFFIFunctionCell, cpp_call, 8, void*);
 TVM_FFI_CHECK_SIZE(TVMFFIOpaqueObjectCell, 8, 8);
 TVM_FFI_CHECK_FIELD(TVMFFIOpaqueObjectCell, handle, 0, void*);
 
-// Type registry (abi.md section 2.6)
+// Type registry (docs/abi.md section 2.6)
 static_assert(std::is_same<TVMFFIFieldGetter, int (*)(void*, TVMFFIAny*)>::value, "getter");
 static_assert(std::is_same<TVMFFIFieldSetter, int (*)(void*, const TVMFFIAny*)>::value,
               "setter");
@@ -320,7 +320,7 @@ TVM_FFI_CHECK_FIELD(TVMFFITypeAttrColumn, size, 8, int32_t);
 TVM_FFI_CHECK_FIELD(TVMFFITypeAttrColumn, begin_index, 12, int32_t);
 
 // ---------------------------------------------------------------------------
-// Signatures of exported functions (abi.md section 3); decltype needs no link.
+// Signatures of exported functions (docs/abi.md section 3); decltype needs no link.
 // ---------------------------------------------------------------------------
 #define TVM_FFI_CHECK_SIGNATURE(fn, sig) \
   static_assert(std::is_same<decltype(&fn), sig>::value, #fn " signature")

@@ -27,7 +27,7 @@ struct TimesTen {
 
 TEST(ContainerDetail, IterAdapterConvertsOnDereference) {
   std::vector<int> v = {1, 2, 3};
-  using It = ffi::details::IterAdapter<TimesTen, std::vector<int>::const_iterator>;
+  using It = ffi::detail::IterAdapter<TimesTen, std::vector<int>::const_iterator>;
   It b(v.cbegin()), e(v.cend());
   EXPECT_EQ(e - b, 3);
   EXPECT_EQ(*b, 10);
@@ -38,7 +38,7 @@ TEST(ContainerDetail, IterAdapterConvertsOnDereference) {
 
 TEST(ContainerDetail, ReverseIterAdapterWalksBackwards) {
   std::vector<int> v = {1, 2, 3};
-  using It = ffi::details::ReverseIterAdapter<TimesTen, std::vector<int>::const_iterator>;
+  using It = ffi::detail::ReverseIterAdapter<TimesTen, std::vector<int>::const_iterator>;
   It b(v.cend() - 1), e(v.cbegin() - 1);
   std::vector<int64_t> out;
   for (It it = b; it != e; ++it) out.push_back(*it);
@@ -46,19 +46,19 @@ TEST(ContainerDetail, ReverseIterAdapterWalksBackwards) {
 }
 
 TEST(ContainerDetail, ElementPredicates) {
-  static_assert(ffi::details::storage_enabled_v<Any>);
-  static_assert(ffi::details::storage_enabled_v<int64_t>);
-  static_assert(ffi::details::storage_enabled_v<String>);
-  static_assert(!ffi::details::storage_enabled_v<std::vector<int>*>);
-  static_assert(ffi::details::all_storage_enabled_v<int, String, Any>);
-  static_assert(ffi::details::all_object_ref_v<Array<int>, ffi::Map<Any, Any>>);
-  static_assert(!ffi::details::all_object_ref_v<Array<int>, int>);
+  static_assert(ffi::detail::storage_enabled_v<Any>);
+  static_assert(ffi::detail::storage_enabled_v<int64_t>);
+  static_assert(ffi::detail::storage_enabled_v<String>);
+  static_assert(!ffi::detail::storage_enabled_v<std::vector<int>*>);
+  static_assert(ffi::detail::all_storage_enabled_v<int, String, Any>);
+  static_assert(ffi::detail::all_object_ref_v<Array<int>, ffi::Map<Any, Any>>);
+  static_assert(!ffi::detail::all_object_ref_v<Array<int>, int>);
   SUCCEED();
 }
 
 TEST(ContainerDetail, ContainerTypeStrJoinsTheElementTypes) {
-  EXPECT_EQ((ffi::details::ContainerTypeStr<String, int64_t>("Map")), "Map<str, int>");
-  EXPECT_EQ((ffi::details::ContainerTypeStr<Any>("Array")), "Array<Any>");
+  EXPECT_EQ((ffi::detail::ContainerTypeStr<String, int64_t>("Map")), "Map<str, int>");
+  EXPECT_EQ((ffi::detail::ContainerTypeStr<Any>("Array")), "Array<Any>");
 }
 
 TEST(ArrayObjStatics, CreateRepeated) {

@@ -15,7 +15,7 @@ namespace {
 
 namespace ffi = tvm::ffi;
 
-ffi::Error TakeRaised() { return ffi::details::MoveFromRaised(); }
+ffi::Error TakeRaised() { return ffi::detail::MoveFromRaised(); }
 
 TEST(CustomAllocator, BuiltinAllocatorIsNeverNull) {
   TVMFFICustomAllocator* alloc = TVMFFIGetCustomAllocator();

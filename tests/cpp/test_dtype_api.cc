@@ -78,10 +78,10 @@ TEST(DTypeApi, UnknownCodeIsValueErrorNamingIt) {
 }
 
 TEST(DTypeApi, CodeNames) {
-  EXPECT_STREQ(ffi::details::DLDataTypeCodeAsCStr(kDLInt), "int");
-  EXPECT_STREQ(ffi::details::DLDataTypeCodeAsCStr(kDLBfloat), "bfloat");
-  EXPECT_STREQ(ffi::details::DLDataTypeCodeAsCStr(kDLFloat8_e5m2fnuz), "float8_e5m2fnuz");
-  EXPECT_STREQ(ffi::details::DLDataTypeCodeAsCStr(static_cast<DLDataTypeCode>(kDLExtCustomBegin)),
+  EXPECT_STREQ(ffi::detail::DLDataTypeCodeAsCStr(kDLInt), "int");
+  EXPECT_STREQ(ffi::detail::DLDataTypeCodeAsCStr(kDLBfloat), "bfloat");
+  EXPECT_STREQ(ffi::detail::DLDataTypeCodeAsCStr(kDLFloat8_e5m2fnuz), "float8_e5m2fnuz");
+  EXPECT_STREQ(ffi::detail::DLDataTypeCodeAsCStr(static_cast<DLDataTypeCode>(kDLExtCustomBegin)),
                "custom");
 }
 
@@ -92,7 +92,7 @@ TEST(DTypeApi, BadStringIsValueErrorNamingIt) {
 }
 
 TEST(DeviceStrings, AcceptedForms) {
-  auto dev = [](const char* s) { return ffi::details::TryStringViewToDLDevice(s); };
+  auto dev = [](const char* s) { return ffi::detail::TryStringViewToDLDevice(s); };
   ASSERT_TRUE(dev("cuda").has_value());
   EXPECT_EQ(dev("cuda")->device_type, kDLCUDA);
   EXPECT_EQ(dev("cuda")->device_id, 0);
@@ -107,15 +107,15 @@ TEST(DeviceStrings, AcceptedForms) {
 TEST(DeviceStrings, RejectedForms) {
   for (const char* bad : {"llvm", "c", "cl", "nvptx", "unknown", "test", "cuda:", "cuda:-1",
                           "cuda:1:2", "cuda:2147483648", ""}) {
-    EXPECT_FALSE(ffi::details::TryStringViewToDLDevice(bad).has_value()) << bad;
+    EXPECT_FALSE(ffi::detail::TryStringViewToDLDevice(bad).has_value()) << bad;
   }
 }
 
 TEST(DeviceStrings, PartParsers) {
-  EXPECT_EQ(ffi::details::TryParseDLDeviceType("rocm"), kDLROCM);
-  EXPECT_FALSE(ffi::details::TryParseDLDeviceType("cuda_host").has_value());
-  EXPECT_EQ(ffi::details::TryParseDLDeviceIndex("12"), 12);
-  EXPECT_FALSE(ffi::details::TryParseDLDeviceIndex("1a").has_value());
+  EXPECT_EQ(ffi::detail::TryParseDLDeviceType("rocm"), kDLROCM);
+  EXPECT_FALSE(ffi::detail::TryParseDLDeviceType("cuda_host").has_value());
+  EXPECT_EQ(ffi::detail::TryParseDLDeviceIndex("12"), 12);
+  EXPECT_FALSE(ffi::detail::TryParseDLDeviceIndex("1a").has_value());
 }
 
 }  // namespace

@@ -32,7 +32,7 @@ using tvm_ffi_testing::CatchError;
 std::string EnvLibPath() { return std::string(TVM_FFI_TEST_LIB_DIR) + "/env_module_lib.so"; }
 
 /*! \brief Take the raised error as an ffi::Error. */
-ffi::Error TakeRaised() { return ffi::details::MoveFromRaised(); }
+ffi::Error TakeRaised() { return ffi::detail::MoveFromRaised(); }
 
 /*! \brief A module with one function: name -> x * factor. */
 class ScaleModuleObj : public ffi::ModuleObj {

@@ -86,7 +86,7 @@ class ScopedAllocator {
   DLPackManagedTensorAllocator original_ = nullptr;
 };
 
-ffi::Error TakeRaised() { return ffi::details::MoveFromRaised(); }
+ffi::Error TakeRaised() { return ffi::detail::MoveFromRaised(); }
 
 TEST(EnvTensorAlloc, AllocatesThroughTheInstalledAllocator) {
   ScopedAllocator scope(TestAllocator);

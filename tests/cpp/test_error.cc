@@ -90,7 +90,7 @@ bool TakeRaisedIfAny(std::string* kind = nullptr, std::string* message = nullptr
   TVMFFIObjectHandle handle = nullptr;
   TVMFFIErrorMoveFromRaised(&handle);
   if (handle == nullptr) return false;
-  Error err(ffi::details::ObjectUnsafe::ObjectPtrFromOwned<ffi::Object>(
+  Error err(ffi::detail::ObjectUnsafe::ObjectPtrFromOwned<ffi::Object>(
       static_cast<TVMFFIObject*>(handle)));
   if (kind) *kind = err.kind();
   if (message) *message = err.message();
@@ -432,7 +432,7 @@ TEST(ErrorSafeCall, SuccessReturnsZeroAndRaisesNothing) {
 TEST(ErrorSafeCall, FfiErrorKeepsItsKindMessageAndBacktrace) {
   ClearRaised();
   ASSERT_EQ(SafeCallThrowingFfiError(), -1);
-  Error err = ffi::details::MoveFromRaised();
+  Error err = ffi::detail::MoveFromRaised();
   EXPECT_EQ(err.kind(), "IndexError");
   EXPECT_EQ(err.message(), "ffi error inside");
   EXPECT_NE(err.backtrace().find("SafeCallThrowingFfiError"), std::string::npos)
@@ -443,7 +443,7 @@ TEST(ErrorSafeCall, FfiErrorKeepsItsKindMessageAndBacktrace) {
 TEST(ErrorSafeCall, StdExceptionBecomesInternalErrorWithWhat) {
   ClearRaised();
   ASSERT_EQ(SafeCallThrowingStdError(), -1);
-  Error err = ffi::details::MoveFromRaised();
+  Error err = ffi::detail::MoveFromRaised();
   EXPECT_EQ(err.kind(), "InternalError");
   EXPECT_EQ(err.message(), "std error inside");
 }
@@ -451,14 +451,14 @@ TEST(ErrorSafeCall, StdExceptionBecomesInternalErrorWithWhat) {
 TEST(ErrorSafeCall, NonStdExceptionBecomesInternalError) {
   ClearRaised();
   ASSERT_EQ(SafeCallThrowingNonStd(), -1);
-  Error err = ffi::details::MoveFromRaised();
+  Error err = ffi::detail::MoveFromRaised();
   EXPECT_EQ(err.kind(), "InternalError");
   EXPECT_EQ(err.message(), "unknown C++ exception");
 }
 
 TEST(ErrorSafeCall, MoveFromRaisedWithNothingRaisedReportsThat) {
   ClearRaised();
-  Error err = ffi::details::MoveFromRaised();
+  Error err = ffi::detail::MoveFromRaised();
   EXPECT_EQ(err.kind(), "RuntimeError");
   EXPECT_EQ(err.message(), "an FFI call failed without raising an error");
 }
@@ -498,7 +498,7 @@ TEST(ErrorSafeCall, CheckSafeCallGrowsTheBacktraceByOneFrame) {
   ClearRaised();
   const std::string original = "  File \"origin.cc\", line 10, in origin\n";
   Error raised("KeyError", "missing", original);
-  ffi::details::SetRaisedFromError(raised);
+  ffi::detail::SetRaisedFromError(raised);
   int line = 0;
   Error e = Catch([&] {
     // clang-format off
@@ -523,9 +523,9 @@ TEST(ErrorSafeCall, CheckSafeCallPassesOnSuccess) {
 TEST(ErrorSafeCall, RaisedErrorIsHeldByTheSlotUntilTaken) {
   ClearRaised();
   Error e("ValueError", "held");
-  ffi::details::SetRaisedFromError(e);
+  ffi::detail::SetRaisedFromError(e);
   EXPECT_EQ(e.use_count(), 2);
-  Error taken = ffi::details::MoveFromRaised();
+  Error taken = ffi::detail::MoveFromRaised();
   EXPECT_TRUE(taken.same_as(e));
   EXPECT_EQ(e.use_count(), 2);  // e and taken; the slot let go
 }
@@ -619,7 +619,7 @@ TEST(ErrorThread, ErrorLeftInAThreadIsNotSeenByMain) {
 TEST(ErrorThread, ExitingThreadReleasesItsRaisedError) {
   Error e("ValueError", "released at thread exit");
   std::thread t([&] {
-    ffi::details::SetRaisedFromError(e);
+    ffi::detail::SetRaisedFromError(e);
     EXPECT_EQ(e.use_count(), 2);
   });
   t.join();

@@ -100,8 +100,8 @@ TEST(ErrorApi, EnvErrorAlreadySetHasItsKindAndNoMessage) {
 
 TEST(ErrorApi, SetSafeCallRaisedAndMoveFromSafeCallRaisedRoundTrip) {
   Error e("IndexError", "raised", "bt\n");
-  ffi::details::SetSafeCallRaised(e);
-  Error back = ffi::details::MoveFromSafeCallRaised();
+  ffi::detail::SetSafeCallRaised(e);
+  Error back = ffi::detail::MoveFromSafeCallRaised();
   EXPECT_TRUE(back.same_as(e));
   EXPECT_EQ(back.backtrace(), "bt\n");
 }
@@ -109,7 +109,7 @@ TEST(ErrorApi, SetSafeCallRaisedAndMoveFromSafeCallRaisedRoundTrip) {
 TEST(ErrorApi, RaisedFromCStrPartsConcatenatesAndSkipsNull) {
   const char* parts[] = {"a", nullptr, "b", "c"};
   TVMFFIErrorSetRaisedFromCStrParts("ValueError", parts, 4);
-  Error e = ffi::details::MoveFromSafeCallRaised();
+  Error e = ffi::detail::MoveFromSafeCallRaised();
   EXPECT_EQ(e.kind(), "ValueError");
   EXPECT_EQ(e.message(), "abc");
 }

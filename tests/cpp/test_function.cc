@@ -130,10 +130,10 @@ TEST(Function, CppCallIsAlwaysNull) {
   EXPECT_NE(typed->safe_call, nullptr);
   EXPECT_EQ(typed->type_index(), kTVMFFIFunction);
   EXPECT_EQ(typed.GetTypeKey(), "ffi.Function");
-  // The cell sits right after the 24-byte header (abi.md §2.4).
+  // The cell sits right after the 24-byte header (docs/abi.md §2.4).
   const ffi::FunctionObj* obj = typed.get();
   EXPECT_EQ(reinterpret_cast<const char*>(static_cast<const TVMFFIFunctionCell*>(obj)) -
-                reinterpret_cast<const char*>(ffi::details::ObjectUnsafe::GetHeader(obj)),
+                reinterpret_cast<const char*>(ffi::detail::ObjectUnsafe::GetHeader(obj)),
             24);
 }
 
@@ -366,17 +366,17 @@ TEST(Function, MismatchReportsContainerElement) {
 // Signatures and schemas
 // ---------------------------------------------------------------------------
 TEST(Function, SignatureAndSchema) {
-  using Sig = ffi::details::FuncSignature<decltype(&Add3)>;
+  using Sig = ffi::detail::FuncSignature<decltype(&Add3)>;
   EXPECT_EQ(Sig::Sig(), "(0: int, 1: int, 2: int) -> int");
   EXPECT_EQ(Sig::Schema(),
             R"({"type":"ffi.Function","args":[{"type":"int"},{"type":"int"},{"type":"int"},{"type":"int"}]})");
   auto lambda = [](const String&, ffi::Array<double>, Any) {};
-  using LSig = ffi::details::FuncSignature<decltype(lambda)>;
+  using LSig = ffi::detail::FuncSignature<decltype(lambda)>;
   EXPECT_EQ(LSig::Sig(), "(0: str, 1: Array<float>, 2: Any) -> void");
   EXPECT_EQ(LSig::Schema(),
             R"({"type":"ffi.Function","args":[{"type":"None"},{"type":"ffi.String"},)"
             R"({"type":"ffi.Array","args":[{"type":"float"}]},{"type":"Any"}]})");
-  EXPECT_EQ(ffi::details::FuncMetadataOf<decltype(&Add3)>(),
+  EXPECT_EQ(ffi::detail::FuncMetadataOf<decltype(&Add3)>(),
             R"({"type_schema": "{\"type\":\"ffi.Function\",\"args\":[{\"type\":\"int\"},)"
             R"({\"type\":\"int\"},{\"type\":\"int\"},{\"type\":\"int\"}]}"})");
   EXPECT_EQ(ffi::TypeTraits<ffi::TypedFunction<int(String)>>::TypeSchema(),
@@ -622,14 +622,14 @@ TEST(Function, CreateAndCallThroughCApi) {
   AnyView v0(int64_t{9}), v1(int64_t{4});
   args[0] = v0.CopyToTVMFFIAny();
   args[1] = v1.CopyToTVMFFIAny();
-  TVMFFIObjectHandle th = ffi::details::ObjectUnsafe::GetHeader(typed.get());
+  TVMFFIObjectHandle th = ffi::detail::ObjectUnsafe::GetHeader(typed.get());
   ASSERT_EQ(TVMFFIFunctionCall(th, args, 2, &result), 0);
   EXPECT_EQ(result.v_int64, 5);
   EXPECT_EQ(TVMFFIFunctionCall(th, args, 1, &result), -1);
   TVMFFIObjectHandle err = nullptr;
   TVMFFIErrorMoveFromRaised(&err);
   ASSERT_NE(err, nullptr);
-  ffi::Error e(ffi::details::ObjectUnsafe::ObjectPtrFromOwned<ffi::Object>(
+  ffi::Error e(ffi::detail::ObjectUnsafe::ObjectPtrFromOwned<ffi::Object>(
       static_cast<TVMFFIObject*>(err)));
   EXPECT_EQ(e.kind(), "TypeError");
   EXPECT_EQ(e.message(),
@@ -643,7 +643,7 @@ TEST(Function, CApiBadInput) {
   TVMFFIObjectHandle err = nullptr;
   TVMFFIErrorMoveFromRaised(&err);
   ASSERT_NE(err, nullptr);
-  ffi::Error e1(ffi::details::ObjectUnsafe::ObjectPtrFromOwned<ffi::Object>(
+  ffi::Error e1(ffi::detail::ObjectUnsafe::ObjectPtrFromOwned<ffi::Object>(
       static_cast<TVMFFIObject*>(err)));
   EXPECT_EQ(e1.kind(), "ValueError");
   EXPECT_NE(e1.message().find("safe_call"), std::string::npos);
@@ -652,7 +652,7 @@ TEST(Function, CApiBadInput) {
   result.type_index = kTVMFFINone;
   EXPECT_EQ(TVMFFIFunctionCall(nullptr, nullptr, 0, &result), -1);
   TVMFFIErrorMoveFromRaised(&err);
-  ffi::Error e2(ffi::details::ObjectUnsafe::ObjectPtrFromOwned<ffi::Object>(
+  ffi::Error e2(ffi::detail::ObjectUnsafe::ObjectPtrFromOwned<ffi::Object>(
       static_cast<TVMFFIObject*>(err)));
   EXPECT_EQ(e2.kind(), "TypeError");
 
@@ -661,7 +661,7 @@ TEST(Function, CApiBadInput) {
   ffi::TypeTraits<String>::CopyToAnyView(not_a_function, &cell);
   EXPECT_EQ(TVMFFIFunctionCall(cell.v_obj, nullptr, 0, &result), -1);
   TVMFFIErrorMoveFromRaised(&err);
-  ffi::Error e3(ffi::details::ObjectUnsafe::ObjectPtrFromOwned<ffi::Object>(
+  ffi::Error e3(ffi::detail::ObjectUnsafe::ObjectPtrFromOwned<ffi::Object>(
       static_cast<TVMFFIObject*>(err)));
   EXPECT_EQ(e3.message(), "TVMFFIFunctionCall: the handle is not a Function");
 }
@@ -673,7 +673,7 @@ TEST(Function, TypedCallWithPodsAllocatesNothing) {
   Function add3 = Function::FromTyped(Add3);
   ffi::TypedFunction<int64_t(int64_t, int64_t, int64_t)> typed = Add3;
   Function mixed = Function::FromTyped([](double a, bool b, DLDevice d) { return b ? a : d.device_id; });
-  TVMFFIObjectHandle handle = ffi::details::ObjectUnsafe::GetHeader(add3.get());
+  TVMFFIObjectHandle handle = ffi::detail::ObjectUnsafe::GetHeader(add3.get());
   int64_t sum = 0;
   {
     // Sanity check: the counter sees allocations.
@@ -738,21 +738,21 @@ TEST(Function, ExportMacros) {
   arg.zero_padding = 0;
   arg.v_int64 = 21;
   TVMFFIAny result;
-  ffi::details::SetNone(&result);
+  ffi::detail::SetNone(&result);
   ASSERT_EQ(__tvm_ffi_testing_fn_nometa(nullptr, &arg, 1, &result), 0);
   EXPECT_EQ(result.v_int64, 42);
   // Errors come back as raised errors naming the exported function.
   EXPECT_EQ(__tvm_ffi_testing_fn_synonym(nullptr, &arg, 0, &result), -1);
-  EXPECT_EQ(ffi::details::MoveFromRaised().message(),
+  EXPECT_EQ(ffi::detail::MoveFromRaised().message(),
             "Mismatched number of arguments when calling: "
             "`testing_fn_synonym(0: int) -> int`. Expected 1 but got 0 arguments");
   ASSERT_EQ(__tvm_ffi__metadata_testing_fn_synonym(nullptr, nullptr, 0, &result), 0);
-  Any meta = ffi::details::AnyUnsafe::MoveTVMFFIAnyToAny(&result);
+  Any meta = ffi::detail::AnyUnsafe::MoveTVMFFIAnyToAny(&result);
   EXPECT_EQ(meta.cast<std::string>(),
             R"({"type_schema": "{\"type\":\"ffi.Function\",\"args\":[{\"type\":\"int\"},)"
             R"({\"type\":\"int\"}]}"})");
   ASSERT_EQ(__tvm_ffi__doc_testing_fn_synonym(nullptr, nullptr, 0, &result), 0);
-  Any doc = ffi::details::AnyUnsafe::MoveTVMFFIAnyToAny(&result);
+  Any doc = ffi::detail::AnyUnsafe::MoveTVMFFIAnyToAny(&result);
   EXPECT_EQ(doc.cast<std::string>(), "Twice \"x\".");
   // Wrapped as a Function through the C ABI.
   Function f = Function::FromExternC(nullptr, __tvm_ffi_testing_fn_nometa, nullptr);

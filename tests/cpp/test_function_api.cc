@@ -90,7 +90,7 @@ int AddOneSafeCall(void* handle, const TVMFFIAny* args, int32_t num_args, TVMFFI
   int* offset = static_cast<int*>(handle);
   TVM_FFI_CHECK_EQ(num_args, 1, TypeError) << "one argument";
   Any out = ffi::AnyView::CopyFromTVMFFIAny(args[0]).cast<int>() + *offset;
-  *result = ffi::details::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(out));
+  *result = ffi::detail::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(out));
   TVM_FFI_SAFE_CALL_END();
 }
 

@@ -215,8 +215,8 @@ TEST(AnyHashValues, SmallStringsHashLikeTheirBytes) {
   EXPECT_EQ(small.type_index(), kTVMFFISmallStr);
   EXPECT_EQ(raw.type_index(), kTVMFFIRawStr);
   EXPECT_EQ(h(small), h(raw));
-  EXPECT_EQ(h(small), ffi::details::StableHashCombine(kTVMFFIStr,
-                                                      ffi::details::StableHashBytes("abc", 3)));
+  EXPECT_EQ(h(small), ffi::detail::StableHashCombine(kTVMFFIStr,
+                                                      ffi::detail::StableHashBytes("abc", 3)));
   EXPECT_TRUE(ffi::AnyEqual()(ffi::AnyView(small), raw));
   EXPECT_FALSE(ffi::AnyEqual()(Any(String("abc")), Any(ffi::Bytes("abc", 3))));
 }
@@ -229,9 +229,9 @@ TEST(StableHash, BytesFoldEightByteWordsModuloMersenne31) {
   uint64_t h = w1 % 2147483647ULL;
   h = (h * 1099511628211ULL + w2) % 2147483647ULL;
   h = (h * 1099511628211ULL + uint64_t{'!'}) % 2147483647ULL;
-  EXPECT_EQ(ffi::details::StableHashBytes(s, 17), h);
-  EXPECT_EQ(ffi::details::StableHashBytes(s + 1, 0), 0u);
-  EXPECT_EQ(ffi::details::StableHashCombine(1, 2), 1 ^ (2 + 0x9e3779b9ULL + 64 + 0));
+  EXPECT_EQ(ffi::detail::StableHashBytes(s, 17), h);
+  EXPECT_EQ(ffi::detail::StableHashBytes(s + 1, 0), 0u);
+  EXPECT_EQ(ffi::detail::StableHashCombine(1, 2), 1 ^ (2 + 0x9e3779b9ULL + 64 + 0));
 }
 
 TEST(MapBaseObjApi, AtFindCountEraseOnTheObject) {
@@ -295,7 +295,7 @@ ForeignChain MakeForeignChain() {
   auto meta = [&](uint64_t i) -> uint8_t& { return blocks[(i / 16) * 784 + i % 16]; };
   auto item = [&](uint64_t i) { return reinterpret_cast<uint64_t*>(blocks + (i / 16) * 784 + 16 + (i % 16) * 48); };
   auto home = [&](int64_t k) {
-    return (ffi::details::kMapFibMul * ffi::details::StableHashCombine(kTVMFFIInt, k)) >> shift;
+    return (ffi::detail::kMapFibMul * ffi::detail::StableHashCombine(kTVMFFIInt, k)) >> shift;
   };
   // A head with no successor, and a new key of the same home.
   uint64_t h = 0;

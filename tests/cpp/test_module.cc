@@ -431,7 +431,7 @@ TEST(Module, LayoutMatchesTheBinaryInterface) {
   static_assert(sizeof(ffi::ModuleObj) == 48, "vptr, header, imports_, import_lookup_cache_");
   auto obj = ffi::make_object<TableModuleObj>("t");
   const char* base = reinterpret_cast<const char*>(static_cast<ffi::ModuleObj*>(obj.get()));
-  EXPECT_EQ(reinterpret_cast<const char*>(ffi::details::ObjectUnsafe::GetHeader(obj.get())) - base,
+  EXPECT_EQ(reinterpret_cast<const char*>(ffi::detail::ObjectUnsafe::GetHeader(obj.get())) - base,
             8);
   EXPECT_EQ(static_cast<const char*>(obj->imports_address()) - base, 32);
   EXPECT_EQ(Module::kBinarySerializable, 1);
@@ -586,10 +586,10 @@ TEST(Module, ContextSymbolsAreWrittenIntoLoadedLibraries) {
 
 TEST(Module, RegisterContextSymbolRejectsEmptyName) {
   EXPECT_EQ(TVMFFIEnvModRegisterContextSymbol(nullptr, &g_context_value), -1);
-  ffi::Error e = ffi::details::MoveFromRaised();
+  ffi::Error e = ffi::detail::MoveFromRaised();
   EXPECT_EQ(e.kind(), "ValueError");
   EXPECT_EQ(TVMFFIEnvModRegisterContextSymbol("", &g_context_value), -1);
-  EXPECT_EQ(ffi::details::MoveFromRaised().kind(), "ValueError");
+  EXPECT_EQ(ffi::detail::MoveFromRaised().kind(), "ValueError");
 }
 
 TEST(Module, LookupFromImportsSearchesImportsThenGlobals) {
@@ -597,8 +597,8 @@ TEST(Module, LookupFromImportsSearchesImportsThenGlobals) {
   root->ImportModule(MakeTable("imported"));
   TVMFFIObjectHandle handle = nullptr;
   ASSERT_EQ(TVMFFIEnvModLookupFromImports(root.get(), "imported", &handle), 0);
-  Function f = ffi::details::ObjectUnsafe::ObjectRefFromObjectPtr<Function>(
-      ffi::details::ObjectUnsafe::ObjectPtrFromUnowned<ffi::Object>(
+  Function f = ffi::detail::ObjectUnsafe::ObjectRefFromObjectPtr<Function>(
+      ffi::detail::ObjectUnsafe::ObjectPtrFromUnowned<ffi::Object>(
           static_cast<TVMFFIObject*>(handle)));
   EXPECT_EQ(f(5).cast<String>(), "imported5");
   // Cached: the same borrowed handle again.
@@ -609,17 +609,17 @@ TEST(Module, LookupFromImportsSearchesImportsThenGlobals) {
   TVMFFIObjectHandle global = nullptr;
   ASSERT_EQ(TVMFFIEnvModLookupFromImports(root.get(), "ffi.ModuleGetKind", &global), 0);
   EXPECT_EQ(global,
-            ffi::details::ObjectUnsafe::GetHeader(
+            ffi::detail::ObjectUnsafe::GetHeader(
                 Function::GetGlobalRequired("ffi.ModuleGetKind").get()));
   EXPECT_EQ(TVMFFIEnvModLookupFromImports(root.get(), "root", &handle), -1);
-  ffi::Error e = ffi::details::MoveFromRaised();
+  ffi::Error e = ffi::detail::MoveFromRaised();
   EXPECT_EQ(e.kind(), "RuntimeError");
   EXPECT_EQ(e.message(),
             "Cannot find function root in the imported modules or global registry.");
   EXPECT_EQ(TVMFFIEnvModLookupFromImports(nullptr, "imported", &handle), -1);
-  EXPECT_EQ(ffi::details::MoveFromRaised().kind(), "ValueError");
+  EXPECT_EQ(ffi::detail::MoveFromRaised().kind(), "ValueError");
   EXPECT_EQ(TVMFFIEnvModLookupFromImports(root.get(), "imported", nullptr), -1);
-  EXPECT_EQ(ffi::details::MoveFromRaised().kind(), "ValueError");
+  EXPECT_EQ(ffi::detail::MoveFromRaised().kind(), "ValueError");
 }
 
 TEST(Module, LibraryCodeCallsItsImports) {

@@ -1,6 +1,6 @@
 // Tests of the C++ object system (object.h, memory.h): reference counts of
 // ObjectPtr / Arc / ObjectRef / WeakObjectPtr, the deleter protocol of
-// abi.md §2.3, thread-safe counting, the dynamic type hierarchy and its
+// docs/abi.md §2.3, thread-safe counting, the dynamic type hierarchy and its
 // instance checks, downcasts, the Any conversions of the pointer types and
 // in-place array objects.
 #include <gtest/gtest.h>
@@ -326,7 +326,7 @@ TEST(ObjectPtr, ConcurrentLastReleaseDestroysExactlyOnce) {
 }
 
 // ---------------------------------------------------------------------------
-// The deleter protocol (abi.md §2.3), observed with a recording deleter.
+// The deleter protocol (docs/abi.md §2.3), observed with a recording deleter.
 // ---------------------------------------------------------------------------
 
 std::vector<int>* g_deleter_flags = nullptr;
@@ -346,8 +346,8 @@ void RecordingDeleter(void* self, int flags) {
 ObjectPtr<RecordedObj> MakeRecorded() {
   void* mem = std::malloc(sizeof(RecordedObj));
   RecordedObj* obj = new (mem) RecordedObj();
-  ffi::details::ObjectUnsafe::InitHeader(obj, RecordedObj::RuntimeTypeIndex(), RecordingDeleter);
-  return ffi::details::ObjectUnsafe::ObjectPtrFromOwned<RecordedObj>(
+  ffi::detail::ObjectUnsafe::InitHeader(obj, RecordedObj::RuntimeTypeIndex(), RecordingDeleter);
+  return ffi::detail::ObjectUnsafe::ObjectPtrFromOwned<RecordedObj>(
       static_cast<ffi::Object*>(obj));
 }
 
@@ -383,7 +383,7 @@ TEST(ObjectDeleter, CAPIIncRefDecRefFollowTheSameRules) {
   std::vector<int> flags;
   g_deleter_flags = &flags;
   ObjectPtr<RecordedObj> p = MakeRecorded();
-  TVMFFIObject* header = ffi::details::ObjectUnsafe::GetHeader(p.get());
+  TVMFFIObject* header = ffi::detail::ObjectUnsafe::GetHeader(p.get());
   ASSERT_EQ(TVMFFIObjectIncRef(header), 0);
   EXPECT_EQ(p.use_count(), 2);
   p.reset();

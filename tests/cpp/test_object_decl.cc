@@ -129,13 +129,13 @@ TEST(ObjectDecl, IsInstanceFollowsTheHierarchy) {
 }
 
 TEST(ObjectDecl, IsObjectInstanceTakesAnIndex) {
-  EXPECT_TRUE(ffi::details::IsObjectInstance<ShapeNode>(SquareNode::RuntimeTypeIndex()));
-  EXPECT_FALSE(ffi::details::IsObjectInstance<PolygonNode>(CircleNode::RuntimeTypeIndex()));
-  EXPECT_FALSE(ffi::details::IsObjectInstance<ShapeNode>(kTVMFFIFunction));
+  EXPECT_TRUE(ffi::detail::IsObjectInstance<ShapeNode>(SquareNode::RuntimeTypeIndex()));
+  EXPECT_FALSE(ffi::detail::IsObjectInstance<PolygonNode>(CircleNode::RuntimeTypeIndex()));
+  EXPECT_FALSE(ffi::detail::IsObjectInstance<ShapeNode>(kTVMFFIFunction));
 }
 
 TEST(ObjectDecl, RuntimeTypeIndexMatchRules) {
-  using ffi::details::RuntimeTypeIndexMatch;
+  using ffi::detail::RuntimeTypeIndexMatch;
   EXPECT_TRUE(RuntimeTypeIndexMatch(kTVMFFIInt, kTVMFFIAny));
   EXPECT_TRUE(RuntimeTypeIndexMatch(kTVMFFISmallStr, kTVMFFIStr));
   EXPECT_TRUE(RuntimeTypeIndexMatch(kTVMFFISmallBytes, kTVMFFIBytes));
@@ -244,15 +244,15 @@ TEST(Object, DecRefSkipsMissingDeleter) {
   // A statically allocated object has no deleter: releasing the last
   // reference must not call through a null pointer.
   static CircleNode on_stack;
-  TVMFFIObject* header = ffi::details::ObjectUnsafe::GetHeader(&on_stack);
-  header->combined_ref_count = ffi::details::kCombinedRefCountBothOne;
-  ffi::details::ObjectUnsafe::DecRefObjectHandle(header);
+  TVMFFIObject* header = ffi::detail::ObjectUnsafe::GetHeader(&on_stack);
+  header->combined_ref_count = ffi::detail::kCombinedRefCountBothOne;
+  ffi::detail::ObjectUnsafe::DecRefObjectHandle(header);
   // The strong reference is gone; nothing was called to free the object.
-  EXPECT_EQ(header->combined_ref_count, ffi::details::kCombinedRefCountWeakOne);
+  EXPECT_EQ(header->combined_ref_count, ffi::detail::kCombinedRefCountWeakOne);
 }
 
 TEST(ObjectUnsafe, HandleRoundTrips) {
-  using U = ffi::details::ObjectUnsafe;
+  using U = ffi::detail::ObjectUnsafe;
   Circle c;
   const ffi::Object* raw = U::RawObjectPtrFromObjectRef(c);
   TVMFFIObject* handle = U::MoveObjectRefToTVMFFIObjectPtr(std::move(c));

@@ -160,7 +160,7 @@ TEST(Registry, BadRegistrations) {
   info.name = TVMFFIByteArray{"testing.registry.bad", 20};
   ffi::TypeTraits<String>::CopyToAnyView(not_fn, &info.method);
   ASSERT_EQ(TVMFFIFunctionSetGlobalFromMethodInfo(&info, 0), -1);
-  ffi::Error bad = ffi::details::MoveFromRaised();
+  ffi::Error bad = ffi::detail::MoveFromRaised();
   EXPECT_EQ(bad.kind(), "TypeError");
   EXPECT_EQ(bad.message(),
             "Cannot register global function \"testing.registry.bad\": expected a Function but "
@@ -168,32 +168,32 @@ TEST(Registry, BadRegistrations) {
   info.method.type_index = kTVMFFIInt;
   info.method.v_int64 = 1;
   ASSERT_EQ(TVMFFIFunctionSetGlobalFromMethodInfo(&info, 0), -1);
-  EXPECT_EQ(ffi::details::MoveFromRaised().message(),
+  EXPECT_EQ(ffi::detail::MoveFromRaised().message(),
             "Cannot register global function \"testing.registry.bad\": expected a Function but "
             "got `int`");
   ASSERT_EQ(TVMFFIFunctionSetGlobalFromMethodInfo(nullptr, 0), -1);
-  EXPECT_EQ(ffi::details::MoveFromRaised().kind(), "ValueError");
+  EXPECT_EQ(ffi::detail::MoveFromRaised().kind(), "ValueError");
 }
 
 TEST(Registry, CApi) {
   Function f = Function::FromTyped([](int64_t x) { return x + 100; });
   TVMFFIByteArray name{"testing.registry.capi", 21};
-  ASSERT_EQ(TVMFFIFunctionSetGlobal(&name, ffi::details::ObjectUnsafe::GetHeader(f.get()), 0), 0);
+  ASSERT_EQ(TVMFFIFunctionSetGlobal(&name, ffi::detail::ObjectUnsafe::GetHeader(f.get()), 0), 0);
   TVMFFIObjectHandle out = nullptr;
   ASSERT_EQ(TVMFFIFunctionGetGlobal(&name, &out), 0);
-  ASSERT_EQ(out, ffi::details::ObjectUnsafe::GetHeader(f.get()));
+  ASSERT_EQ(out, ffi::detail::ObjectUnsafe::GetHeader(f.get()));
   // A new reference was returned.
   EXPECT_EQ(f.use_count(), 3);
   TVMFFIObjectDecRef(out);
-  EXPECT_EQ(TVMFFIFunctionSetGlobal(&name, ffi::details::ObjectUnsafe::GetHeader(f.get()), 0), -1);
-  EXPECT_EQ(ffi::details::MoveFromRaised().kind(), "ValueError");
-  EXPECT_EQ(TVMFFIFunctionSetGlobal(&name, ffi::details::ObjectUnsafe::GetHeader(f.get()), 1), 0);
+  EXPECT_EQ(TVMFFIFunctionSetGlobal(&name, ffi::detail::ObjectUnsafe::GetHeader(f.get()), 0), -1);
+  EXPECT_EQ(ffi::detail::MoveFromRaised().kind(), "ValueError");
+  EXPECT_EQ(TVMFFIFunctionSetGlobal(&name, ffi::detail::ObjectUnsafe::GetHeader(f.get()), 1), 0);
   TVMFFIByteArray missing{"testing.registry.capi_missing", 29};
   out = reinterpret_cast<TVMFFIObjectHandle>(0x1);
   ASSERT_EQ(TVMFFIFunctionGetGlobal(&missing, &out), 0);
   EXPECT_EQ(out, nullptr);
   EXPECT_EQ(TVMFFIFunctionGetGlobal(nullptr, &out), -1);
-  EXPECT_EQ(ffi::details::MoveFromRaised().kind(), "ValueError");
+  EXPECT_EQ(ffi::detail::MoveFromRaised().kind(), "ValueError");
 
   // SetGlobalFromMethodInfo stores doc and metadata.
   TVMFFIMethodInfo info{};

@@ -57,8 +57,8 @@ String ShortHeapString(const std::string& text) {
   TVMFFIAny cell;
   cell.type_index = kTVMFFIStr;
   cell.zero_padding = 0;
-  cell.v_obj = ffi::details::ObjectUnsafe::MoveObjectPtrToHandle(std::move(obj));
-  return ffi::details::AnyUnsafe::MoveTVMFFIAnyToAny(&cell).cast<String>();
+  cell.v_obj = ffi::detail::ObjectUnsafe::MoveObjectPtrToHandle(std::move(obj));
+  return ffi::detail::AnyUnsafe::MoveTVMFFIAnyToAny(&cell).cast<String>();
 }
 
 // Operator availability, so that a missing overload fails one test instead of the build.
@@ -477,7 +477,7 @@ TEST(Bytes, ComparesAndHashesByContent) {
 // C functions
 // ---------------------------------------------------------------------------
 
-Any TakeOwned(TVMFFIAny* cell) { return ffi::details::AnyUnsafe::MoveTVMFFIAnyToAny(cell); }
+Any TakeOwned(TVMFFIAny* cell) { return ffi::detail::AnyUnsafe::MoveTVMFFIAnyToAny(cell); }
 
 TEST(StringCAPI, StringFromByteArrayMakesSmallOrHeapStrings) {
   TVMFFIByteArray small{"abc", 3};
@@ -517,12 +517,12 @@ TEST(StringCAPI, NullInputRaisesValueError) {
   out.zero_padding = 0;
   out.v_int64 = 0;
   ASSERT_EQ(TVMFFIStringFromByteArray(nullptr, &out), -1);
-  ffi::Error err = ffi::details::MoveFromRaised();
+  ffi::Error err = ffi::detail::MoveFromRaised();
   EXPECT_EQ(err.kind(), "ValueError");
   EXPECT_EQ(err.message(), "byte array must not be NULL");
   TVMFFIByteArray bad{nullptr, 5};
   ASSERT_EQ(TVMFFIBytesFromByteArray(&bad, &out), -1);
-  EXPECT_EQ(ffi::details::MoveFromRaised().kind(), "ValueError");
+  EXPECT_EQ(ffi::detail::MoveFromRaised().kind(), "ValueError");
 }
 
 TEST(StringCAPI, BytesFromByteArrayMakesBytes) {

@@ -165,7 +165,7 @@ TEST(TensorNDAlloc, MetadataAndLayout) {
   ffi::Shape owned = t.shape();
   EXPECT_TRUE(owned == ffi::Shape({2, 3, 4}));
   EXPECT_NE(owned.data(), t.shape().data());
-  // abi.md §2.4: type index 70, the DLTensor at offset 24.
+  // docs/abi.md §2.4: type index 70, the DLTensor at offset 24.
   const ffi::TensorObj* obj = t.get();
   EXPECT_EQ(obj->type_index(), kTVMFFITensor);
   EXPECT_EQ(obj->GetTypeKey(), "ffi.Tensor");
@@ -359,7 +359,7 @@ TEST(TensorDLPack, MisalignedInputIsRejectedWhenAlignmentIsRequired) {
   DLManagedTensor* legacy = LegacyProducer::Make({4}, {}, &deleted2);
   TVMFFIObjectHandle out = nullptr;
   EXPECT_EQ(TVMFFITensorFromDLPack(legacy, -8, 0, &out), -1);
-  ffi::Error err = ffi::details::MoveFromRaised();
+  ffi::Error err = ffi::detail::MoveFromRaised();
   EXPECT_EQ(err.kind(), "ValueError");
   EXPECT_NE(err.message().find("require_alignment"), std::string::npos) << err.message();
   EXPECT_EQ(out, nullptr);
@@ -492,15 +492,15 @@ TEST(TensorDLPack, ExportOfANonTensorIsATypeError) {
   ffi::Shape shape = {1};
   DLManagedTensorVersioned* out = nullptr;
   EXPECT_EQ(TVMFFITensorToDLPackVersioned(
-                ffi::details::ObjectUnsafe::GetHeader(shape.get()), &out),
+                ffi::detail::ObjectUnsafe::GetHeader(shape.get()), &out),
             -1);
-  ffi::Error err = ffi::details::MoveFromRaised();
+  ffi::Error err = ffi::detail::MoveFromRaised();
   EXPECT_EQ(err.kind(), "TypeError");
   EXPECT_NE(err.message().find("`Shape`"), std::string::npos) << err.message();
   EXPECT_EQ(out, nullptr);
   DLManagedTensor* legacy = nullptr;
   EXPECT_EQ(TVMFFITensorToDLPack(nullptr, &legacy), -1);
-  EXPECT_EQ(ffi::details::MoveFromRaised().kind(), "ValueError");
+  EXPECT_EQ(ffi::detail::MoveFromRaised().kind(), "ValueError");
 }
 
 TEST(TensorDLPack, ConcurrentExportImportDeletesOnce) {
@@ -535,10 +535,10 @@ TEST(TensorUnsafeView, CreateUnsafeViewSharesAndKeepsTheSourceAlive) {
   int64_t shape[1] = {3};
   DLTensor prototype{nullptr, DLDevice{kDLCUDA, 5}, 1, kF32, shape, nullptr, 12};
   TVMFFIObjectHandle handle = nullptr;
-  ASSERT_EQ(TVMFFITensorCreateUnsafeView(ffi::details::ObjectUnsafe::GetHeader(source.get()),
+  ASSERT_EQ(TVMFFITensorCreateUnsafeView(ffi::detail::ObjectUnsafe::GetHeader(source.get()),
                                          &prototype, &handle),
             0);
-  ffi::Tensor view(ffi::details::ObjectUnsafe::ObjectPtrFromOwned<ffi::TensorObj>(
+  ffi::Tensor view(ffi::detail::ObjectUnsafe::ObjectPtrFromOwned<ffi::TensorObj>(
       static_cast<TVMFFIObject*>(handle)));
   EXPECT_EQ(view.data_ptr(), source.data_ptr());
   EXPECT_EQ(view.byte_offset(), 12u);
@@ -562,10 +562,10 @@ TEST(TensorUnsafeView, UnsafeViewOfAReadOnlyTensorStaysReadOnly) {
   int64_t shape[2] = {2, 2};
   DLTensor prototype{nullptr, kCPU, 2, kF32, shape, nullptr, 0};
   TVMFFIObjectHandle handle = nullptr;
-  ASSERT_EQ(TVMFFITensorCreateUnsafeView(ffi::details::ObjectUnsafe::GetHeader(source.get()),
+  ASSERT_EQ(TVMFFITensorCreateUnsafeView(ffi::detail::ObjectUnsafe::GetHeader(source.get()),
                                          &prototype, &handle),
             0);
-  ffi::Tensor view(ffi::details::ObjectUnsafe::ObjectPtrFromOwned<ffi::TensorObj>(
+  ffi::Tensor view(ffi::detail::ObjectUnsafe::ObjectPtrFromOwned<ffi::TensorObj>(
       static_cast<TVMFFIObject*>(handle)));
   DLManagedTensorVersioned* out = view.ToDLPackVersioned();
   EXPECT_EQ(out->flags, DLPACK_FLAG_BITMASK_READ_ONLY);
@@ -576,10 +576,10 @@ TEST(TensorUnsafeView, UnsafeViewOfAReadOnlyTensorStaysReadOnly) {
   EXPECT_EQ(deleted, 1);
   // Bad arguments.
   ffi::Shape not_a_tensor = {1};
-  EXPECT_EQ(TVMFFITensorCreateUnsafeView(ffi::details::ObjectUnsafe::GetHeader(not_a_tensor.get()),
+  EXPECT_EQ(TVMFFITensorCreateUnsafeView(ffi::detail::ObjectUnsafe::GetHeader(not_a_tensor.get()),
                                          &prototype, &handle),
             -1);
-  EXPECT_EQ(ffi::details::MoveFromRaised().kind(), "TypeError");
+  EXPECT_EQ(ffi::detail::MoveFromRaised().kind(), "TypeError");
 }
 
 // ---- TensorView and typed-function parameters ----

@@ -193,7 +193,7 @@ TEST(ShapeApi, ConstructionForms) {
 TEST(ShapeApi, StridesFromShapeIsCompactRowMajor) {
   EXPECT_EQ(Shape::StridesFromShape(Shape({1, 2, 3})), Shape({6, 3, 1}));
   EXPECT_EQ(Shape::StridesFromShape(Shape()).size(), 0u);
-  EXPECT_EQ(ffi::details::MakeStridesFromShape(Shape({4, 5})), Shape({5, 1}));
+  EXPECT_EQ(ffi::detail::MakeStridesFromShape(Shape({4, 5})), Shape({5, 1}));
 }
 
 TEST(ShapeApi, AtNamesTheIndexAndSize) {
@@ -222,7 +222,7 @@ TEST(ShapeApi, CastsFromAnArrayOfIntsAndBools) {
 
 TEST(ShapeApi, MakeEmptyShapeIsFilledThroughThePointer) {
   int64_t* data = nullptr;
-  Shape s = ffi::details::MakeEmptyShape(3, &data);
+  Shape s = ffi::detail::MakeEmptyShape(3, &data);
   data[0] = 7;
   data[2] = 9;
   EXPECT_EQ(s, Shape({7, 0, 9}));

@@ -47,7 +47,7 @@ std::string AnyString(const TVMFFIAny& v) {
   return "<not a string: type index " + std::to_string(v.type_index) + ">";
 }
 
-/*! \brief The inline instance rule of abi.md §2.6 (for a non-final target). */
+/*! \brief The inline instance rule of docs/abi.md §2.6 (for a non-final target). */
 bool IsInstance(int32_t object_index, int32_t target_index) {
   if (object_index == target_index) return true;
   const TVMFFITypeInfo* obj = TVMFFIGetTypeInfo(object_index);
@@ -89,7 +89,7 @@ void InitCounted(CountedObject* obj) {
   obj->header.deleter = RecordingDeleter;
 }
 
-/*! \brief Release a weak reference following the inline rule of abi.md §2.3. */
+/*! \brief Release a weak reference following the inline rule of docs/abi.md §2.3. */
 void WeakDecRef(CountedObject* obj) {
   uint64_t old = __atomic_fetch_sub(&obj->header.combined_ref_count, kWeakOne, __ATOMIC_RELEASE);
   if (old == kWeakOne) {

@@ -39,10 +39,10 @@ inline std::string ErrorMessage(const std::function<void()>& fn,
 
 /*! \brief The raw ABI cell of a value. */
 inline const TVMFFIAny* Cell(const tvm::ffi::Any& a) {
-  return tvm::ffi::details::AnyUnsafe::GetTVMFFIAny(a);
+  return tvm::ffi::detail::AnyUnsafe::GetTVMFFIAny(a);
 }
 inline const TVMFFIAny* Cell(const tvm::ffi::AnyView& a) {
-  return tvm::ffi::details::AnyUnsafe::GetTVMFFIAny(a);
+  return tvm::ffi::detail::AnyUnsafe::GetTVMFFIAny(a);
 }
 
 }  // namespace tvm_ffi_testing

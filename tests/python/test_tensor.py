@@ -332,7 +332,7 @@ def test_dltensor_ptr_parameter_from_numpy_no_copy():
 
 
 arg_kinds = tvm_ffi.get_global_func("testing.arg_kinds_view_tensor_view")
-DLTENSOR_PTR, TENSOR = 7, 70  # type indexes (abi.md)
+DLTENSOR_PTR, TENSOR = 7, 70  # type indexes (docs/abi.md)
 
 
 def test_view_parameters_read_from_the_schema():

@@ -22,25 +22,25 @@ namespace {
 
 // The list an argument refers to, shared (never a converted copy).
 List<Any> SharedList(const AnyView& arg, const char* func) {
-  const TVMFFIAny* cell = details::AnyUnsafe::GetTVMFFIAny(arg);
-  TVMFFIObject* obj = details::AnyObjectOrNull(cell);
+  const TVMFFIAny* cell = detail::AnyUnsafe::GetTVMFFIAny(arg);
+  TVMFFIObject* obj = detail::AnyObjectOrNull(cell);
   if (obj == nullptr || obj->type_index != kTVMFFIList) {
     TVM_FFI_THROW(TypeError) << func << ": expected argument #0 of type `List` but got `"
-                             << details::AnyTypeStr(cell) << "`";
+                             << detail::AnyTypeStr(cell) << "`";
   }
-  return List<Any>(details::ObjectUnsafe::ObjectPtrFromUnowned<Object>(obj));
+  return List<Any>(detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(obj));
 }
 
 // The sequence (Array or List, as named) an argument refers to.
-const details::SeqBaseObj* SeqArg(const AnyView& arg, int32_t type_index, const char* func) {
-  const TVMFFIAny* cell = details::AnyUnsafe::GetTVMFFIAny(arg);
-  TVMFFIObject* obj = details::AnyObjectOrNull(cell);
+const detail::SeqBaseObj* SeqArg(const AnyView& arg, int32_t type_index, const char* func) {
+  const TVMFFIAny* cell = detail::AnyUnsafe::GetTVMFFIAny(arg);
+  TVMFFIObject* obj = detail::AnyObjectOrNull(cell);
   if (obj == nullptr || obj->type_index != type_index) {
     TVM_FFI_THROW(TypeError) << func << ": expected argument #0 of type `"
                              << (type_index == kTVMFFIList ? "List" : "Array") << "` but got `"
-                             << details::AnyTypeStr(cell) << "`";
+                             << detail::AnyTypeStr(cell) << "`";
   }
-  return static_cast<const details::SeqBaseObj*>(reinterpret_cast<const Object*>(obj));
+  return static_cast<const detail::SeqBaseObj*>(reinterpret_cast<const Object*>(obj));
 }
 
 TVM_FFI_STATIC_INIT_BLOCK() {

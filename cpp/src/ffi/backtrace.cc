@@ -83,7 +83,7 @@ constexpr int kMaxRawFrames = kMaxLimit + kInternalSlack;
 // The PC cache is emptied when it grows past this many entries.
 constexpr size_t kMaxCacheEntries = 1 << 16;
 
-const char kInternalNamespace[] = "tvm::ffi::" TVM_FFI_BT_STR(TVM_FFI_INLINE_NAMESPACE) "::details::";
+const char kInternalNamespace[] = "tvm::ffi::" TVM_FFI_BT_STR(TVM_FFI_INLINE_NAMESPACE) "::detail::";
 
 const TVMFFIByteArray kEmptyText = {"", 0};
 
@@ -127,7 +127,7 @@ std::string Demangle(const char* name) {
 }
 
 // Frames of TVMFFIBacktrace and of our headers' error helpers. Only the part
-// before the parameter list counts, so a user function taking a details::
+// before the parameter list counts, so a user function taking a detail::
 // type is kept.
 bool IsInternalFrame(const std::string& func) {
   size_t params = func.find('(');
@@ -365,7 +365,7 @@ thread_local ThreadText tls_text;
 
 }  // namespace
 
-namespace details {
+namespace detail {
 
 const TVMFFIByteArray* CaptureBacktrace(const char* filename, int lineno, const char* func,
                                         int cross_ffi_boundary, void* first_pc) noexcept {
@@ -385,11 +385,11 @@ const TVMFFIByteArray* CaptureBacktrace(const char* filename, int lineno, const 
   return &tt.view;
 }
 
-}  // namespace details
+}  // namespace detail
 TVM_FFI_NAMESPACE_END
 
 extern "C" TVM_FFI_DLL TVM_FFI_NOINLINE const TVMFFIByteArray* TVMFFIBacktrace(
     const char* filename, int lineno, const char* func, int cross_ffi_boundary) {
-  return ::tvm::ffi::details::CaptureBacktrace(filename, lineno, func, cross_ffi_boundary,
+  return ::tvm::ffi::detail::CaptureBacktrace(filename, lineno, func, cross_ffi_boundary,
                                                __builtin_return_address(0));
 }

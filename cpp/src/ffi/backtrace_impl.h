@@ -12,7 +12,7 @@
 #include <tvm/ffi/base.h>
 
 TVM_FFI_NAMESPACE_BEGIN
-namespace details {
+namespace detail {
 
 /*!
  * \brief Build the backtrace text of the calling thread (the format and
@@ -29,7 +29,7 @@ __attribute__((visibility("hidden"))) const TVMFFIByteArray* CaptureBacktrace(
     const char* filename, int lineno, const char* func, int cross_ffi_boundary,
     void* first_pc) noexcept;
 
-}  // namespace details
+}  // namespace detail
 TVM_FFI_NAMESPACE_END
 
 #endif  // TVM_FFI_SRC_FFI_BACKTRACE_IMPL_H_

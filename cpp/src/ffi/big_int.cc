@@ -29,7 +29,7 @@ extern "C" {
 
 TVM_FFI_DLL int TVMFFIBigIntFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out) {
   using tvm::ffi::Error;
-  return tvm::ffi::details::SafeInvoke([&]() -> int {
+  return tvm::ffi::detail::SafeInvoke([&]() -> int {
     if (input == nullptr || out == nullptr) {
       TVM_FFI_THROW(ValueError) << "TVMFFIBigIntFromByteArray: input and out must not be NULL";
     }
@@ -56,7 +56,7 @@ TVM_FFI_DLL int TVMFFIBigIntFromByteArray(const TVMFFIByteArray* input, TVMFFIAn
       out->v_int64 = n == 0 ? 0 : tvm::ffi::ReadWord(input->data, 0);
       return 0;
     }
-    auto* obj = tvm::ffi::details::MakeCustomAllocObject<tvm::ffi::details::BigIntObj>(
+    auto* obj = tvm::ffi::detail::MakeCustomAllocObject<tvm::ffi::detail::BigIntObj>(
         kTVMFFIBigInt, n * sizeof(int64_t), n);
     std::memcpy(const_cast<int64_t*>(obj->words()), input->data, n * sizeof(int64_t));
     out->type_index = kTVMFFIBigInt;
@@ -71,7 +71,7 @@ TVM_FFI_DLL TVMFFIByteArray TVMFFIBigIntGetContentByteArray(const TVMFFIAny* val
     return TVMFFIByteArray{reinterpret_cast<const char*>(&value->v_int64), sizeof(int64_t)};
   }
   if (value->type_index == kTVMFFIBigInt && value->v_obj != nullptr) {
-    const auto* obj = reinterpret_cast<const tvm::ffi::details::BigIntObj*>(value->v_obj);
+    const auto* obj = reinterpret_cast<const tvm::ffi::detail::BigIntObj*>(value->v_obj);
     return TVMFFIByteArray{reinterpret_cast<const char*>(obj->words()),
                            obj->num_words * sizeof(int64_t)};
   }

@@ -27,33 +27,33 @@ TVM_FFI_NAMESPACE_BEGIN
 namespace {
 
 TVMFFIObject* ObjectOf(const AnyView& arg) {
-  return details::AnyObjectOrNull(details::AnyUnsafe::GetTVMFFIAny(arg));
+  return detail::AnyObjectOrNull(detail::AnyUnsafe::GetTVMFFIAny(arg));
 }
 
 [[noreturn]] void ThrowNotA(const char* func, int arg_index, const char* expected,
                             const AnyView& arg) {
   TVM_FFI_THROW(TypeError) << func << ": expected argument #" << arg_index << " of type `"
                            << expected << "` but got `"
-                           << details::AnyTypeStr(details::AnyUnsafe::GetTVMFFIAny(arg)) << "`";
+                           << detail::AnyTypeStr(detail::AnyUnsafe::GetTVMFFIAny(arg)) << "`";
 }
 
 // The list an argument refers to, shared (never a converted copy).
 List<Any> SharedList(const AnyView& arg, const char* func) {
   TVMFFIObject* obj = ObjectOf(arg);
   if (obj == nullptr || obj->type_index != kTVMFFIList) ThrowNotA(func, 0, "List", arg);
-  return List<Any>(details::ObjectUnsafe::ObjectPtrFromUnowned<Object>(obj));
+  return List<Any>(detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(obj));
 }
 
 // The Array or List (as type_index says) an argument refers to.
-const details::SeqBaseObj* SeqArg(const AnyView& arg, int32_t type_index, const char* func) {
+const detail::SeqBaseObj* SeqArg(const AnyView& arg, int32_t type_index, const char* func) {
   TVMFFIObject* obj = ObjectOf(arg);
   if (obj == nullptr || obj->type_index != type_index) {
     ThrowNotA(func, 0, type_index == kTVMFFIList ? "List" : "Array", arg);
   }
-  return static_cast<const details::SeqBaseObj*>(reinterpret_cast<const Object*>(obj));
+  return static_cast<const detail::SeqBaseObj*>(reinterpret_cast<const Object*>(obj));
 }
 
-bool SeqContains(const details::SeqBaseObj* seq, const AnyView& value) {
+bool SeqContains(const detail::SeqBaseObj* seq, const AnyView& value) {
   for (int64_t i = 0; i < seq->size; ++i) {
     if (AnyEqual()(AnyView(seq->GetItem(i)), value)) return true;
   }
@@ -93,7 +93,7 @@ class NonCPUDeviceFinder {
       case kTVMFFIList: {
         if (!visited_.insert(obj).second) return false;
         const auto* seq =
-            static_cast<const details::SeqBaseObj*>(reinterpret_cast<const Object*>(obj));
+            static_cast<const detail::SeqBaseObj*>(reinterpret_cast<const Object*>(obj));
         for (int64_t i = 0; i < seq->size; ++i) {
           if (Find(AnyView(seq->GetItem(i)), out)) return true;
         }
@@ -170,7 +170,7 @@ TVM_FFI_STATIC_INIT_BLOCK() {
             }
             // A snapshot first: the replacement may be the list itself.
             const auto* seq =
-                static_cast<const details::SeqBaseObj*>(reinterpret_cast<const Object*>(r));
+                static_cast<const detail::SeqBaseObj*>(reinterpret_cast<const Object*>(r));
             std::vector<Any> items;
             items.reserve(static_cast<size_t>(seq->size));
             for (int64_t i = 0; i < seq->size; ++i) items.emplace_back(seq->GetItem(i));

@@ -82,7 +82,7 @@ TVM_FFI_DLL TVMFFICustomAllocator* TVMFFIGetCustomAllocator(void) {
 }
 
 TVM_FFI_DLL int TVMFFISetCustomAllocator(TVMFFICustomAllocator* allocator) {
-  return tvm::ffi::details::SafeInvoke([&]() -> int {
+  return tvm::ffi::detail::SafeInvoke([&]() -> int {
     if (allocator != nullptr && allocator->allocate == nullptr) {
       throw tvm::ffi::Error("ValueError",
                             "TVMFFISetCustomAllocator: the allocator's allocate is NULL");

@@ -79,7 +79,7 @@ TVM_FFI_NAMESPACE_END
 
 using tvm::ffi::CAPITable;
 using tvm::ffi::Error;
-using tvm::ffi::details::SafeInvoke;
+using tvm::ffi::detail::SafeInvoke;
 using tvm::ffi::SystemLibTable;
 
 extern "C" {

@@ -229,7 +229,7 @@ void RaiseOutOfMemory() {
 void RaiseNew(const char* kind, const char* message, size_t message_size, void* caller_pc) {
   if (kind == nullptr) kind = "RuntimeError";
   const TVMFFIByteArray* bt =
-      details::CaptureBacktrace(nullptr, 0, nullptr, 0, caller_pc);
+      detail::CaptureBacktrace(nullptr, 0, nullptr, 0, caller_pc);
   ErrorObject* err = NewError(kind, std::strlen(kind), message, message_size, bt->data,
                               bt->size, nullptr, nullptr);
   if (err == nullptr) {

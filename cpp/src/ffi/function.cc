@@ -1,6 +1,6 @@
 /*
  * Functions from C callbacks, the call entry of the C ABI, and the global
- * function registry (abi.md §3) with its runtime globals
+ * function registry (docs/abi.md §3) with its runtime globals
  * (docs/runtime_globals.md: ffi.FunctionListGlobalNames[Functor],
  * ffi.FunctionRemoveGlobal, ffi.GetGlobalFuncMetadata, ffi.FunctionFromExternC).
  *
@@ -157,9 +157,9 @@ Function FunctionFromHandle(TVMFFIObjectHandle f, const std::string& name) {
   if (obj->type_index != kTVMFFIFunction) {
     TVM_FFI_THROW(TypeError) << "Cannot register global function \"" << name
                              << "\": expected a Function but got `"
-                             << details::TypeIndexToUserStr(obj->type_index) << "`";
+                             << detail::TypeIndexToUserStr(obj->type_index) << "`";
   }
-  return Function(details::ObjectUnsafe::ObjectPtrFromUnowned<FunctionObj>(obj));
+  return Function(detail::ObjectUnsafe::ObjectPtrFromUnowned<FunctionObj>(obj));
 }
 
 }  // namespace
@@ -184,7 +184,7 @@ TVM_FFI_DLL int TVMFFIFunctionCreate(void* self, TVMFFISafeCallType safe_call,
     TVM_FFI_THROW(ValueError) << "TVMFFIFunctionCreate: safe_call must not be NULL";
   }
   auto obj = tvm::ffi::make_object<tvm::ffi::ExternCFunctionObj>(self, safe_call, deleter);
-  *out = tvm::ffi::details::ObjectUnsafe::MoveObjectPtrToHandle(std::move(obj));
+  *out = tvm::ffi::detail::ObjectUnsafe::MoveObjectPtrToHandle(std::move(obj));
   TVM_FFI_SAFE_CALL_END();
 }
 
@@ -197,7 +197,7 @@ TVM_FFI_DLL int TVMFFIFunctionCall(TVMFFIObjectHandle func, TVMFFIAny* args, int
                                     : "TVMFFIFunctionCall: the handle is not a Function");
     return -1;
   }
-  // The cell follows the 24-byte header (abi.md §2.4).
+  // The cell follows the 24-byte header (docs/abi.md §2.4).
   const TVMFFIFunctionCell* cell = reinterpret_cast<const TVMFFIFunctionCell*>(
       reinterpret_cast<const char*>(obj) + sizeof(TVMFFIObject));
   return cell->safe_call(func, args, num_args, result);
@@ -225,7 +225,7 @@ TVM_FFI_DLL int TVMFFIFunctionSetGlobalFromMethodInfo(const TVMFFIMethodInfo* me
   if (method.type_index < kTVMFFIStaticObjectBegin) {
     TVM_FFI_THROW(TypeError) << "Cannot register global function \"" << key
                              << "\": expected a Function but got `"
-                             << tvm::ffi::details::AnyTypeStr(&method) << "`";
+                             << tvm::ffi::detail::AnyTypeStr(&method) << "`";
   }
   Function func = tvm::ffi::FunctionFromHandle(method.v_obj, key);
   std::string doc = method_info->doc.size ? tvm::ffi::ByteArrayToString(&method_info->doc, "doc")
@@ -248,7 +248,7 @@ TVM_FFI_DLL int TVMFFIFunctionGetGlobal(const TVMFFIByteArray* name, TVMFFIObjec
   tvm::ffi::Optional<Function> f = GlobalRegistry::Global().Get(key);
   if (f.has_value()) {
     Function func = std::move(f).value();
-    *out = tvm::ffi::details::ObjectUnsafe::MoveObjectRefToHandle(std::move(func));
+    *out = tvm::ffi::detail::ObjectUnsafe::MoveObjectRefToHandle(std::move(func));
   }
   TVM_FFI_SAFE_CALL_END();
 }

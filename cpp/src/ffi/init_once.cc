@@ -23,7 +23,7 @@
 #include <unordered_map>
 
 TVM_FFI_NAMESPACE_BEGIN
-namespace details {
+namespace detail {
 namespace {
 
 /*! \brief A handle whose init or deinit is running, and who waits for it. */
@@ -106,12 +106,12 @@ class InitOnceTable {
 };
 
 }  // namespace
-}  // namespace details
+}  // namespace detail
 TVM_FFI_NAMESPACE_END
 
 using tvm::ffi::Error;
-using tvm::ffi::details::InitOnceTable;
-using tvm::ffi::details::SafeInvoke;
+using tvm::ffi::detail::InitOnceTable;
+using tvm::ffi::detail::SafeInvoke;
 
 extern "C" {
 

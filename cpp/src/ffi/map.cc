@@ -23,20 +23,20 @@ TVM_FFI_NAMESPACE_BEGIN
 namespace {
 
 // The table of argument #0, which must be a Map or Dict object as type_index says.
-const details::MapCore* TableArg(const AnyView& arg, int32_t type_index, const char* func) {
-  const TVMFFIAny* cell = details::AnyUnsafe::GetTVMFFIAny(arg);
-  TVMFFIObject* obj = details::AnyObjectOrNull(cell);
+const detail::MapCore* TableArg(const AnyView& arg, int32_t type_index, const char* func) {
+  const TVMFFIAny* cell = detail::AnyUnsafe::GetTVMFFIAny(arg);
+  TVMFFIObject* obj = detail::AnyObjectOrNull(cell);
   if (obj == nullptr || obj->type_index != type_index) {
     TVM_FFI_THROW(TypeError) << func << ": expected argument #0 of type `"
                              << (type_index == kTVMFFIDict ? "Dict" : "Map") << "` but got `"
-                             << details::AnyTypeStr(cell) << "`";
+                             << detail::AnyTypeStr(cell) << "`";
   }
-  return details::MapCoreOf(obj);
+  return detail::MapCoreOf(obj);
 }
 
 // The dict of argument #0 for in-place edits (the caller's object, never a copy).
-details::MapCore* MutableDictArg(const AnyView& arg, const char* func) {
-  return const_cast<details::MapCore*>(TableArg(arg, kTVMFFIDict, func));
+detail::MapCore* MutableDictArg(const AnyView& arg, const char* func) {
+  return const_cast<detail::MapCore*>(TableArg(arg, kTVMFFIDict, func));
 }
 
 // Build a table from alternating key/value arguments; a repeated key keeps its
@@ -63,26 +63,26 @@ AnyView KeyView(const AnyView& key, Any* storage) {
   return AnyView(*storage);
 }
 
-Any GetItem(const details::MapCore* table, const AnyView& key, const char* container) {
+Any GetItem(const detail::MapCore* table, const AnyView& key, const char* container) {
   Any storage;
   AnyView k = KeyView(key, &storage);
-  const TVMFFIAny* kcell = details::AnyUnsafe::GetTVMFFIAny(k);
+  const TVMFFIAny* kcell = detail::AnyUnsafe::GetTVMFFIAny(k);
   const TVMFFIAny* v = table->FindValue(kcell);
-  if (v == nullptr) details::ThrowMapKeyError(container, kcell);
+  if (v == nullptr) detail::ThrowMapKeyError(container, kcell);
   return Any(AnyView::CopyFromTVMFFIAny(*v));
 }
 
-int64_t Count(const details::MapCore* table, const AnyView& key) {
+int64_t Count(const detail::MapCore* table, const AnyView& key) {
   Any storage;
   AnyView k = KeyView(key, &storage);
-  return table->FindIndex(details::AnyUnsafe::GetTVMFFIAny(k)) != table->EndIndex() ? 1 : 0;
+  return table->FindIndex(detail::AnyUnsafe::GetTVMFFIAny(k)) != table->EndIndex() ? 1 : 0;
 }
 
-Array<Any> Items(const details::MapCore* table) {
+Array<Any> Items(const detail::MapCore* table) {
   Array<Any> items;
   items.reserve(table->size() * 2);
   for (uint64_t i = table->BeginIndex(); i != table->EndIndex(); i = table->NextIndex(i)) {
-    const details::MapEntry& e = table->KVAt(i);
+    const detail::MapEntry& e = table->KVAt(i);
     items.push_back(Any(AnyView::CopyFromTVMFFIAny(e.key)));
     items.push_back(Any(AnyView::CopyFromTVMFFIAny(e.value)));
   }
@@ -100,10 +100,10 @@ Any MissingSentinel() {
   return sentinel;
 }
 
-Any GetItemOrMissing(const details::MapCore* table, const AnyView& key) {
+Any GetItemOrMissing(const detail::MapCore* table, const AnyView& key) {
   Any storage;
   AnyView k = KeyView(key, &storage);
-  const TVMFFIAny* v = table->FindValue(details::AnyUnsafe::GetTVMFFIAny(k));
+  const TVMFFIAny* v = table->FindValue(detail::AnyUnsafe::GetTVMFFIAny(k));
   if (v == nullptr) return MissingSentinel();
   return Any(AnyView::CopyFromTVMFFIAny(*v));
 }
@@ -111,7 +111,7 @@ Any GetItemOrMissing(const details::MapCore* table, const AnyView& key) {
 // A cursor over the entries in insertion order: f(0) is the current key, f(1) its value, f(2)
 // steps to the next entry and returns whether there is one. The function keeps the map alive.
 Function ForwardIterFunctor(const AnyView& map, int32_t type_index, const char* func) {
-  const details::MapCore* table = TableArg(map, type_index, func);
+  const detail::MapCore* table = TableArg(map, type_index, func);
   ObjectRef keep = map.cast<ObjectRef>();
   auto index = std::make_shared<uint64_t>(table->BeginIndex());
   return Function::FromTyped([keep, table, index](int64_t command) -> Any {
@@ -129,7 +129,7 @@ Function ForwardIterFunctor(const AnyView& map, int32_t type_index, const char* 
     if (!table->IsLiveIndex(*index)) {
       TVM_FFI_THROW(IndexError) << "map iterator: no current entry (at the end)";
     }
-    const details::MapEntry& e = table->KVAt(*index);
+    const detail::MapEntry& e = table->KVAt(*index);
     return Any(AnyView::CopyFromTVMFFIAny(command == 0 ? e.key : e.value));
   });
 }
@@ -229,9 +229,9 @@ TVM_FFI_STATIC_INIT_BLOCK() {
           [](AnyView dict, AnyView key) {
             Any storage;
             AnyView k = KeyView(key, &storage);
-            const TVMFFIAny* kcell = details::AnyUnsafe::GetTVMFFIAny(k);
+            const TVMFFIAny* kcell = detail::AnyUnsafe::GetTVMFFIAny(k);
             if (!MutableDictArg(dict, "ffi.DictErase")->Erase(kcell)) {
-              details::ThrowMapKeyError("Dict", kcell);
+              detail::ThrowMapKeyError("Dict", kcell);
             }
           },
           "Remove key in place (KeyError when missing).")

@@ -58,11 +58,11 @@ struct ModuleObj::InternalUnsafe {
     {
       std::lock_guard<std::mutex> lock(ImportCacheMutex());
       Optional<Function> cached = mod->import_lookup_cache_.Get(name);
-      if (cached.has_value()) return details::ObjectUnsafe::GetHeader(cached.value().get());
+      if (cached.has_value()) return detail::ObjectUnsafe::GetHeader(cached.value().get());
     }
     // Looked up outside the lock: a lookup may call into library code.
     Optional<Function> found;
-    for (const Module& m : details::ModuleImportList(mod)) {
+    for (const Module& m : detail::ModuleImportList(mod)) {
       found = m->GetFunction(name, true);
       if (found.has_value()) break;
     }
@@ -78,7 +78,7 @@ struct ModuleObj::InternalUnsafe {
       mod->import_lookup_cache_.Set(name, found.value());
       cached = found;
     }
-    return details::ObjectUnsafe::GetHeader(cached.value().get());
+    return detail::ObjectUnsafe::GetHeader(cached.value().get());
   }
 };
 
@@ -106,7 +106,7 @@ void VisitContextSymbolTable(const Function& callback) {
 }
 }  // namespace
 
-namespace details {
+namespace detail {
 
 void ModuleRegisterContextSymbol(const char* name, void* symbol) {
   if (name == nullptr || name[0] == '\0') {
@@ -141,7 +141,7 @@ ModuleObj* AsModule(void* self) { return static_cast<ModuleObj*>(self); }
 const String& AsString(const void* ref) { return *static_cast<const String*>(ref); }
 void MoveOptionalString(Optional<String> value, TVMFFIAny* out) {
   Any any = value.has_value() ? Any(std::move(value.value())) : Any();
-  *out = details::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(any));
+  *out = detail::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(any));
 }
 }  // namespace
 
@@ -183,7 +183,7 @@ void ModuleAbiThrowUnsupported(const void* self, const char* what) {
                               << "] does not support " << what;
 }
 
-}  // namespace details
+}  // namespace detail
 
 // ---------------------------------------------------------------------------
 // Library and system-library modules
@@ -216,16 +216,16 @@ Optional<String> CallStringSymbol(void* symbol, const std::string& what) {
   if (symbol == nullptr) return std::nullopt;
   auto fn = reinterpret_cast<TVMFFISafeCallType>(symbol);
   TVMFFIAny result;
-  details::SetNone(&result);
+  detail::SetNone(&result);
   if (fn(nullptr, nullptr, 0, &result) != 0) {
-    throw details::MoveFromRaised(__FILE__, __LINE__, TVM_FFI_FUNC_SIG);
+    throw detail::MoveFromRaised(__FILE__, __LINE__, TVM_FFI_FUNC_SIG);
   }
-  Any owned = details::AnyUnsafe::MoveTVMFFIAnyToAny(&result);
+  Any owned = detail::AnyUnsafe::MoveTVMFFIAnyToAny(&result);
   if (owned.is_none()) return std::nullopt;
   std::optional<std::string> text = owned.try_cast<std::string>();
   if (!text.has_value()) {
     TVM_FFI_THROW(TypeError) << what << " returned `"
-                             << details::AnyTypeStr(details::AnyUnsafe::GetTVMFFIAny(owned))
+                             << detail::AnyTypeStr(detail::AnyUnsafe::GetTVMFFIAny(owned))
                              << "`, expected `str`";
   }
   return String(*text);
@@ -625,8 +625,8 @@ TVM_FFI_STATIC_INIT_BLOCK() {
               std::optional<std::string> p = args[0].try_cast<std::string>();
               if (!p.has_value()) {
                 TVM_FFI_THROW(TypeError) << "ffi.SystemLib: prefix must be `str`, got `"
-                                         << details::AnyTypeStr(
-                                                details::AnyUnsafe::GetTVMFFIAny(args[0]))
+                                         << detail::AnyTypeStr(
+                                                detail::AnyUnsafe::GetTVMFFIAny(args[0]))
                                          << "`";
               }
               prefix = *p;

@@ -116,7 +116,7 @@ class TVM_FFI_DLL Module {
   void* data_;
 };
 
-namespace bridge = ::tvm::ffi::details;
+namespace bridge = ::tvm::ffi::detail;
 
 // The virtual defaults below are reached only through this class's own vtable,
 // i.e. while a subclass is being constructed or destroyed; they behave like

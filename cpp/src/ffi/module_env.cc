@@ -13,19 +13,19 @@
 extern "C" {
 
 TVM_FFI_DLL int TVMFFIEnvModRegisterContextSymbol(const char* name, void* symbol) {
-  return tvm::ffi::details::SafeInvoke([&]() -> int {
-    tvm::ffi::details::ModuleRegisterContextSymbol(name, symbol);
+  return tvm::ffi::detail::SafeInvoke([&]() -> int {
+    tvm::ffi::detail::ModuleRegisterContextSymbol(name, symbol);
     return 0;
   });
 }
 
 TVM_FFI_DLL int TVMFFIEnvModLookupFromImports(TVMFFIObjectHandle library_ctx,
                                               const char* func_name, TVMFFIObjectHandle* out) {
-  return tvm::ffi::details::SafeInvoke([&]() -> int {
+  return tvm::ffi::detail::SafeInvoke([&]() -> int {
     if (out == nullptr) {
       TVM_FFI_THROW(ValueError) << "TVMFFIEnvModLookupFromImports: out is NULL";
     }
-    *out = tvm::ffi::details::ModuleLookupFromImports(library_ctx, func_name);
+    *out = tvm::ffi::detail::ModuleLookupFromImports(library_ctx, func_name);
     return 0;
   });
 }

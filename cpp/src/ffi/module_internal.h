@@ -11,7 +11,7 @@
 #include <tvm/ffi/base.h>
 
 TVM_FFI_NAMESPACE_BEGIN
-namespace details {
+namespace detail {
 
 /*!
  * \brief Record that every library loaded from now on gets symbol written into
@@ -52,7 +52,7 @@ TVMFFIObjectHandle ModuleAbiEmptyArray();
 /*! \brief Throw RuntimeError "Module[<kind>] does not support <what>". */
 [[noreturn]] void ModuleAbiThrowUnsupported(const void* self, const char* what);
 
-}  // namespace details
+}  // namespace detail
 TVM_FFI_NAMESPACE_END
 
 #endif  // TVM_FFI_SRC_FFI_MODULE_INTERNAL_H_

@@ -1,5 +1,5 @@
 /*
- * Reference counting and opaque objects of libtvm_ffi (abi.md §2.3): the C
+ * Reference counting and opaque objects of libtvm_ffi (docs/abi.md §2.3): the C
  * functions TVMFFIObjectIncRef/DecRef, TVMFFIObjectCreateOpaque and
  * TVMFFIGetVersion, and the sentinel object returned by ffi.GetInvalidObject.
  * The type table lives in type_table.cc, the reflection tables in
@@ -51,7 +51,7 @@ TVM_FFI_STATIC_INIT_BLOCK() {
 TVM_FFI_NAMESPACE_END
 
 using tvm::ffi::Error;
-using tvm::ffi::details::SafeInvoke;
+using tvm::ffi::detail::SafeInvoke;
 
 extern "C" {
 
@@ -73,7 +73,7 @@ TVM_FFI_DLL int TVMFFIObjectDecRef(TVMFFIObjectHandle handle) {
   if (handle == nullptr) return 0;
   TVMFFIObject* obj = static_cast<TVMFFIObject*>(handle);
   constexpr uint64_t kWeakOne = uint64_t(1) << 32;
-  constexpr int kOrder = tvm::ffi::details::kRefCountReleaseOrder;
+  constexpr int kOrder = tvm::ffi::detail::kRefCountReleaseOrder;
   uint64_t old = __atomic_fetch_sub(&obj->combined_ref_count, 1, kOrder);
   if (old == (kWeakOne | 1)) {
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
@@ -101,7 +101,7 @@ TVM_FFI_DLL int TVMFFIObjectCreateOpaque(void* handle, int32_t type_index,
       TVM_FFI_THROW(ValueError) << "TVMFFIObjectCreateOpaque: type index " + std::to_string(type_index) +
                                             " is not a registered object type";
     }
-    *out = tvm::ffi::details::MakeCustomAllocObject<tvm::ffi::OpaqueObject>(type_index, 0, handle,
+    *out = tvm::ffi::detail::MakeCustomAllocObject<tvm::ffi::OpaqueObject>(type_index, 0, handle,
                                                                             deleter);
     return 0;
   });

@@ -17,7 +17,7 @@
 #include <utility>
 
 TVM_FFI_NAMESPACE_BEGIN
-namespace details {
+namespace detail {
 
 /*! \brief Deleter of objects made by MakeCustomAllocObject<T>. */
 template <typename T>
@@ -58,7 +58,7 @@ T* MakeCustomAllocObject(int32_t type_index, size_t extra_bytes, Args&&... args)
   return obj;
 }
 
-}  // namespace details
+}  // namespace detail
 TVM_FFI_NAMESPACE_END
 
 #endif  // TVM_FFI_SRC_FFI_OBJECT_ALLOC_H_

@@ -9,14 +9,14 @@
 #include <tvm/ffi/error.h>
 
 TVM_FFI_NAMESPACE_BEGIN
-namespace details {
+namespace detail {
 template <typename F>
 int SafeInvoke(F&& body) {
   TVM_FFI_SAFE_CALL_BEGIN();
   return body();
   TVM_FFI_SAFE_CALL_END();
 }
-}  // namespace details
+}  // namespace detail
 TVM_FFI_NAMESPACE_END
 
 #endif  // TVM_FFI_SRC_FFI_SAFE_INVOKE_H_

@@ -20,7 +20,7 @@ void MakeShape(const AnyView* args, int32_t num_args, Any* rv) {
     std::optional<int64_t> v = args[i].as<int64_t>();
     if (!v.has_value()) {
       TVM_FFI_THROW(TypeError) << "ffi.Shape: argument #" << i << " must be an `int`, got `"
-                               << details::AnyTypeStr(details::AnyUnsafe::GetTVMFFIAny(args[i]))
+                               << detail::AnyTypeStr(detail::AnyUnsafe::GetTVMFFIAny(args[i]))
                                << "`";
     }
     extents[i] = *v;

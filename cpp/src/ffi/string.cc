@@ -55,9 +55,9 @@ TVM_FFI_DLL int TVMFFIAnyViewToOwnedAny(const TVMFFIAny* view, TVMFFIAny* out) {
     case kTVMFFIObjectRValueRef: {
       TVMFFIObject* obj = *static_cast<TVMFFIObject**>(view->v_ptr);
       if (obj == nullptr) {
-        details::SetNone(out);
+        detail::SetNone(out);
       } else {
-        details::ObjectUnsafe::IncRef(obj);
+        detail::ObjectUnsafe::IncRef(obj);
         out->type_index = obj->type_index;
         out->zero_padding = 0;
         out->v_obj = obj;
@@ -66,7 +66,7 @@ TVM_FFI_DLL int TVMFFIAnyViewToOwnedAny(const TVMFFIAny* view, TVMFFIAny* out) {
     }
     default:
       *out = *view;
-      if (view->type_index >= kTVMFFIStaticObjectBegin) details::ObjectUnsafe::IncRef(view->v_obj);
+      if (view->type_index >= kTVMFFIStaticObjectBegin) detail::ObjectUnsafe::IncRef(view->v_obj);
       break;
   }
   TVM_FFI_SAFE_CALL_END();

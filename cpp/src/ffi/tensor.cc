@@ -1,5 +1,5 @@
 /*
- * DLPack exchange of tensors (abi.md §3): import of DLManagedTensor[Versioned]
+ * DLPack exchange of tensors (docs/abi.md §3): import of DLManagedTensor[Versioned]
  * as Tensor objects, export of any Tensor object, and unsafe views.
  *
  * Imported tensors and views are objects of this runtime, which alone knows
@@ -56,9 +56,9 @@ using VersionedTensorObj = DLPackTensorObj<DLManagedTensorVersioned>;
 /*! \brief The DLPack flags of a tensor object: kept by our own objects, 0 for others. */
 uint64_t FlagsOf(const TVMFFIObject* obj) {
   // The deleter identifies objects allocated here, and so their layout.
-  if (obj->deleter == &details::SimpleObjDeleter<VersionedTensorObj>::Delete ||
-      obj->deleter == &details::SimpleObjDeleter<LegacyTensorObj>::Delete ||
-      obj->deleter == &details::SimpleObjDeleter<ViewTensorObj>::Delete) {
+  if (obj->deleter == &detail::SimpleObjDeleter<VersionedTensorObj>::Delete ||
+      obj->deleter == &detail::SimpleObjDeleter<LegacyTensorObj>::Delete ||
+      obj->deleter == &detail::SimpleObjDeleter<ViewTensorObj>::Delete) {
     return static_cast<const RuntimeTensorObj*>(reinterpret_cast<const Object*>(obj))
         ->dlpack_flags;
   }
@@ -88,13 +88,13 @@ void CheckImportable(const DLTensor& t, int32_t require_alignment, int32_t requi
                               << require_alignment << ")";
   }
   if (require_alignment > 0 &&
-      !details::TensorIsAligned(t, static_cast<size_t>(require_alignment))) {
+      !detail::TensorIsAligned(t, static_cast<size_t>(require_alignment))) {
     TVM_FFI_THROW(ValueError) << who << ": the data (address " << t.data << " + byte_offset "
                               << t.byte_offset << ") is not aligned to " << require_alignment
                               << " bytes, but alignment to " << require_alignment
                               << " bytes is required";
   }
-  if (require_contiguous != 0 && !details::TensorIsContiguous(t)) {
+  if (require_contiguous != 0 && !detail::TensorIsContiguous(t)) {
     TVM_FFI_THROW(ValueError) << who << ": the tensor of shape "
                               << ShapeView(t.shape, static_cast<size_t>(t.ndim))
                               << " and strides "
@@ -113,7 +113,7 @@ void CopyDescription(const DLTensor& src, DLTensor* dst, int64_t* storage) {
   if (src.strides != nullptr) {
     for (int32_t i = 0; i < n; ++i) storage[n + i] = src.strides[i];
   } else {
-    details::FillCompactStrides(storage, n, storage + n);
+    detail::FillCompactStrides(storage, n, storage + n);
   }
   dst->data = src.data;
   dst->device = src.device;
@@ -136,7 +136,7 @@ TVMFFIObjectHandle Import(TManaged* from, int32_t require_alignment, int32_t req
   CopyDescription(from->dl_tensor, obj.get(),
                   InplaceArrayBase<DLPackTensorObj<TManaged>, int64_t>(obj.get()));
   obj->dlpack_flags = flags;
-  return details::ObjectUnsafe::MoveObjectPtrToHandle(std::move(obj));
+  return detail::ObjectUnsafe::MoveObjectPtrToHandle(std::move(obj));
 }
 
 /*! \brief The tensor object behind a handle; TypeError when it is something else. */
@@ -147,7 +147,7 @@ TVMFFIObject* CheckTensorHandle(TVMFFIObjectHandle handle, const char* who) {
   }
   if (obj->type_index != kTVMFFITensor) {
     TVM_FFI_THROW(TypeError) << who << ": expected a Tensor object but got `"
-                             << details::TypeIndexToUserStr(obj->type_index) << "`";
+                             << detail::TypeIndexToUserStr(obj->type_index) << "`";
   }
   return obj;
 }
@@ -203,7 +203,7 @@ TVM_FFI_DLL int TVMFFITensorToDLPack(TVMFFIObjectHandle from, DLManagedTensor** 
   TVMFFIObject* obj = ffi::CheckTensorHandle(from, "TVMFFITensorToDLPack");
   if (out == nullptr) TVM_FFI_THROW(ValueError) << "TVMFFITensorToDLPack: out must not be NULL";
   DLManagedTensor* result = new DLManagedTensor();
-  result->dl_tensor = *ffi::details::TensorObjAsDLTensor(obj);
+  result->dl_tensor = *ffi::detail::TensorObjAsDLTensor(obj);
   result->manager_ctx = obj;
   result->deleter = &ffi::DeleteExportedLegacy;
   TVMFFIObjectIncRef(obj);
@@ -224,7 +224,7 @@ TVM_FFI_DLL int TVMFFITensorToDLPackVersioned(TVMFFIObjectHandle from,
   result->manager_ctx = obj;
   result->deleter = &ffi::DeleteExportedVersioned;
   result->flags = ffi::FlagsOf(obj);
-  result->dl_tensor = *ffi::details::TensorObjAsDLTensor(obj);
+  result->dl_tensor = *ffi::detail::TensorObjAsDLTensor(obj);
   TVMFFIObjectIncRef(obj);
   *out = result;
   TVM_FFI_SAFE_CALL_END();
@@ -239,19 +239,19 @@ TVM_FFI_DLL int TVMFFITensorCreateUnsafeView(TVMFFIObjectHandle source, const DL
     TVM_FFI_THROW(ValueError) << who << ": the prototype and the output must not be NULL";
   }
   ffi::CheckImportable(*prototype, 0, 0, who);
-  const DLTensor* src_tensor = ffi::details::TensorObjAsDLTensor(src);
+  const DLTensor* src_tensor = ffi::detail::TensorObjAsDLTensor(src);
   int32_t n = prototype->ndim;
   ffi::ObjectPtr<ffi::ViewTensorObj> obj =
       ffi::make_inplace_array_object<ffi::ViewTensorObj, int64_t>(
           2 * static_cast<size_t>(n),
-          ffi::details::ObjectUnsafe::ObjectPtrFromUnowned<ffi::Object>(src));
+          ffi::detail::ObjectUnsafe::ObjectPtrFromUnowned<ffi::Object>(src));
   ffi::CopyDescription(*prototype, obj.get(),
                        ffi::InplaceArrayBase<ffi::ViewTensorObj, int64_t>(obj.get()));
   // Memory and device are the source's; the layout is the prototype's.
   obj->data = src_tensor->data;
   obj->device = src_tensor->device;
   obj->dlpack_flags = ffi::FlagsOf(src);
-  *out = ffi::details::ObjectUnsafe::MoveObjectPtrToHandle(std::move(obj));
+  *out = ffi::detail::ObjectUnsafe::MoveObjectPtrToHandle(std::move(obj));
   TVM_FFI_SAFE_CALL_END();
 }
 

@@ -24,7 +24,7 @@
 #include <unordered_map>
 
 TVM_FFI_NAMESPACE_BEGIN
-namespace details {
+namespace detail {
 namespace {
 
 /*! \brief Take an owned copy of a (possibly borrowed) value for the registry to keep. */
@@ -196,13 +196,13 @@ class ReflectionTables {
 };
 
 }  // namespace
-}  // namespace details
+}  // namespace detail
 TVM_FFI_NAMESPACE_END
 
 using tvm::ffi::Error;
-using tvm::ffi::details::ByteArrayToStdString;
-using tvm::ffi::details::ReflectionTables;
-using tvm::ffi::details::SafeInvoke;
+using tvm::ffi::detail::ByteArrayToStdString;
+using tvm::ffi::detail::ReflectionTables;
+using tvm::ffi::detail::SafeInvoke;
 
 extern "C" {
 

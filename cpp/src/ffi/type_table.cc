@@ -1,5 +1,5 @@
 /*
- * The type table: type keys, type indices and ancestors (abi.md §2.6), and
+ * The type table: type keys, type indices and ancestors (docs/abi.md §2.6), and
  * the C functions TVMFFITypeKeyToIndex, TVMFFITypeGetOrAllocIndex and
  * TVMFFIGetTypeInfo.
  *
@@ -23,7 +23,7 @@
 #include <utility>
 
 TVM_FFI_NAMESPACE_BEGIN
-namespace details {
+namespace detail {
 namespace {
 
 /*! \brief FNV-1a: stable across runs and processes, so the hash may be persisted. */
@@ -225,13 +225,13 @@ void TypeTable::PublishLocked(int32_t index, TypeEntry* entry) {
   chunk->entries[index & (kChunkSize - 1)].store(entry, std::memory_order_release);
 }
 
-}  // namespace details
+}  // namespace detail
 TVM_FFI_NAMESPACE_END
 
 using tvm::ffi::Error;
-using tvm::ffi::details::ByteArrayToStdString;
-using tvm::ffi::details::SafeInvoke;
-using tvm::ffi::details::TypeTable;
+using tvm::ffi::detail::ByteArrayToStdString;
+using tvm::ffi::detail::SafeInvoke;
+using tvm::ffi::detail::TypeTable;
 
 extern "C" {
 

@@ -30,7 +30,7 @@
 #include <vector>
 
 TVM_FFI_NAMESPACE_BEGIN
-namespace details {
+namespace detail {
 
 /*! \brief Most fields (and, separately, methods) one type may register. */
 constexpr int32_t kMaxReflectionEntries = 4096;
@@ -120,7 +120,7 @@ inline std::string ByteArrayToStdString(const TVMFFIByteArray* bytes) {
   return std::string(bytes->data, bytes->size);
 }
 
-}  // namespace details
+}  // namespace detail
 TVM_FFI_NAMESPACE_END
 
 #endif  // TVM_FFI_SRC_FFI_TYPE_TABLE_H_

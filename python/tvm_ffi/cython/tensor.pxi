@@ -98,7 +98,7 @@ cdef const char* kCapsuleLegacyUsed = "used_dltensor"
 
 
 cdef inline DLTensor* tensor_cell(TVMFFIObjectHandle handle) noexcept:
-    # The DLTensor follows the object header (abi.md 2.4).
+    # The DLTensor follows the object header (docs/abi.md 2.4).
     return <DLTensor*>TVMFFIPyObjectCell(handle)
 
 

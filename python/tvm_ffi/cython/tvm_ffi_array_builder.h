@@ -23,7 +23,7 @@ static int TVMFFIPyArrayFromViews(const TVMFFIAny* items, int64_t n, TVMFFIObjec
   TVM_FFI_SAFE_CALL_BEGIN();
   const auto* views = reinterpret_cast<const tvm::ffi::AnyView*>(items);
   tvm::ffi::Array<tvm::ffi::Any> array(views, views + n);
-  *out = tvm::ffi::details::ObjectUnsafe::MoveObjectRefToHandle(std::move(array));
+  *out = tvm::ffi::detail::ObjectUnsafe::MoveObjectRefToHandle(std::move(array));
   TVM_FFI_SAFE_CALL_END();
 }
 

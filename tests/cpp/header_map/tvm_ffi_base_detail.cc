@@ -3,7 +3,7 @@
 
 void HeaderMap_tvm_ffi_base_detail() {
   tvm::ffi::detail::for_each([](size_t, int) {}, 1, 2);
-  uint64_t h = tvm::ffi::details::StableHashCombine(1, tvm::ffi::detail::StableHashBytes("ab", 2));
+  uint64_t h = tvm::ffi::detail::StableHashCombine(1, tvm::ffi::detail::StableHashBytes("ab", 2));
   TVMFFIAny cell{};
   h += tvm::ffi::detail::StableHashSmallStrBytes(&cell);
   (void)h;

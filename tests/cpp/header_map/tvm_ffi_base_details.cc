@@ -2,5 +2,5 @@
 #include <tvm/ffi/base_details.h>
 
 void HeaderMap_tvm_ffi_base_details() {
-  tvm::ffi::details::for_each([](size_t, int) {}, 1);
+  tvm::ffi::detail::for_each([](size_t, int) {}, 1);
 }

@@ -7,7 +7,7 @@ void HeaderMap_tvm_ffi_memory() {
   (void)&tvm::ffi::make_object<tvm::ffi::Object>;
   (void)&tvm::ffi::make_arc<tvm::ffi::Object>;
   (void)&tvm::ffi::make_inplace_array_object<tvm::ffi::Object, char>;
-  (void)&tvm::ffi::details::AlignedAlloc;
-  (void)&tvm::ffi::details::AlignedFree;
-  (void)sizeof(tvm::ffi::details::SimpleObjAllocator);
+  (void)&tvm::ffi::detail::AlignedAlloc;
+  (void)&tvm::ffi::detail::AlignedFree;
+  (void)sizeof(tvm::ffi::detail::SimpleObjAllocator);
 }

@@ -13,6 +13,6 @@ void HeaderMap_tvm_ffi_object() {
   static_assert(tvm::ffi::Object::_type_s_eq_hash_kind == kTVMFFISEqHashKindUnsupported);
   (void)tvm::ffi::ObjectPtrHash()(ref);
   (void)tvm::ffi::ObjectPtrEqual()(ref, ref);
-  (void)&tvm::ffi::details::RuntimeTypeIndexMatch;
-  (void)&tvm::ffi::details::IsObjectInstance<tvm::ffi::Object>;
+  (void)&tvm::ffi::detail::RuntimeTypeIndexMatch;
+  (void)&tvm::ffi::detail::IsObjectInstance<tvm::ffi::Object>;
 }

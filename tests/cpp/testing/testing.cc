@@ -154,7 +154,7 @@ void RegisterMethod(int32_t type_index, const char* name, const Function& f, boo
   info.flags = is_static ? kTVMFFIFieldFlagBitMaskIsStaticMethod : 0;
   // The registry keeps its own reference to the function.
   info.method.type_index = kTVMFFIFunction;
-  info.method.v_obj = details::ObjectUnsafe::GetHeader(f.get());
+  info.method.v_obj = detail::ObjectUnsafe::GetHeader(f.get());
   TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterMethod(type_index, &info));
 }
 
@@ -382,7 +382,7 @@ void RegisterArgKindProbe(const char* name, const char* params) {
   });
   std::string schema = std::string(R"({"type":"ffi.Function","args":[{"type":"ffi.Array"},)") +
                        params + "]}";
-  std::string metadata = details::MakeFuncMetadata(schema);
+  std::string metadata = detail::MakeFuncMetadata(schema);
   TVMFFIMethodInfo info;
   info.name = TVMFFIByteArray{name, std::strlen(name)};
   info.doc = TVMFFIByteArray{nullptr, 0};

@@ -85,8 +85,8 @@ ffi::Any CallFromImports(const std::string& name, int64_t x) {
   TVM_FFI_CHECK_SAFE_CALL(
       TVMFFIEnvModLookupFromImports(__tvm_ffi__library_ctx, name.c_str(), &handle));
   // Borrowed: the module's cache keeps the function alive.
-  ffi::Function f = ffi::details::ObjectUnsafe::ObjectRefFromObjectPtr<ffi::Function>(
-      ffi::details::ObjectUnsafe::ObjectPtrFromUnowned<ffi::Object>(
+  ffi::Function f = ffi::detail::ObjectUnsafe::ObjectRefFromObjectPtr<ffi::Function>(
+      ffi::detail::ObjectUnsafe::ObjectPtrFromUnowned<ffi::Object>(
           static_cast<TVMFFIObject*>(handle)));
   return f(x);
 }

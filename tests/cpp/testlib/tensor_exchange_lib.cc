@@ -95,8 +95,8 @@ ffi::Tensor AllocAddOne(ffi::TensorView x) {
     TVM_FFI_THROW(RuntimeError) << "alloc_add_one: cannot adopt the allocated tensor";
   }
   ffi::Tensor out =
-      ffi::details::ObjectUnsafe::ObjectRefFromObjectPtr<ffi::Tensor>(
-          ffi::details::ObjectUnsafe::ObjectPtrFromOwned<ffi::Object>(
+      ffi::detail::ObjectUnsafe::ObjectRefFromObjectPtr<ffi::Tensor>(
+          ffi::detail::ObjectUnsafe::ObjectPtrFromOwned<ffi::Object>(
               static_cast<TVMFFIObject*>(handle)));
   if (x.dtype().code == kDLFloat && x.dtype().bits == 32 && x.device().device_type == kDLCPU) {
     const DLTensor* src = x.GetDLTensorPtr();
@@ -208,6 +208,6 @@ extern "C" TVM_FFI_DLL_EXPORT int __tvm_ffi__metadata_arg_kinds(void*, const TVM
       R"({"type":"ffi.Function","args":[{"type":"ffi.Array"},{"type":"DLTensor*"},)"
       R"({"type":"ffi.Tensor"},{"type":"Any"}]})";
   tvm::ffi::TypeTraits<tvm::ffi::String>::MoveToAny(
-      tvm::ffi::String(tvm::ffi::details::MakeFuncMetadata(schema)), result);
+      tvm::ffi::String(tvm::ffi::detail::MakeFuncMetadata(schema)), result);
   TVM_FFI_SAFE_CALL_END();
 }

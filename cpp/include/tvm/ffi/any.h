@@ -33,7 +33,7 @@ TVM_FFI_NAMESPACE_BEGIN
 class Any;
 class AnyView;
 
-namespace details {
+namespace detail {
 struct AnyUnsafe;
 
 template <typename T>
@@ -123,12 +123,12 @@ inline T AnyCast(const TVMFFIAny* data) {
   if (!v.has_value()) ThrowCastError(Traits::GetMismatchTypeInfo(data), Traits::TypeStr());
   return std::move(*v);
 }
-}  // namespace details
+}  // namespace detail
 
 /*! \brief A borrowed value: no reference is held. */
 class AnyView {
  public:
-  AnyView() { details::SetNone(&data_); }
+  AnyView() { detail::SetNone(&data_); }
   // Trivially copyable (passed in registers); a move leaves the source as it was.
   AnyView(const AnyView&) = default;
   AnyView& operator=(const AnyView&) = default;
@@ -136,7 +136,7 @@ class AnyView {
   AnyView& operator=(AnyView&&) = default;
   /*! \brief Borrow the value of an Any. */
   AnyView(const Any& other);  // NOLINT(runtime/explicit)
-  template <typename T, typename = std::enable_if_t<details::kCanStoreInAny<T>>>
+  template <typename T, typename = std::enable_if_t<detail::kCanStoreInAny<T>>>
   AnyView(const T& other) {  // NOLINT(runtime/explicit)
     TypeTraitsNoCR<T>::CopyToAnyView(other, &data_);
   }
@@ -152,7 +152,7 @@ class AnyView {
   bool operator==(std::nullptr_t) const { return data_.type_index == kTVMFFINone; }
   bool operator!=(std::nullptr_t) const { return data_.type_index != kTVMFFINone; }
   /*! \brief Become None. */
-  void reset() { details::SetNone(&data_); }
+  void reset() { detail::SetNone(&data_); }
   void swap(AnyView& other) noexcept { std::swap(data_, other.data_); }
   /*! \return Whether both hold the same bits (type index and payload). */
   bool same_as(const AnyView& other) const {
@@ -162,12 +162,12 @@ class AnyView {
   /*! \brief Exact-type read: std::optional<T>, or const T* for Object types. */
   template <typename T>
   auto as() const {
-    return details::AnyAs<T>(&data_);
+    return detail::AnyAs<T>(&data_);
   }
   /*! \brief Exact-type read; TypeError "Cannot treat type `X` as type `T`" otherwise. */
   template <typename T>
   T as_or_throw() const {
-    return details::AnyAsOrThrow<T>(&data_);
+    return detail::AnyAsOrThrow<T>(&data_);
   }
   /*! \brief Read with the documented conversions; std::nullopt when impossible. */
   template <typename T>
@@ -177,7 +177,7 @@ class AnyView {
   /*! \brief Read as T, or throw TypeError naming both types. */
   template <typename T>
   T cast() const {
-    return details::AnyCast<T>(&data_);
+    return detail::AnyCast<T>(&data_);
   }
 
   /*! \brief Wrap a raw cell (no reference taken). */
@@ -191,20 +191,20 @@ class AnyView {
  protected:
   TVMFFIAny data_;
   friend class Any;
-  friend struct details::AnyUnsafe;
+  friend struct detail::AnyUnsafe;
 };
 
 /*! \brief An owned value: holds one strong reference to a stored object. */
 class Any {
  public:
-  Any() { details::SetNone(&data_); }
+  Any() { detail::SetNone(&data_); }
   ~Any() { reset(); }
   Any(const Any& other) : data_(other.data_) {
     if (data_.type_index >= kTVMFFIStaticObjectBegin) {
-      details::ObjectUnsafe::IncRef(data_.v_obj);
+      detail::ObjectUnsafe::IncRef(data_.v_obj);
     }
   }
-  Any(Any&& other) noexcept : data_(other.data_) { details::SetNone(&other.data_); }
+  Any(Any&& other) noexcept : data_(other.data_) { detail::SetNone(&other.data_); }
   Any& operator=(const Any& other) {
     Any(other).swap(*this);
     return *this;
@@ -217,7 +217,7 @@ class Any {
   Any(const AnyView& other) {  // NOLINT(runtime/explicit)
     if (other.data_.type_index >= kTVMFFIStaticObjectBegin) {
       data_ = other.data_;
-      details::ObjectUnsafe::IncRef(data_.v_obj);
+      detail::ObjectUnsafe::IncRef(data_.v_obj);
     } else if (other.data_.type_index == kTVMFFIRawStr ||
                other.data_.type_index == kTVMFFIByteArrayPtr ||
                other.data_.type_index == kTVMFFIObjectRValueRef) {
@@ -226,11 +226,11 @@ class Any {
       data_ = other.data_;
     }
   }
-  template <typename T, typename = std::enable_if_t<details::kCanStoreInAny<T>>>
+  template <typename T, typename = std::enable_if_t<detail::kCanStoreInAny<T>>>
   Any(T other) {  // NOLINT(runtime/explicit)
     TypeTraitsNoCR<T>::MoveToAny(std::move(other), &data_);
   }
-  template <typename T, typename = std::enable_if_t<details::kCanStoreInAny<T>>>
+  template <typename T, typename = std::enable_if_t<detail::kCanStoreInAny<T>>>
   Any& operator=(T other) {
     Any(std::move(other)).swap(*this);
     return *this;
@@ -240,9 +240,9 @@ class Any {
   /*! \brief Release the value; becomes None. */
   void reset() {
     if (data_.type_index >= kTVMFFIStaticObjectBegin) {
-      details::ObjectUnsafe::DecRef(data_.v_obj);
+      detail::ObjectUnsafe::DecRef(data_.v_obj);
     }
-    details::SetNone(&data_);
+    detail::SetNone(&data_);
   }
 
   int32_t type_index() const { return data_.type_index; }
@@ -256,11 +256,11 @@ class Any {
   bool same_as(const ObjectRef& ref) const {
     if (!ref.defined()) return data_.type_index == kTVMFFINone;
     return data_.type_index >= kTVMFFIStaticObjectBegin &&
-           data_.v_obj == details::ObjectUnsafe::GetHeader(ref.get());
+           data_.v_obj == detail::ObjectUnsafe::GetHeader(ref.get());
   }
   template <typename T>
   auto as() const& {
-    return details::AnyAs<T>(&data_);
+    return detail::AnyAs<T>(&data_);
   }
   /*!
    * \brief Exact-type read out of a temporary: on success the value is moved
@@ -269,7 +269,7 @@ class Any {
   template <typename T>
   auto as() && {
     if constexpr (std::is_base_of_v<Object, T> || std::is_pointer_v<T>) {
-      return details::AnyAs<T>(&data_);
+      return detail::AnyAs<T>(&data_);
     } else if constexpr (std::is_same_v<T, Any>) {
       return std::optional<Any>(std::move(*this));
     } else {
@@ -281,11 +281,11 @@ class Any {
   /*! \brief Exact-type read; TypeError "Cannot treat type `X` as type `T`" otherwise. */
   template <typename T>
   T as_or_throw() const& {
-    return details::AnyAsOrThrow<T>(&data_);
+    return detail::AnyAsOrThrow<T>(&data_);
   }
   template <typename T>
   T as_or_throw() && {
-    T value = details::AnyAsOrThrow<T>(&data_);
+    T value = detail::AnyAsOrThrow<T>(&data_);
     reset();
     return value;
   }
@@ -295,14 +295,14 @@ class Any {
   }
   template <typename T>
   T cast() const& {
-    return details::AnyCast<T>(&data_);
+    return detail::AnyCast<T>(&data_);
   }
   /*! \brief Cast out of a temporary: moves the reference when the type matches exactly. */
   template <typename T>
   T cast() && {
     using Traits = TypeTraitsNoCR<T>;
     if (Traits::CheckAnyStrict(&data_)) return Traits::MoveFromAnyAfterCheck(&data_);
-    return details::AnyCast<T>(&data_);
+    return detail::AnyCast<T>(&data_);
   }
 
   /*! \brief Value equality for PODs and strings, identity for other objects. */
@@ -312,7 +312,7 @@ class Any {
  private:
   TVMFFIAny data_;
   friend class AnyView;
-  friend struct details::AnyUnsafe;
+  friend struct detail::AnyUnsafe;
 };
 
 inline AnyView::AnyView(const Any& other) : data_(other.data_) {}
@@ -330,7 +330,7 @@ struct TypeTraits<Any> : TypeTraitsBase {
     return CopyFromAnyViewAfterCheck(src);
   }
   static std::string TypeStr() { return "Any"; }
-  static std::string TypeSchema() { return details::SchemaOf("Any"); }
+  static std::string TypeSchema() { return detail::SchemaOf("Any"); }
 };
 
 template <>
@@ -344,10 +344,10 @@ struct TypeTraits<AnyView> : TypeTraitsBase {
     return AnyView::CopyFromTVMFFIAny(*src);
   }
   static std::string TypeStr() { return "Any"; }
-  static std::string TypeSchema() { return details::SchemaOf("Any"); }
+  static std::string TypeSchema() { return detail::SchemaOf("Any"); }
 };
 
-namespace details {
+namespace detail {
 /*! \brief Raw access to the cells of Any and AnyView (for the call machinery). */
 struct AnyUnsafe {
   static TVMFFIAny* GetTVMFFIAny(Any* a) { return &a->data_; }
@@ -432,13 +432,13 @@ inline void InplaceConvertAnyViewToAny(TVMFFIAny* data, size_t extra_any_bytes =
 
 inline uint64_t HashBytes(std::string_view s) { return std::hash<std::string_view>()(s); }
 
-}  // namespace details
+}  // namespace detail
 
 inline void TypeTraits<Any>::MoveToAny(Any src, TVMFFIAny* r) {
-  *r = details::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(src));
+  *r = detail::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(src));
 }
 inline Any TypeTraits<Any>::MoveFromAnyAfterCheck(TVMFFIAny* src) {
-  return details::AnyUnsafe::MoveTVMFFIAnyToAny(src);
+  return detail::AnyUnsafe::MoveTVMFFIAnyToAny(src);
 }
 
 /*!
@@ -448,29 +448,29 @@ inline Any TypeTraits<Any>::MoveFromAnyAfterCheck(TVMFFIAny* src) {
  *  8-byte payload (objects by identity, floats bitwise).
  */
 struct AnyHash {
-  uint64_t operator()(const Any& a) const { return Hash(details::AnyUnsafe::GetTVMFFIAny(a)); }
+  uint64_t operator()(const Any& a) const { return Hash(detail::AnyUnsafe::GetTVMFFIAny(a)); }
   uint64_t operator()(const AnyView& a) const {
-    return Hash(details::AnyUnsafe::GetTVMFFIAny(a));
+    return Hash(detail::AnyUnsafe::GetTVMFFIAny(a));
   }
   /*! \brief Also accepts the borrowed string forms (RawStr, ByteArrayPtr), hashed as String/Bytes. */
   static uint64_t Hash(const TVMFFIAny* a) {
     switch (a->type_index) {
       case kTVMFFISmallStr:
-        return details::StableHashCombine(kTVMFFIStr, details::StableHashSmallStrBytes(a));
+        return detail::StableHashCombine(kTVMFFIStr, detail::StableHashSmallStrBytes(a));
       case kTVMFFISmallBytes:
-        return details::StableHashCombine(kTVMFFIBytes, details::StableHashSmallStrBytes(a));
+        return detail::StableHashCombine(kTVMFFIBytes, detail::StableHashSmallStrBytes(a));
       case kTVMFFIStr:
       case kTVMFFIBytes:
       case kTVMFFIRawStr:
       case kTVMFFIByteArrayPtr: {
         std::string_view s;
         bool is_bytes;
-        details::AnyStringView(a, &s, &is_bytes);
-        return details::StableHashCombine(is_bytes ? kTVMFFIBytes : kTVMFFIStr,
-                                          details::StableHashBytes(s.data(), s.size()));
+        detail::AnyStringView(a, &s, &is_bytes);
+        return detail::StableHashCombine(is_bytes ? kTVMFFIBytes : kTVMFFIStr,
+                                          detail::StableHashBytes(s.data(), s.size()));
       }
       default:
-        return details::StableHashCombine(static_cast<uint64_t>(a->type_index), a->v_uint64);
+        return detail::StableHashCombine(static_cast<uint64_t>(a->type_index), a->v_uint64);
     }
   }
 };
@@ -482,10 +482,10 @@ struct AnyHash {
  */
 struct AnyEqual {
   bool operator()(const Any& a, const Any& b) const {
-    return Equal(details::AnyUnsafe::GetTVMFFIAny(a), details::AnyUnsafe::GetTVMFFIAny(b));
+    return Equal(detail::AnyUnsafe::GetTVMFFIAny(a), detail::AnyUnsafe::GetTVMFFIAny(b));
   }
   bool operator()(const AnyView& a, const AnyView& b) const {
-    return Equal(details::AnyUnsafe::GetTVMFFIAny(a), details::AnyUnsafe::GetTVMFFIAny(b));
+    return Equal(detail::AnyUnsafe::GetTVMFFIAny(a), detail::AnyUnsafe::GetTVMFFIAny(b));
   }
   static bool Equal(const TVMFFIAny* a, const TVMFFIAny* b) {
     uint64_t a0, b0;
@@ -494,8 +494,8 @@ struct AnyEqual {
     if (a0 == b0 && a->v_uint64 == b->v_uint64) return true;
     std::string_view sa, sb;
     bool ba, bb;
-    if (details::AnyStringView(a, &sa, &ba)) {
-      return details::AnyStringView(b, &sb, &bb) && ba == bb && sa == sb;
+    if (detail::AnyStringView(a, &sa, &ba)) {
+      return detail::AnyStringView(b, &sb, &bb) && ba == bb && sa == sb;
     }
     return false;
   }
@@ -512,12 +512,12 @@ template <typename SubRef, typename BaseRef,
 inline SubRef Downcast(BaseRef ref) {
   using Traits = TypeTraits<SubRef>;
   AnyView view(static_cast<const ObjectRef&>(ref));
-  const TVMFFIAny* cell = details::AnyUnsafe::GetTVMFFIAny(view);
+  const TVMFFIAny* cell = detail::AnyUnsafe::GetTVMFFIAny(view);
   if (!Traits::CheckAnyStrict(cell)) {
-    details::ThrowCastError(Traits::GetMismatchTypeInfo(cell), Traits::TypeStr());
+    detail::ThrowCastError(Traits::GetMismatchTypeInfo(cell), Traits::TypeStr());
   }
-  return details::ObjectUnsafe::ObjectRefFromObjectPtr<SubRef>(
-      std::move(details::ObjectUnsafe::GetObjectPtrMutable(ref)));
+  return detail::ObjectUnsafe::ObjectRefFromObjectPtr<SubRef>(
+      std::move(detail::ObjectUnsafe::GetObjectPtrMutable(ref)));
 }
 
 /*! \brief Downcast the value of an Any. */

@@ -6,7 +6,7 @@
  *   TVM_FFI_PREDICT_FALSE(rare_condition)      branch hints
  *   TVM_FFI_NO_INLINE / TVM_FFI_COLD_CODE      keep slow paths out of hot code
  *   TVM_FFI_STATIC_INIT_BLOCK() { ... }        run once when the library loads
- *   details::for_each([](size_t i, auto&& v) { ... }, a, b, c);
+ *   detail::for_each([](size_t i, auto&& v) { ... }, a, b, c);
  */
 #ifndef TVM_FFI_BASE_DETAIL_H_
 #define TVM_FFI_BASE_DETAIL_H_
@@ -108,7 +108,7 @@ struct TypeTraits;
 class Any;
 class AnyView;
 
-namespace details {
+namespace detail {
 
 template <typename F, typename... Args, size_t... I>
 TVM_FFI_INLINE void ForEachImpl(F&& f, std::index_sequence<I...>, Args&&... args) {
@@ -184,10 +184,11 @@ struct TypeSchemaImpl {
 template <typename T>
 using TypeSchema = TypeSchemaImpl<T>;
 
-}  // namespace details
+}  // namespace detail
 
-// Both spellings name the namespace of internals (0.1.16 code writes detail::).
-namespace detail = details;
+// Both spellings name the namespace of internals (0.1.16 code writes detail::,
+// 0.1.14 code details::).
+namespace details = detail;
 
 TVM_FFI_NAMESPACE_END
 #endif  // TVM_FFI_BASE_DETAIL_H_

@@ -39,7 +39,7 @@
 
 TVM_FFI_NAMESPACE_BEGIN
 
-namespace details {
+namespace detail {
 
 /*! \brief The object behind a BigInt beyond int64: header, word count, words. */
 class BigIntObj : public Object {
@@ -278,7 +278,7 @@ inline uint64_t HashWords(const Words& w) {
 }
 
 }  // namespace bigint
-}  // namespace details
+}  // namespace detail
 
 /*! \brief An arbitrary-precision signed integer (one TVMFFIAny: Int or a BigInt object). */
 class BigInt {
@@ -316,8 +316,8 @@ class BigInt {
     int exp = 0;
     double frac = std::frexp(std::fabs(t), &exp);
     uint64_t mantissa = static_cast<uint64_t>(std::ldexp(frac, 53));
-    Words m = details::bigint::ShiftLeft(Words{mantissa, 0}, static_cast<uint64_t>(exp - 53));
-    Assign(t < 0 ? details::bigint::Negate(m) : std::move(m));
+    Words m = detail::bigint::ShiftLeft(Words{mantissa, 0}, static_cast<uint64_t>(exp - 53));
+    Assign(t < 0 ? detail::bigint::Negate(m) : std::move(m));
   }
 
   BigInt(const BigInt& other) : data_(other.data_) {
@@ -349,8 +349,8 @@ class BigInt {
   explicit operator double() const {
     if (!is_heap()) return static_cast<double>(data_.v_int64);
     Words w = ToWords();
-    bool negative = details::bigint::IsNeg(w);
-    Words m = details::bigint::Mag(w);
+    bool negative = detail::bigint::IsNeg(w);
+    Words m = detail::bigint::Mag(w);
     // The top 128 bits decide the double (53 bits of mantissa); lower words only round.
     double result = 0;
     for (size_t i = m.size(); i-- > 0;) {
@@ -387,7 +387,7 @@ class BigInt {
   /*! \return The int64 value as uint64; for a heap value, the stable hash of its words. */
   uint64_t hash() const {
     if (!is_heap()) return static_cast<uint64_t>(data_.v_int64);
-    return details::bigint::HashWords(ToWords());
+    return detail::bigint::HashWords(ToWords());
   }
 
   /*! \return Whether the value is a heap object (does not fit int64). */
@@ -397,10 +397,10 @@ class BigInt {
   std::string ToString() const {
     if (!is_heap()) return std::to_string(data_.v_int64);
     Words w = ToWords();
-    bool negative = details::bigint::IsNeg(w);
-    Words m = details::bigint::Mag(w);
+    bool negative = detail::bigint::IsNeg(w);
+    Words m = detail::bigint::Mag(w);
     std::vector<uint64_t> chunks;  // base 10^18, least significant first
-    while (!m.empty()) chunks.push_back(details::bigint::DivModSmall(&m, kChunkBase));
+    while (!m.empty()) chunks.push_back(detail::bigint::DivModSmall(&m, kChunkBase));
     std::string out = negative ? "-" : "";
     out += std::to_string(chunks.back());
     for (size_t i = chunks.size() - 1; i-- > 0;) {
@@ -431,11 +431,11 @@ class BigInt {
       if (c < '0' || c > '9') {
         TVM_FFI_THROW(ValueError) << "Invalid BigInt literal: `" << text << "`";
       }
-      details::bigint::MulAddSmall(&m, 10, static_cast<uint64_t>(c - '0'));
+      detail::bigint::MulAddSmall(&m, 10, static_cast<uint64_t>(c - '0'));
       if (m.size() == 1 && m[0] == 0) m.clear();
     }
     BigInt r;
-    r.Assign(details::bigint::FromMag(std::move(m), negative));
+    r.Assign(detail::bigint::FromMag(std::move(m), negative));
     return r;
   }
 
@@ -445,14 +445,14 @@ class BigInt {
     if (!a.is_heap() && !b.is_heap() && !__builtin_add_overflow(a.small(), b.small(), &r)) {
       return BigInt(r);
     }
-    return FromWords(details::bigint::Add(a.ToWords(), b.ToWords()));
+    return FromWords(detail::bigint::Add(a.ToWords(), b.ToWords()));
   }
   friend BigInt operator-(const BigInt& a, const BigInt& b) {
     int64_t r;
     if (!a.is_heap() && !b.is_heap() && !__builtin_sub_overflow(a.small(), b.small(), &r)) {
       return BigInt(r);
     }
-    return FromWords(details::bigint::Sub(a.ToWords(), b.ToWords()));
+    return FromWords(detail::bigint::Sub(a.ToWords(), b.ToWords()));
   }
   friend BigInt operator*(const BigInt& a, const BigInt& b) {
     int64_t r;
@@ -460,9 +460,9 @@ class BigInt {
       return BigInt(r);
     }
     Words wa = a.ToWords(), wb = b.ToWords();
-    bool negative = details::bigint::IsNeg(wa) != details::bigint::IsNeg(wb);
-    return FromWords(details::bigint::FromMag(
-        details::bigint::MulMag(details::bigint::Mag(wa), details::bigint::Mag(wb)), negative));
+    bool negative = detail::bigint::IsNeg(wa) != detail::bigint::IsNeg(wb);
+    return FromWords(detail::bigint::FromMag(
+        detail::bigint::MulMag(detail::bigint::Mag(wa), detail::bigint::Mag(wb)), negative));
   }
   friend BigInt operator/(const BigInt& a, const BigInt& b) { return truncdiv(a, b); }
   friend BigInt operator%(const BigInt& a, const BigInt& b) { return truncmod(a, b); }
@@ -499,17 +499,17 @@ class BigInt {
   // Bitwise operators act on the infinite two's complement form.
   friend BigInt operator&(const BigInt& a, const BigInt& b) {
     if (!a.is_heap() && !b.is_heap()) return BigInt(a.small() & b.small());
-    return FromWords(details::bigint::Bitwise(a.ToWords(), b.ToWords(),
+    return FromWords(detail::bigint::Bitwise(a.ToWords(), b.ToWords(),
                                               [](uint64_t x, uint64_t y) { return x & y; }));
   }
   friend BigInt operator|(const BigInt& a, const BigInt& b) {
     if (!a.is_heap() && !b.is_heap()) return BigInt(a.small() | b.small());
-    return FromWords(details::bigint::Bitwise(a.ToWords(), b.ToWords(),
+    return FromWords(detail::bigint::Bitwise(a.ToWords(), b.ToWords(),
                                               [](uint64_t x, uint64_t y) { return x | y; }));
   }
   friend BigInt operator^(const BigInt& a, const BigInt& b) {
     if (!a.is_heap() && !b.is_heap()) return BigInt(a.small() ^ b.small());
-    return FromWords(details::bigint::Bitwise(a.ToWords(), b.ToWords(),
+    return FromWords(detail::bigint::Bitwise(a.ToWords(), b.ToWords(),
                                               [](uint64_t x, uint64_t y) { return x ^ y; }));
   }
   /*!
@@ -519,12 +519,12 @@ class BigInt {
   friend BigInt operator<<(const BigInt& a, const BigInt& count) {
     uint64_t n = ShiftCount(count, true);
     if (!a) return BigInt();
-    return FromWords(details::bigint::ShiftLeft(a.ToWords(), n));
+    return FromWords(detail::bigint::ShiftLeft(a.ToWords(), n));
   }
   /*! \brief floor(a / 2^count). \throws Error ValueError for a negative count. */
   friend BigInt operator>>(const BigInt& a, const BigInt& count) {
     uint64_t n = ShiftCount(count, false);
-    return FromWords(details::bigint::ShiftRight(a.ToWords(), n));
+    return FromWords(detail::bigint::ShiftRight(a.ToWords(), n));
   }
 
   BigInt& operator+=(const BigInt& b) { return *this = *this + b; }
@@ -585,7 +585,7 @@ class BigInt {
   }
 
  private:
-  using Words = details::bigint::Words;
+  using Words = detail::bigint::Words;
   static constexpr uint64_t kChunkBase = 1000000000000000000ULL;  // 10^18
   // Left shifts beyond this many bits are refused rather than exhausting memory.
   static constexpr uint64_t kMaxShift = uint64_t{1} << 30;
@@ -600,20 +600,20 @@ class BigInt {
   int64_t small() const { return data_.v_int64; }
   bool negative() const {
     if (!is_heap()) return data_.v_int64 < 0;
-    const auto* obj = reinterpret_cast<const details::BigIntObj*>(data_.v_obj);
+    const auto* obj = reinterpret_cast<const detail::BigIntObj*>(data_.v_obj);
     return obj->words()[obj->num_words - 1] < 0;
   }
 
   Words ToWords() const {
     if (!is_heap()) return Words{static_cast<uint64_t>(data_.v_int64)};
-    const auto* obj = reinterpret_cast<const details::BigIntObj*>(data_.v_obj);
+    const auto* obj = reinterpret_cast<const detail::BigIntObj*>(data_.v_obj);
     Words w(obj->num_words);
     std::memcpy(w.data(), obj->words(), obj->num_words * sizeof(int64_t));
     return w;
   }
   /*! \brief Replace the value by normalized words (the runtime makes the object). */
   void Assign(Words w) {
-    details::bigint::Normalize(&w);
+    detail::bigint::Normalize(&w);
     if (w.size() == 1) {
       BigInt(static_cast<int64_t>(w[0])).swap(*this);
       return;
@@ -634,7 +634,7 @@ class BigInt {
     if (!a.is_heap() && !b.is_heap()) {
       return a.small() < b.small() ? -1 : (a.small() > b.small() ? 1 : 0);
     }
-    return details::bigint::Compare(a.ToWords(), b.ToWords());
+    return detail::bigint::Compare(a.ToWords(), b.ToWords());
   }
   static void DivMod(const BigInt& a, const BigInt& b, BigInt* q, BigInt* r) {
     if (!b) TVM_FFI_THROW(ZeroDivisionError) << "Division by zero";
@@ -645,11 +645,11 @@ class BigInt {
       return;
     }
     Words wa = a.ToWords(), wb = b.ToWords();
-    bool na = details::bigint::IsNeg(wa), nb = details::bigint::IsNeg(wb);
+    bool na = detail::bigint::IsNeg(wa), nb = detail::bigint::IsNeg(wb);
     Words mq, mr;
-    details::bigint::DivModMag(details::bigint::Mag(wa), details::bigint::Mag(wb), &mq, &mr);
-    *q = FromWords(details::bigint::FromMag(std::move(mq), na != nb));
-    *r = FromWords(details::bigint::FromMag(std::move(mr), na));
+    detail::bigint::DivModMag(detail::bigint::Mag(wa), detail::bigint::Mag(wb), &mq, &mr);
+    *q = FromWords(detail::bigint::FromMag(std::move(mq), na != nb));
+    *r = FromWords(detail::bigint::FromMag(std::move(mr), na));
   }
   static uint64_t ShiftCount(const BigInt& count, bool left) {
     if (count.negative()) TVM_FFI_THROW(ValueError) << "Negative BigInt shift count";
@@ -686,7 +686,7 @@ struct TypeTraits<BigInt> : TypeTraitsBase {
   static BigInt MoveFromAnyAfterCheck(TVMFFIAny* src) {
     BigInt r;
     r.data_ = *src;
-    details::SetNone(src);
+    detail::SetNone(src);
     return r;
   }
   static std::optional<BigInt> TryCastFromAnyView(const TVMFFIAny* src) {
@@ -695,7 +695,7 @@ struct TypeTraits<BigInt> : TypeTraitsBase {
     return std::nullopt;
   }
   static std::string TypeStr() { return "BigInt"; }
-  static std::string TypeSchema() { return details::SchemaOf("ffi.BigInt"); }
+  static std::string TypeSchema() { return detail::SchemaOf("ffi.BigInt"); }
 };
 
 TVM_FFI_NAMESPACE_END

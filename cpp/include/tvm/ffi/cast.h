@@ -31,8 +31,8 @@ inline RefType GetRef(const ObjType* ptr) {
       TVM_FFI_THROW(InternalError) << "Check not null: ptr";
     }
   }
-  return details::ObjectUnsafe::ObjectRefFromObjectPtr<RefType>(
-      details::ObjectUnsafe::ObjectPtrFromUnowned<Object>(
+  return detail::ObjectUnsafe::ObjectRefFromObjectPtr<RefType>(
+      detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(
           const_cast<Object*>(static_cast<const Object*>(ptr))));
 }
 
@@ -41,7 +41,7 @@ template <typename BaseType, typename ObjType>
 inline ObjectPtr<BaseType> GetObjectPtr(ObjType* ptr) {
   static_assert(std::is_base_of_v<BaseType, ObjType>,
                 "GetObjectPtr: BaseType must be a base class of the object type");
-  return details::ObjectUnsafe::ObjectPtrFromUnowned<BaseType>(
+  return detail::ObjectUnsafe::ObjectPtrFromUnowned<BaseType>(
       const_cast<Object*>(static_cast<const Object*>(ptr)));
 }
 

@@ -13,7 +13,7 @@
  * are extras of this project, kept out of the global namespace so they cannot
  * clash with a user's own); outside it, use `using tvm::ffi::operator==;`.
  *
- * details::TryStringViewToDLDevice reads the device strings that casts
+ * detail::TryStringViewToDLDevice reads the device strings that casts
  * accept ("cuda", "cuda:1", "mps:0"; text after a blank is ignored).
  */
 #ifndef TVM_FFI_DEVICE_H_
@@ -35,7 +35,7 @@
 
 TVM_FFI_NAMESPACE_BEGIN
 
-namespace details {
+namespace detail {
 /*! \brief Name of each DLDeviceType value (index = value); nullptr where DLPack defines none. */
 inline const char* const* DeviceTypeNameTable() {
   static const char* const kNames[] = {
@@ -75,9 +75,9 @@ inline bool ParseDeviceInt(std::string_view s, int32_t* out) {
   *out = static_cast<int32_t>(v);
   return true;
 }
-}  // namespace details
+}  // namespace detail
 
-namespace details {
+namespace detail {
 /*!
  * \brief The device type of a name accepted in device strings: cpu, cuda,
  *  opencl, vulkan, metal (also mps), vpi, rocm, ext_dev, hexagon, webgpu (also
@@ -125,18 +125,18 @@ inline std::optional<DLDevice> TryStringViewToDLDevice(std::string_view text) {
   device.device_id = id;
   return device;
 }
-}  // namespace details
+}  // namespace detail
 
 /*! \return The name of a device type ("cuda"), or nullptr when it has none. */
 inline const char* DeviceTypeToName(int32_t device_type) {
-  if (device_type < 0 || device_type >= details::kNumDeviceTypeNames) return nullptr;
-  return details::DeviceTypeNameTable()[device_type];
+  if (device_type < 0 || device_type >= detail::kNumDeviceTypeNames) return nullptr;
+  return detail::DeviceTypeNameTable()[device_type];
 }
 
 /*! \return The device type called name ("cuda" -> kDLCUDA), or std::nullopt. */
 inline std::optional<DLDeviceType> DeviceTypeFromName(std::string_view name) {
-  const char* const* names = details::DeviceTypeNameTable();
-  for (int32_t i = 0; i < details::kNumDeviceTypeNames; ++i) {
+  const char* const* names = detail::DeviceTypeNameTable();
+  for (int32_t i = 0; i < detail::kNumDeviceTypeNames; ++i) {
     if (names[i] != nullptr && name == names[i]) return static_cast<DLDeviceType>(i);
   }
   return std::nullopt;
@@ -162,7 +162,7 @@ inline DLDevice StringToDevice(std::string_view str) {
   std::string_view type_part = str.substr(0, colon);
   int32_t device_id = 0;
   if (colon != std::string_view::npos &&
-      !details::ParseDeviceInt(str.substr(colon + 1), &device_id)) {
+      !detail::ParseDeviceInt(str.substr(colon + 1), &device_id)) {
     TVM_FFI_THROW(ValueError) << "Cannot parse device string \"" << str
                               << "\": the device id must be a non-negative integer";
   }
@@ -173,7 +173,7 @@ inline DLDevice StringToDevice(std::string_view str) {
     return device;
   }
   int32_t code = 0;
-  if (details::ParseDeviceInt(type_part, &code)) {
+  if (detail::ParseDeviceInt(type_part, &code)) {
     device.device_type = static_cast<DLDeviceType>(code);
     return device;
   }

@@ -34,7 +34,7 @@ enum DLExtDataTypeCode { kDLExtCustomBegin = 129 };
 
 TVM_FFI_NAMESPACE_BEGIN
 
-namespace details {
+namespace detail {
 /*!
  * \brief The name of a type code ("int", "bfloat", "float8_e4m3fn", ...;
  *  "custom" for custom codes); ValueError for a code nobody defines.
@@ -80,7 +80,7 @@ inline bool TryParseDLDataType(std::string_view str, DLDataType* out) {
   if (err != nullptr) TVMFFIObjectDecRef(err);
   return false;
 }
-}  // namespace details
+}  // namespace detail
 
 /*!
  * \brief DLDataType is stored inline as DataType. Casting also accepts a
@@ -103,7 +103,7 @@ struct TypeTraits<DLDataType> : TypeTraitsBase {
     std::string_view text;
     if (StringOf(src, &text)) {
       DLDataType out;
-      if (details::TryParseDLDataType(text, &out)) return out;
+      if (detail::TryParseDLDataType(text, &out)) return out;
     }
     return std::nullopt;
   }
@@ -116,10 +116,10 @@ struct TypeTraits<DLDataType> : TypeTraitsBase {
       info += "\")";
       return info;
     }
-    return details::AnyTypeStr(src);
+    return detail::AnyTypeStr(src);
   }
   static std::string TypeStr() { return "DataType"; }
-  static std::string TypeSchema() { return details::SchemaOf("DataType"); }
+  static std::string TypeSchema() { return detail::SchemaOf("DataType"); }
 
  private:
   // The text of a string cell (borrowed, small or heap); bytes do not count.
@@ -129,7 +129,7 @@ struct TypeTraits<DLDataType> : TypeTraitsBase {
       return false;
     }
     bool is_bytes = false;
-    return details::AnyStringView(src, out, &is_bytes);
+    return detail::AnyStringView(src, out, &is_bytes);
   }
 };
 
@@ -152,7 +152,7 @@ inline String DLDataTypeToString(DLDataType dtype) {
   cell.zero_padding = 0;
   cell.v_int64 = 0;
   TVM_FFI_CHECK_SAFE_CALL(TVMFFIDataTypeToString(&dtype, &cell));
-  return details::AnyUnsafe::MoveTVMFFIAnyToAny(&cell).cast<String>();
+  return detail::AnyUnsafe::MoveTVMFFIAnyToAny(&cell).cast<String>();
 }
 
 /*! \return Whether dtype is a floating-point type (float, bfloat, float8/6/4 kinds). */
@@ -185,7 +185,7 @@ inline std::string DTypeAbbrev(DLDataType dtype) {
     case kDLOpaqueHandle: out = "handle"; break;
     default: {
       // float8/6/4 kinds: "float8_e4m3fn" -> "f8_e4m3fn".
-      std::string name = details::DLDataTypeCodeAsCStr(static_cast<DLDataTypeCode>(dtype.code));
+      std::string name = detail::DLDataTypeCodeAsCStr(static_cast<DLDataTypeCode>(dtype.code));
       out = "f" + name.substr(5);
     }
   }

@@ -31,14 +31,14 @@
 
 TVM_FFI_NAMESPACE_BEGIN
 
-/*! \brief The error object; its cell layout is fixed by the ABI (abi.md §2.4). */
+/*! \brief The error object; its cell layout is fixed by the ABI (docs/abi.md §2.4). */
 class ErrorObj : public Object, public TVMFFIErrorCell {
  public:
   static constexpr int32_t _type_index = kTVMFFIError;
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC("ffi.Error", ErrorObj, Object);
 };
 
-namespace details {
+namespace detail {
 inline std::string_view ByteArrayView(const TVMFFIByteArray& b) { return {b.data, b.size}; }
 
 // One frame line in the backtrace format the runtime uses.
@@ -52,7 +52,7 @@ inline std::string FormatFrame(const char* file, int line, const char* func) {
   s += '\n';
   return s;
 }
-}  // namespace details
+}  // namespace detail
 
 /*!
  * \brief A structured error: kind (e.g. "ValueError"), message, backtrace,
@@ -67,7 +67,7 @@ class Error : public ObjectRef, public std::exception {
   /*! \brief Create an error whose backtrace is a byte array (NULL: none). */
   Error(std::string_view kind, std::string_view message, const TVMFFIByteArray* backtrace)
       : ObjectRef(Create(kind, message,
-                         backtrace != nullptr ? details::ByteArrayView(*backtrace)
+                         backtrace != nullptr ? detail::ByteArrayView(*backtrace)
                                               : std::string_view(),
                          nullptr, nullptr)) {}
   /*!
@@ -102,23 +102,23 @@ class Error : public ObjectRef, public std::exception {
   const ErrorObj* get() const { return static_cast<const ErrorObj*>(data_.get()); }
   const ErrorObj* operator->() const { return get(); }
 
-  std::string kind() const { return std::string(details::ByteArrayView(get()->kind)); }
-  std::string message() const { return std::string(details::ByteArrayView(get()->message)); }
+  std::string kind() const { return std::string(detail::ByteArrayView(get()->kind)); }
+  std::string message() const { return std::string(detail::ByteArrayView(get()->message)); }
   /*! \return The backtrace, most recent call first. */
-  std::string backtrace() const { return std::string(details::ByteArrayView(get()->backtrace)); }
+  std::string backtrace() const { return std::string(detail::ByteArrayView(get()->backtrace)); }
 
   /*! \return The error this one was raised from, if recorded. */
   std::optional<Error> cause_chain() const {
     TVMFFIObjectHandle cause = get()->cause_chain;
     if (cause == nullptr) return std::nullopt;
-    return Error(details::ObjectUnsafe::ObjectPtrFromUnowned<Object>(
+    return Error(detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(
         static_cast<TVMFFIObject*>(cause)));
   }
   /*! \return The extra context object attached to this error, if any. */
   std::optional<ObjectRef> extra_context() const {
     TVMFFIObjectHandle extra = get()->extra_context;
     if (extra == nullptr) return std::nullopt;
-    return ObjectRef(details::ObjectUnsafe::ObjectPtrFromUnowned<Object>(
+    return ObjectRef(detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(
         static_cast<TVMFFIObject*>(extra)));
   }
 
@@ -128,7 +128,7 @@ class Error : public ObjectRef, public std::exception {
    *  newline (an unterminated trailing line is dropped).
    */
   std::string TracebackMostRecentCallLast() const {
-    std::string_view bt = details::ByteArrayView(get()->backtrace);
+    std::string_view bt = detail::ByteArrayView(get()->backtrace);
     std::vector<std::string_view> lines;
     size_t pos = 0;
     while (pos < bt.size()) {
@@ -180,7 +180,7 @@ class Error : public ObjectRef, public std::exception {
     std::string* fresh = nullptr;
     try {
       // The cell's message need not be NUL-terminated (another library may have made it).
-      fresh = new std::string(details::ByteArrayView(get()->message));
+      fresh = new std::string(detail::ByteArrayView(get()->message));
     } catch (...) {
       return "Error (out of memory formatting the message)";
     }
@@ -198,7 +198,7 @@ class Error : public ObjectRef, public std::exception {
 
  private:
   static TVMFFIObjectHandle HandleOf(const ObjectRef& ref) {
-    return ref.defined() ? details::ObjectUnsafe::GetHeader(ref.get()) : nullptr;
+    return ref.defined() ? detail::ObjectUnsafe::GetHeader(ref.get()) : nullptr;
   }
   static ObjectPtr<Object> Create(std::string_view kind, std::string_view message,
                                   std::string_view backtrace, TVMFFIObjectHandle cause,
@@ -210,7 +210,7 @@ class Error : public ObjectRef, public std::exception {
     if (TVMFFIErrorCreateWithCauseAndExtraContext(&k, &m, &b, cause, extra, &out) != 0) {
       throw std::bad_alloc();
     }
-    return details::ObjectUnsafe::ObjectPtrFromOwned<Object>(static_cast<TVMFFIObject*>(out));
+    return detail::ObjectUnsafe::ObjectPtrFromOwned<Object>(static_cast<TVMFFIObject*>(out));
   }
   void ResetWhat() noexcept { delete what_.exchange(nullptr, std::memory_order_acq_rel); }
   mutable std::atomic<std::string*> what_{nullptr};
@@ -222,7 +222,7 @@ class Error : public ObjectRef, public std::exception {
  */
 inline Error EnvErrorAlreadySet() { return Error("EnvErrorAlreadySet", "", ""); }
 
-namespace details {
+namespace detail {
 
 /*!
  * \brief Collects a message and throws an Error when destroyed; with
@@ -292,7 +292,7 @@ inline T CheckNotNull(T&& ptr, const char* kind, const char* text, const char* f
   }
   return std::forward<T>(ptr);
 }
-}  // namespace details
+}  // namespace detail
 
 TVM_FFI_NAMESPACE_END
 
@@ -302,13 +302,13 @@ TVM_FFI_NAMESPACE_END
 
 /*! \brief Throw an ffi::Error of the given kind: TVM_FFI_THROW(ValueError) << "msg". */
 #define TVM_FFI_THROW(ErrorKind)                                                            \
-  ::tvm::ffi::details::ErrorBuilder(#ErrorKind, __FILE__, __LINE__, TVM_FFI_FUNC_SIG,       \
+  ::tvm::ffi::detail::ErrorBuilder(#ErrorKind, __FILE__, __LINE__, TVM_FFI_FUNC_SIG,       \
                                     TVM_FFI_ALWAYS_LOG_BEFORE_THROW)                        \
       .stream()
 
 /*! \brief As TVM_FFI_THROW, and print the error's FullMessage() to stderr first. */
 #define TVM_FFI_LOG_AND_THROW(ErrorKind) \
-  ::tvm::ffi::details::ErrorBuilder(#ErrorKind, __FILE__, __LINE__, TVM_FFI_FUNC_SIG, true).stream()
+  ::tvm::ffi::detail::ErrorBuilder(#ErrorKind, __FILE__, __LINE__, TVM_FFI_FUNC_SIG, true).stream()
 
 // Picks the 2- or 3-argument form of a check macro (the error kind is optional).
 #define TVM_FFI_CHECK_SELECT_3_(a, b, c, name, ...) name
@@ -332,7 +332,7 @@ TVM_FFI_NAMESPACE_END
 #define TVM_FFI_ICHECK(cond) TVM_FFI_CHECK_WITH_KIND_(cond, InternalError)
 
 TVM_FFI_NAMESPACE_BEGIN
-namespace details {
+namespace detail {
 // Each operand of a binary check is evaluated once; the message is built only on failure.
 #define TVM_FFI_DEFINE_BINARY_CHECK_(name, op)                                        \
   template <typename A, typename B>                                                   \
@@ -349,12 +349,12 @@ TVM_FFI_DEFINE_BINARY_CHECK_(LE, <=)
 TVM_FFI_DEFINE_BINARY_CHECK_(GT, >)
 TVM_FFI_DEFINE_BINARY_CHECK_(GE, >=)
 #undef TVM_FFI_DEFINE_BINARY_CHECK_
-}  // namespace details
+}  // namespace detail
 TVM_FFI_NAMESPACE_END
 
 // Message: "Check failed: a == b (1 vs. 2) : " followed by what the caller streams.
 #define TVM_FFI_CHECK_BINARY_OP_(name, op, a, b, ErrorKind)                              \
-  if (auto _tvm_ffi_check_msg = ::tvm::ffi::details::BinaryCheck##name((a), (b));        \
+  if (auto _tvm_ffi_check_msg = ::tvm::ffi::detail::BinaryCheck##name((a), (b));        \
       TVM_FFI_LIKELY(!_tvm_ffi_check_msg)) {                                             \
   } else                                                                                 \
     TVM_FFI_THROW(ErrorKind) << "Check failed: " #a " " #op " " #b " "                   \
@@ -399,7 +399,7 @@ TVM_FFI_NAMESPACE_END
  *  x is null: `T* p = TVM_FFI_CHECK_NOTNULL(Lookup(), KeyError);`.
  */
 #define TVM_FFI_CHECK_NOTNULL(x, ErrorKind)                                                 \
-  ::tvm::ffi::details::CheckNotNull((x), #ErrorKind, "Check not null: " #x " ", __FILE__, \
+  ::tvm::ffi::detail::CheckNotNull((x), #ErrorKind, "Check not null: " #x " ", __FILE__, \
                                     __LINE__, TVM_FFI_FUNC_SIG)
 #define TVM_FFI_ICHECK_NOTNULL(x) TVM_FFI_CHECK_NOTNULL(x, InternalError)
 
@@ -445,7 +445,7 @@ TVM_FFI_NAMESPACE_END
   return 0;                                                                  \
   }                                                                          \
   catch (const ::tvm::ffi::Error& err) {                                     \
-    ::tvm::ffi::details::SetRaisedFromError(err);                            \
+    ::tvm::ffi::detail::SetRaisedFromError(err);                            \
     return -1;                                                               \
   }                                                                          \
   catch (const std::exception& ex) {                                         \
@@ -461,7 +461,7 @@ TVM_FFI_NAMESPACE_END
 #define TVM_FFI_CHECK_SAFE_CALL(func)                                                      \
   do {                                                                                     \
     if (TVM_FFI_UNLIKELY((func) != 0)) {                                                   \
-      throw ::tvm::ffi::details::MoveFromRaised(__FILE__, __LINE__, TVM_FFI_FUNC_SIG);     \
+      throw ::tvm::ffi::detail::MoveFromRaised(__FILE__, __LINE__, TVM_FFI_FUNC_SIG);     \
     }                                                                                      \
   } while (0)
 

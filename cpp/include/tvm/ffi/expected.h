@@ -53,7 +53,7 @@ class Unexpected {
 template <typename E>
 Unexpected(E) -> Unexpected<E>;
 
-namespace details {
+namespace detail {
 struct ExpectedUnsafe;
 
 template <typename T>
@@ -69,7 +69,7 @@ constexpr bool kIsUnexpected<Unexpected<E>> = true;
   TVM_FFI_THROW(RuntimeError) << "Bad expected access: contains value, not error";
   TVM_FFI_UNREACHABLE();
 }
-}  // namespace details
+}  // namespace detail
 
 /*! \brief A value of type T, or the Error that prevented it. */
 template <typename T>
@@ -84,8 +84,8 @@ class Expected {
   template <typename U,
             typename = std::enable_if_t<
                 std::is_convertible_v<U&&, T> && !std::is_same_v<std::decay_t<U>, T> &&
-                !details::kIsExpected<std::decay_t<U>> &&
-                !details::kIsUnexpected<std::decay_t<U>> &&
+                !detail::kIsExpected<std::decay_t<U>> &&
+                !detail::kIsUnexpected<std::decay_t<U>> &&
                 !std::is_base_of_v<Error, std::decay_t<U>>>>
   Expected(U&& value) : data_(T(std::forward<U>(value))) {}  // NOLINT(runtime/explicit)
   /*! \brief An Expected of another value type: its error, or its value converted to T. */
@@ -113,7 +113,7 @@ class Expected {
     if constexpr (std::is_same_v<T, Any>) {
       return data_;
     } else {
-      return details::AnyUnsafe::CopyFromAnyViewAfterCheck<T>(data_);
+      return detail::AnyUnsafe::CopyFromAnyViewAfterCheck<T>(data_);
     }
   }
   T value() && {
@@ -134,11 +134,11 @@ class Expected {
   }
   /*! \return The held error; RuntimeError when a value is held. */
   Error error() const& {
-    if (is_ok()) details::ThrowBadExpectedAccess();
-    return details::AnyUnsafe::CopyFromAnyViewAfterCheck<Error>(data_);
+    if (is_ok()) detail::ThrowBadExpectedAccess();
+    return detail::AnyUnsafe::CopyFromAnyViewAfterCheck<Error>(data_);
   }
   Error error() && {
-    if (is_ok()) details::ThrowBadExpectedAccess();
+    if (is_ok()) detail::ThrowBadExpectedAccess();
     return std::move(data_).template cast<Error>();
   }
 
@@ -162,7 +162,7 @@ class Expected {
     if constexpr (std::is_same_v<U, Any>) {
       return Expected<U>(std::move(data_));
     } else {
-      if (TypeTraitsNoCR<U>::CheckAnyStrict(details::AnyUnsafe::GetTVMFFIAny(data_))) {
+      if (TypeTraitsNoCR<U>::CheckAnyStrict(detail::AnyUnsafe::GetTVMFFIAny(data_))) {
         return Expected<U>(std::move(data_).template cast<U>());
       }
       return MismatchError(TypeTraitsNoCR<U>::TypeStr());
@@ -181,7 +181,7 @@ class Expected {
   friend struct TypeTraits;
   template <typename>
   friend class Expected;
-  friend struct details::ExpectedUnsafe;
+  friend struct detail::ExpectedUnsafe;
 };
 
 /*! \brief Success without a value, or the Error of a failure. */
@@ -207,11 +207,11 @@ class Expected<void> {
   }
   /*! \return The held error; RuntimeError on success. */
   Error error() const& {
-    if (is_ok()) details::ThrowBadExpectedAccess();
-    return details::AnyUnsafe::CopyFromAnyViewAfterCheck<Error>(data_);
+    if (is_ok()) detail::ThrowBadExpectedAccess();
+    return detail::AnyUnsafe::CopyFromAnyViewAfterCheck<Error>(data_);
   }
   Error error() && {
-    if (is_ok()) details::ThrowBadExpectedAccess();
+    if (is_ok()) detail::ThrowBadExpectedAccess();
     return std::move(data_).template cast<Error>();
   }
 
@@ -220,10 +220,10 @@ class Expected<void> {
   Any data_;
   template <typename, typename>
   friend struct TypeTraits;
-  friend struct details::ExpectedUnsafe;
+  friend struct detail::ExpectedUnsafe;
 };
 
-namespace details {
+namespace detail {
 /*! \brief Raw access to the storage of an Expected (one Any: the value or the Error). */
 struct ExpectedUnsafe {
   template <typename T>
@@ -279,16 +279,16 @@ class UnexpectedBuilder {
   const char* func_;
   std::ostringstream stream_;
 };
-}  // namespace details
+}  // namespace detail
 
 template <typename T>
 struct TypeTraits<Expected<T>> : TypeTraitsBase {
   using Inner = TypeTraits<T>;
   static void CopyToAnyView(const Expected<T>& src, TVMFFIAny* r) {
-    *r = *details::AnyUnsafe::GetTVMFFIAny(src.data_);
+    *r = *detail::AnyUnsafe::GetTVMFFIAny(src.data_);
   }
   static void MoveToAny(Expected<T> src, TVMFFIAny* r) {
-    *r = details::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(src.data_));
+    *r = detail::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(src.data_));
   }
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return src->type_index == kTVMFFIError || Inner::CheckAnyStrict(src);
@@ -297,7 +297,7 @@ struct TypeTraits<Expected<T>> : TypeTraitsBase {
     return Expected<T>(Any(AnyView::CopyFromTVMFFIAny(*src)), 0);
   }
   static Expected<T> MoveFromAnyAfterCheck(TVMFFIAny* src) {
-    return Expected<T>(details::AnyUnsafe::MoveTVMFFIAnyToAny(src), 0);
+    return Expected<T>(detail::AnyUnsafe::MoveTVMFFIAnyToAny(src), 0);
   }
   static std::optional<Expected<T>> TryCastFromAnyView(const TVMFFIAny* src) {
     if (CheckAnyStrict(src)) return CopyFromAnyViewAfterCheck(src);
@@ -306,7 +306,7 @@ struct TypeTraits<Expected<T>> : TypeTraitsBase {
   }
   static std::string TypeStr() { return "Expected<" + Inner::TypeStr() + ">"; }
   static std::string TypeSchema() {
-    return details::SchemaWithArgs("Expected", {Inner::TypeSchema()});
+    return detail::SchemaWithArgs("Expected", {Inner::TypeSchema()});
   }
 };
 
@@ -314,10 +314,10 @@ struct TypeTraits<Expected<T>> : TypeTraitsBase {
 template <>
 struct TypeTraits<Expected<void>> : TypeTraitsBase {
   static void CopyToAnyView(const Expected<void>& src, TVMFFIAny* r) {
-    *r = *details::AnyUnsafe::GetTVMFFIAny(src.data_);
+    *r = *detail::AnyUnsafe::GetTVMFFIAny(src.data_);
   }
   static void MoveToAny(Expected<void> src, TVMFFIAny* r) {
-    *r = details::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(src.data_));
+    *r = detail::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(src.data_));
   }
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return src->type_index == kTVMFFIError || src->type_index == kTVMFFINone;
@@ -326,7 +326,7 @@ struct TypeTraits<Expected<void>> : TypeTraitsBase {
     return Expected<void>(Any(AnyView::CopyFromTVMFFIAny(*src)), 0);
   }
   static Expected<void> MoveFromAnyAfterCheck(TVMFFIAny* src) {
-    return Expected<void>(details::AnyUnsafe::MoveTVMFFIAnyToAny(src), 0);
+    return Expected<void>(detail::AnyUnsafe::MoveTVMFFIAnyToAny(src), 0);
   }
   static std::optional<Expected<void>> TryCastFromAnyView(const TVMFFIAny* src) {
     if (CheckAnyStrict(src)) return CopyFromAnyViewAfterCheck(src);
@@ -334,8 +334,8 @@ struct TypeTraits<Expected<void>> : TypeTraitsBase {
   }
   static std::string TypeStr() { return "Expected<void>"; }
   static std::string TypeSchema() {
-    return details::SchemaWithArgs("Expected", {details::SchemaOf("None"),
-                                                details::SchemaOf("ffi.Error")});
+    return detail::SchemaWithArgs("Expected", {detail::SchemaOf("None"),
+                                                detail::SchemaOf("ffi.Error")});
   }
 };
 
@@ -346,7 +346,7 @@ TVM_FFI_NAMESPACE_END
  *  `return TVM_FFI_UNEXPECTED(ValueError) << "bad " << x;`
  */
 #define TVM_FFI_UNEXPECTED(ErrorKind) \
-  ::tvm::ffi::details::UnexpectedBuilder(#ErrorKind, __FILE__, __LINE__, TVM_FFI_FUNC_SIG)
+  ::tvm::ffi::detail::UnexpectedBuilder(#ErrorKind, __FILE__, __LINE__, TVM_FFI_FUNC_SIG)
 
 /*! \brief Return an ErrorKind error (message as TVM_FFI_CHECK) when cond is false. */
 #define TVM_FFI_RET_CHECK(cond, ErrorKind) \
@@ -354,7 +354,7 @@ TVM_FFI_NAMESPACE_END
 
 // Each operand is evaluated once; the message matches TVM_FFI_CHECK_xx.
 #define TVM_FFI_RET_CHECK_BINARY_OP_(name, op, x, y, ErrorKind)                          \
-  while (auto _tvm_ffi_ret_check_msg = ::tvm::ffi::details::BinaryCheck##name((x), (y))) \
+  while (auto _tvm_ffi_ret_check_msg = ::tvm::ffi::detail::BinaryCheck##name((x), (y))) \
   return TVM_FFI_UNEXPECTED(ErrorKind) << "Check failed: " #x " " #op " " #y " "         \
                                        << *_tvm_ffi_ret_check_msg << ": "
 

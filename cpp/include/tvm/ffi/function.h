@@ -1,7 +1,7 @@
 /*
  * ffi::Function: the type-erased callable of tvm-ffi, and the global registry.
  *
- * A Function is an object over the ABI's function cell (abi.md §2.4). Every
+ * A Function is an object over the ABI's function cell (docs/abi.md §2.4). Every
  * call goes through the cell's safe_call, so C++ exceptions never cross a
  * library boundary: the callee turns them into a raised error and the caller
  * rethrows that as ffi::Error, appending its frame to the backtrace.
@@ -15,7 +15,7 @@
  *   Function::SetGlobal("my.add", add);
  *   std::optional<Function> g = Function::GetGlobal("my.add");
  *
- * Exporting functions of a shared library (abi.md §4):
+ * Exporting functions of a shared library (docs/abi.md §4):
  *   TVM_FFI_DLL_EXPORT_TYPED_FUNC(add_one, AddOne);   // symbol __tvm_ffi_add_one
  *   TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(add_one, "Add one to x.");
  * With TVM_FFI_DLL_EXPORT_INCLUDE_METADATA defined to 1 the first macro also
@@ -50,7 +50,7 @@ TVM_FFI_NAMESPACE_BEGIN
 
 /*!
  * \brief The function object: header, then {safe_call, cpp_call}.
- *  cpp_call is always NULL for functions made here (abi.md §2.4).
+ *  cpp_call is always NULL for functions made here (docs/abi.md §2.4).
  */
 class FunctionObj : public Object, public TVMFFIFunctionCell {
  public:
@@ -63,13 +63,13 @@ class FunctionObj : public Object, public TVMFFIFunctionCell {
 
   /*! \brief Call through safe_call; a raised error is rethrown as ffi::Error. */
   TVM_FFI_INLINE void CallPacked(const AnyView* args, int32_t num_args, Any* result) const {
-    // The callee writes an owned value into a None cell (abi.md §2.5).
+    // The callee writes an owned value into a None cell (docs/abi.md §2.5).
     result->reset();
-    int ret = safe_call(details::ObjectUnsafe::GetHeader(this),
+    int ret = safe_call(detail::ObjectUnsafe::GetHeader(this),
                         reinterpret_cast<const TVMFFIAny*>(args), num_args,
-                        details::AnyUnsafe::GetTVMFFIAny(result));
+                        detail::AnyUnsafe::GetTVMFFIAny(result));
     if (TVM_FFI_UNLIKELY(ret != 0)) {
-      throw details::MoveFromRaised(__FILE__, __LINE__, TVM_FFI_FUNC_SIG);
+      throw detail::MoveFromRaised(__FILE__, __LINE__, TVM_FFI_FUNC_SIG);
     }
   }
 
@@ -114,7 +114,7 @@ class PackedArgs {
   int32_t size_;
 };
 
-namespace details {
+namespace detail {
 
 /*! \brief Whether F takes (PackedArgs, Any*) rather than (const AnyView*, int32_t, Any*). */
 template <typename F>
@@ -193,7 +193,7 @@ TVM_FFI_INLINE void PackArgs(TVMFFIAny* slots, const Args&... args) {
 template <typename F>
 constexpr bool kIsPackedCallable =
     std::is_invocable_v<F&, const AnyView*, int32_t, Any*> || kIsPackedArgsCallable<F>;
-}  // namespace details
+}  // namespace detail
 
 template <typename FType>
 class TypedFunction;
@@ -209,7 +209,7 @@ class Function : public ObjectRef {
   /*! \brief Same as FromPacked(callable). */
   template <typename TCallable,
             typename = std::enable_if_t<!std::is_base_of_v<ObjectRef, std::decay_t<TCallable>> &&
-                                        details::kIsPackedCallable<std::decay_t<TCallable>>>>
+                                        detail::kIsPackedCallable<std::decay_t<TCallable>>>>
   explicit Function(TCallable&& callable)
       : Function(FromPacked(std::forward<TCallable>(callable))) {}
 
@@ -223,10 +223,10 @@ class Function : public ObjectRef {
   template <typename TCallable>
   static Function FromPacked(TCallable callable) {
     using F = std::decay_t<TCallable>;
-    static_assert(details::kIsPackedCallable<F>,
+    static_assert(detail::kIsPackedCallable<F>,
                   "Function::FromPacked expects void(const AnyView*, int32_t, Any*) or "
                   "void(PackedArgs, Any*)");
-    return Function(make_object<details::PackedFunctionObj<F>>(F(std::move(callable))));
+    return Function(make_object<detail::PackedFunctionObj<F>>(F(std::move(callable))));
   }
 
   /*!
@@ -236,11 +236,11 @@ class Function : public ObjectRef {
    */
   template <typename TCallable, typename... Args>
   static std::tuple<Function, TCallable*> FromPackedInplace(Args&&... args) {
-    static_assert(details::kIsPackedCallable<TCallable>,
+    static_assert(detail::kIsPackedCallable<TCallable>,
                   "Function::FromPackedInplace expects void(const AnyView*, int32_t, Any*) or "
                   "void(PackedArgs, Any*)");
-    ObjectPtr<details::PackedFunctionObj<TCallable>> obj =
-        make_object<details::PackedFunctionObj<TCallable>>(TCallable(std::forward<Args>(args)...));
+    ObjectPtr<detail::PackedFunctionObj<TCallable>> obj =
+        make_object<detail::PackedFunctionObj<TCallable>>(TCallable(std::forward<Args>(args)...));
     TCallable* callable = obj->GetCallable();
     return std::tuple<Function, TCallable*>(Function(std::move(obj)), callable);
   }
@@ -254,14 +254,14 @@ class Function : public ObjectRef {
     constexpr size_t kNumArgs = sizeof...(Args);
     std::array<TVMFFIAny, kNumArgs == 0 ? 1 : kNumArgs> packed;
     if constexpr (kNumArgs == 0) {
-      details::SetNone(&packed[0]);
+      detail::SetNone(&packed[0]);
     } else {
-      details::PackArgs(packed.data(), args...);
+      detail::PackArgs(packed.data(), args...);
     }
     Any result;
     if (TVM_FFI_UNLIKELY(safe_call(handle, packed.data(), static_cast<int32_t>(kNumArgs),
-                                   details::AnyUnsafe::GetTVMFFIAny(&result)) != 0)) {
-      throw details::MoveFromRaised(__FILE__, __LINE__, TVM_FFI_FUNC_SIG);
+                                   detail::AnyUnsafe::GetTVMFFIAny(&result)) != 0)) {
+      throw detail::MoveFromRaised(__FILE__, __LINE__, TVM_FFI_FUNC_SIG);
     }
     return result;
   }
@@ -272,12 +272,12 @@ class Function : public ObjectRef {
    */
   template <typename TCallable>
   static Function FromTyped(TCallable callable) {
-    return FromTypedImpl<details::FuncTypeOf<TCallable>>(std::move(callable), std::string());
+    return FromTypedImpl<detail::FuncTypeOf<TCallable>>(std::move(callable), std::string());
   }
   /*! \brief As FromTyped(callable); name appears in error messages. */
   template <typename TCallable>
   static Function FromTyped(TCallable callable, std::string name) {
-    return FromTypedImpl<details::FuncTypeOf<TCallable>>(std::move(callable), std::move(name));
+    return FromTypedImpl<detail::FuncTypeOf<TCallable>>(std::move(callable), std::move(name));
   }
 
   /*!
@@ -289,7 +289,7 @@ class Function : public ObjectRef {
     TVMFFIObjectHandle out = nullptr;
     TVM_FFI_CHECK_SAFE_CALL(TVMFFIFunctionCreate(self, safe_call, deleter, &out));
     return Function(
-        details::ObjectUnsafe::ObjectPtrFromOwned<FunctionObj>(static_cast<TVMFFIObject*>(out)));
+        detail::ObjectUnsafe::ObjectPtrFromOwned<FunctionObj>(static_cast<TVMFFIObject*>(out)));
   }
 
   /*! \brief Call with C++ values; returns the result as Any. */
@@ -299,9 +299,9 @@ class Function : public ObjectRef {
     // Arguments are views in a stack array: calling allocates nothing.
     std::array<TVMFFIAny, kNumArgs == 0 ? 1 : kNumArgs> packed;
     if constexpr (kNumArgs == 0) {
-      details::SetNone(&packed[0]);
+      detail::SetNone(&packed[0]);
     } else {
-      details::PackArgs(packed.data(), args...);
+      detail::PackArgs(packed.data(), args...);
     }
     Any result;
     CallRaw(packed.data(), static_cast<int32_t>(kNumArgs), &result);
@@ -327,19 +327,19 @@ class Function : public ObjectRef {
     constexpr size_t kNumArgs = sizeof...(Args);
     std::array<TVMFFIAny, kNumArgs == 0 ? 1 : kNumArgs> packed;
     if constexpr (kNumArgs == 0) {
-      details::SetNone(&packed[0]);
+      detail::SetNone(&packed[0]);
     } else {
-      details::PackArgs(packed.data(), args...);
+      detail::PackArgs(packed.data(), args...);
     }
     const FunctionObj* f = get();
     if (TVM_FFI_UNLIKELY(f == nullptr)) {
       return Error("ValueError", "Cannot call a null Function", "");
     }
     Any result;
-    int ret = f->safe_call(details::ObjectUnsafe::GetHeader(f), packed.data(),
+    int ret = f->safe_call(detail::ObjectUnsafe::GetHeader(f), packed.data(),
                            static_cast<int32_t>(kNumArgs),
-                           details::AnyUnsafe::GetTVMFFIAny(&result));
-    if (ret != 0) return Unexpected(details::MoveFromRaised());
+                           detail::AnyUnsafe::GetTVMFFIAny(&result));
+    if (ret != 0) return Unexpected(detail::MoveFromRaised());
     if constexpr (std::is_same_v<T, Any>) {
       return Expected<Any>(std::move(result));
     } else if constexpr (std::is_void_v<T>) {
@@ -363,7 +363,7 @@ class Function : public ObjectRef {
     TVM_FFI_CHECK_SAFE_CALL(TVMFFIFunctionGetGlobal(&n, &out));
     if (out == nullptr) return std::nullopt;
     return Function(
-        details::ObjectUnsafe::ObjectPtrFromOwned<FunctionObj>(static_cast<TVMFFIObject*>(out)));
+        detail::ObjectUnsafe::ObjectPtrFromOwned<FunctionObj>(static_cast<TVMFFIObject*>(out)));
   }
   /*! \return The global function name; ValueError naming it when missing. */
   static Function GetGlobalRequired(std::string_view name) {
@@ -379,7 +379,7 @@ class Function : public ObjectRef {
    */
   static void SetGlobal(std::string_view name, Function f, bool can_override = false) {
     TVMFFIByteArray n{name.data(), name.size()};
-    TVMFFIObjectHandle handle = f.defined() ? details::ObjectUnsafe::GetHeader(f.get()) : nullptr;
+    TVMFFIObjectHandle handle = f.defined() ? detail::ObjectUnsafe::GetHeader(f.get()) : nullptr;
     TVM_FFI_CHECK_SAFE_CALL(TVMFFIFunctionSetGlobal(&n, handle, can_override ? 1 : 0));
   }
   /*! \return The names of all global functions. */
@@ -397,7 +397,7 @@ class Function : public ObjectRef {
   template <typename FType, typename TCallable>
   static Function FromTypedImpl(TCallable callable, std::string name) {
     using F = std::decay_t<TCallable>;
-    return Function(make_object<details::TypedFunctionObj<FType, F>>(F(std::move(callable)),
+    return Function(make_object<detail::TypedFunctionObj<FType, F>>(F(std::move(callable)),
                                                                      std::move(name)));
   }
 
@@ -426,12 +426,12 @@ inline std::vector<String> Function::ListGlobalNames() {
     return result;
   }
   // A runtime without the functor returns the names as one Array of str; read
-  // its cell directly (abi.md §2.4) so this header does not need array.h.
+  // its cell directly (docs/abi.md §2.4) so this header does not need array.h.
   Any names = GetGlobalRequired("ffi.FunctionListGlobalNames")();
-  const TVMFFIAny* cell = details::AnyUnsafe::GetTVMFFIAny(names);
+  const TVMFFIAny* cell = detail::AnyUnsafe::GetTVMFFIAny(names);
   if (cell->type_index != kTVMFFIArray) {
     TVM_FFI_THROW(TypeError) << "ffi.FunctionListGlobalNames returned `"
-                             << details::AnyTypeStr(cell) << "`, expected `Array`";
+                             << detail::AnyTypeStr(cell) << "`, expected `Array`";
   }
   const TVMFFISeqCell* seq = reinterpret_cast<const TVMFFISeqCell*>(
       reinterpret_cast<const char*>(cell->v_obj) + sizeof(TVMFFIObject));
@@ -507,9 +507,9 @@ class TypedFunction<R(Args...)> {
   bool operator!=(std::nullptr_t) const { return packed_.defined(); }
 
   /*! \brief The signature text, e.g. "(0: int) -> int". */
-  static std::string Sig() { return details::FuncSignatureImpl<R, Args...>::Sig(); }
+  static std::string Sig() { return detail::FuncSignatureImpl<R, Args...>::Sig(); }
   /*! \brief The type schema, {"type":"ffi.Function","args":[...]}. */
-  static std::string Schema() { return details::FuncSignatureImpl<R, Args...>::Schema(); }
+  static std::string Schema() { return detail::FuncSignatureImpl<R, Args...>::Schema(); }
   /*! \brief Same as Schema(). */
   static std::string TypeSchema() { return Schema(); }
 
@@ -551,7 +551,7 @@ TVM_FFI_NAMESPACE_END
 
 /*!
  * \brief Export Function as the safe-call symbol __tvm_ffi_<ExportName> of a
- *  shared library (abi.md §4). With TVM_FFI_DLL_EXPORT_INCLUDE_METADATA (or
+ *  shared library (docs/abi.md §4). With TVM_FFI_DLL_EXPORT_INCLUDE_METADATA (or
  *  TVM_FFI_DLL_EXPORT_TYPED_FUNC_METADATA) defined to 1 — before or after
  *  including this header — __tvm_ffi__metadata_<ExportName> is exported too.
  */
@@ -560,7 +560,7 @@ TVM_FFI_NAMESPACE_END
       void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {              \
     (void)self;                                                                              \
     TVM_FFI_SAFE_CALL_BEGIN();                                                               \
-    ::tvm::ffi::details::CallTypedPacked(Function, #ExportName, args, num_args, result);     \
+    ::tvm::ffi::detail::CallTypedPacked(Function, #ExportName, args, num_args, result);     \
     TVM_FFI_SAFE_CALL_END();                                                                 \
   }                                                                                          \
   TVM_FFI_STR_CONCAT(TVM_FFI_DLL_EXPORT_METADATA_SEL_, TVM_FFI_DLL_EXPORT_INCLUDE_METADATA)  \
@@ -588,7 +588,7 @@ TVM_FFI_NAMESPACE_END
       void*, const TVMFFIAny*, int32_t, TVMFFIAny* result) {                                   \
     TVM_FFI_SAFE_CALL_BEGIN();                                                                 \
     ::tvm::ffi::TypeTraits<::tvm::ffi::String>::MoveToAny(                                     \
-        ::tvm::ffi::String(::tvm::ffi::details::FuncMetadataOf<decltype(Function)>()), result); \
+        ::tvm::ffi::String(::tvm::ffi::detail::FuncMetadataOf<decltype(Function)>()), result); \
     TVM_FFI_SAFE_CALL_END();                                                                   \
   }
 

@@ -1,7 +1,7 @@
 /*
  * Internals of function.h: signature deduction of C++ callables, the
  * conversion of packed arguments to typed parameters (with the mismatch
- * messages of abi.md §5), and the signature text / type schema of a callable.
+ * messages of docs/abi.md §5), and the signature text / type schema of a callable.
  *
  * Include <tvm/ffi/function.h> instead of this header.
  */
@@ -23,7 +23,7 @@
 #include <utility>
 
 TVM_FFI_NAMESPACE_BEGIN
-namespace details {
+namespace detail {
 
 /*! \brief R(Args...) of a function type, with helpers over its parameters. */
 template <typename R, typename... Args>
@@ -62,7 +62,7 @@ struct FuncSignatureImpl {
     return os.str();
   }
 
-  /*! \brief {"type":"ffi.Function","args":[ret, arg0, ...]} (abi.md §5). */
+  /*! \brief {"type":"ffi.Function","args":[ret, arg0, ...]} (docs/abi.md §5). */
   static std::string Schema() {
     return SchemaWithArgs("ffi.Function", {TypeSchemaOf<R>(), TypeSchemaOf<Args>()...});
   }
@@ -254,7 +254,7 @@ inline std::string FuncMetadataOf() {
   return MakeFuncMetadata(FuncSignature<std::decay_t<F>>::Schema());
 }
 
-}  // namespace details
+}  // namespace detail
 TVM_FFI_NAMESPACE_END
 
 #endif  // TVM_FFI_FUNCTION_DETAILS_H_

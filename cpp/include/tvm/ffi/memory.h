@@ -2,7 +2,7 @@
  * Allocation of objects: make_object<T>, make_arc<T>, make_inplace_array_object<T, Elem>.
  *
  * An object allocated here is freed by the deleter installed here, in the
- * library that allocated it (abi.md §2.3): the deleter is a function of this
+ * library that allocated it (docs/abi.md §2.3): the deleter is a function of this
  * header instantiated in the allocating library.
  *
  *   ObjectPtr<MyObj> p = make_object<MyObj>(1, 2);
@@ -26,7 +26,7 @@ TVM_FFI_NAMESPACE_BEGIN
 /*! \brief Deleter of an object: flags say whether to destroy it and/or free its memory. */
 using FObjectDeleter = void (*)(void* obj, int flags);
 
-namespace details {
+namespace detail {
 
 /*!
  * \brief Allocate size bytes aligned to align (malloc when the default
@@ -74,7 +74,7 @@ struct SimpleObjDeleter {
 template <typename T>
 void CheckObjectType() {
   static_assert(std::is_base_of_v<Object, T>, "make_object: T must derive from Object");
-  static_assert(details::kIsUnqualifiedPointee<T>, "make_object: T must be unqualified");
+  static_assert(detail::kIsUnqualifiedPointee<T>, "make_object: T must be unqualified");
 }
 
 /*! \brief Offset of the in-place array that follows an object of type T. */
@@ -151,12 +151,12 @@ class SimpleObjAllocator : public ObjAllocatorBase<SimpleObjAllocator> {
     static FObjectDeleter Deleter() { return Handler<ArrayType>::Deleter(); }
   };
 };
-}  // namespace details
+}  // namespace detail
 
 /*! \brief Allocate and construct a T; the new object has strong = weak = 1. */
 template <typename T, typename... Args>
 inline ObjectPtr<T> make_object(Args&&... args) {
-  return details::SimpleObjAllocator().make_object<T>(std::forward<Args>(args)...);
+  return detail::SimpleObjAllocator().make_object<T>(std::forward<Args>(args)...);
 }
 
 /*! \brief Allocate and construct a T as a non-null Arc. */
@@ -173,7 +173,7 @@ inline Arc<T> make_arc(Args&&... args) {
  */
 template <typename T, typename Elem, typename... Args>
 inline ObjectPtr<T> make_inplace_array_object(size_t num_elems, Args&&... args) {
-  return details::SimpleObjAllocator().make_inplace_array<T, Elem>(num_elems,
+  return detail::SimpleObjAllocator().make_inplace_array<T, Elem>(num_elems,
                                                                     std::forward<Args>(args)...);
 }
 
@@ -181,7 +181,7 @@ inline ObjectPtr<T> make_inplace_array_object(size_t num_elems, Args&&... args) 
 template <typename T, typename Elem>
 inline Elem* InplaceArrayBase(const T* obj) {
   return reinterpret_cast<Elem*>(reinterpret_cast<char*>(const_cast<T*>(obj)) +
-                                 details::InplaceArrayOffset<T, Elem>());
+                                 detail::InplaceArrayOffset<T, Elem>());
 }
 
 TVM_FFI_NAMESPACE_END

@@ -4,7 +4,7 @@
  * Every heap value of tvm-ffi (strings, arrays, functions, user types) is an
  * Object: a class whose first member is the 24-byte TVMFFIObject header of the
  * C ABI (reference counts, type index, deleter). Counting is intrusive and
- * follows abi.md §2.3 exactly, because compiled code of every implementation
+ * follows docs/abi.md §2.3 exactly, because compiled code of every implementation
  * does it inline.
  *
  * Usage:
@@ -41,7 +41,7 @@ TVM_FFI_NAMESPACE_BEGIN
 /*! \brief Tag for the controlled, unchecked construction of non-null handles. */
 struct UnsafeInit {};
 
-namespace details {
+namespace detail {
 struct ObjectUnsafe;
 /*! \brief One strong reference in the combined count. */
 constexpr uint64_t kCombinedRefCountStrongOne = uint64_t{1};
@@ -61,7 +61,7 @@ constexpr int kRefCountReleaseOrder = __ATOMIC_RELEASE;
 constexpr uint64_t kCombinedRefCountBothOne = kCombinedRefCountWeakOne | kCombinedRefCountStrongOne;
 /*! \brief Mask of the strong count in the combined count. */
 constexpr uint64_t kCombinedRefCountMaskUInt32 = (uint64_t{1} << 32) - 1;
-}  // namespace details
+}  // namespace detail
 
 /*! \brief Base class of all heap objects; starts with the C ABI header. */
 class Object {
@@ -97,7 +97,7 @@ class Object {
   /*! \return The strong reference count (for tests and debugging). */
   uint64_t use_count() const {
     return __atomic_load_n(&header_.combined_ref_count, __ATOMIC_RELAXED) &
-           details::kCombinedRefCountMaskUInt32;
+           detail::kCombinedRefCountMaskUInt32;
   }
   /*! \return The weak reference count (including the one held by strong refs). */
   int32_t weak_count() const {
@@ -107,7 +107,7 @@ class Object {
   /*! \return Whether the caller holds the only reference (no other strong or weak ones). */
   bool unique() const {
     return __atomic_load_n(&header_.combined_ref_count, __ATOMIC_RELAXED) ==
-           details::kCombinedRefCountBothOne;
+           detail::kCombinedRefCountBothOne;
   }
 
   // Type configuration of the root type. A subclass declares the members it
@@ -129,20 +129,20 @@ class Object {
 
   void IncRef() { __atomic_fetch_add(&header_.combined_ref_count, 1, __ATOMIC_RELAXED); }
 
-  // The release rule of abi.md §2.3; an object without a deleter is never freed here.
+  // The release rule of docs/abi.md §2.3; an object without a deleter is never freed here.
   void DecRef() {
     uint64_t old =
-        __atomic_fetch_sub(&header_.combined_ref_count, 1, details::kRefCountReleaseOrder);
-    if (old == details::kCombinedRefCountBothOne) {
+        __atomic_fetch_sub(&header_.combined_ref_count, 1, detail::kRefCountReleaseOrder);
+    if (old == detail::kCombinedRefCountBothOne) {
       __atomic_thread_fence(__ATOMIC_ACQUIRE);
       if (header_.deleter != nullptr) header_.deleter(this, kTVMFFIObjectDeleterFlagBitMaskBoth);
-    } else if ((old & details::kCombinedRefCountMaskUInt32) == 1) {
+    } else if ((old & detail::kCombinedRefCountMaskUInt32) == 1) {
       __atomic_thread_fence(__ATOMIC_ACQUIRE);
       if (header_.deleter != nullptr) header_.deleter(this, kTVMFFIObjectDeleterFlagBitMaskStrong);
       uint64_t old_weak =
-          __atomic_fetch_sub(&header_.combined_ref_count, details::kCombinedRefCountWeakOne,
-                             details::kRefCountReleaseOrder);
-      if (old_weak == details::kCombinedRefCountWeakOne) {
+          __atomic_fetch_sub(&header_.combined_ref_count, detail::kCombinedRefCountWeakOne,
+                             detail::kRefCountReleaseOrder);
+      if (old_weak == detail::kCombinedRefCountWeakOne) {
         __atomic_thread_fence(__ATOMIC_ACQUIRE);
         if (header_.deleter != nullptr) header_.deleter(this, kTVMFFIObjectDeleterFlagBitMaskWeak);
       }
@@ -150,15 +150,15 @@ class Object {
   }
 
   void IncWeakRef() {
-    __atomic_fetch_add(&header_.combined_ref_count, details::kCombinedRefCountWeakOne,
+    __atomic_fetch_add(&header_.combined_ref_count, detail::kCombinedRefCountWeakOne,
                        __ATOMIC_RELAXED);
   }
 
   void DecWeakRef() {
     uint64_t old = __atomic_fetch_sub(&header_.combined_ref_count,
-                                      details::kCombinedRefCountWeakOne,
-                                      details::kRefCountReleaseOrder);
-    if (old == details::kCombinedRefCountWeakOne) {
+                                      detail::kCombinedRefCountWeakOne,
+                                      detail::kRefCountReleaseOrder);
+    if (old == detail::kCombinedRefCountWeakOne) {
       __atomic_thread_fence(__ATOMIC_ACQUIRE);
       if (header_.deleter != nullptr) header_.deleter(this, kTVMFFIObjectDeleterFlagBitMaskWeak);
     }
@@ -167,7 +167,7 @@ class Object {
   // Takes a strong reference if the object is still alive (for weak pointers).
   bool TryPromoteWeakPtr() {
     uint64_t old = __atomic_load_n(&header_.combined_ref_count, __ATOMIC_RELAXED);
-    while ((old & details::kCombinedRefCountMaskUInt32) != 0) {
+    while ((old & detail::kCombinedRefCountMaskUInt32) != 0) {
       if (__atomic_compare_exchange_n(&header_.combined_ref_count, &old, old + 1, true,
                                       __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
         return true;
@@ -181,18 +181,18 @@ class Object {
   template <typename>
   friend class WeakObjectPtr;
   friend class ObjectRef;
-  friend struct details::ObjectUnsafe;
+  friend struct detail::ObjectUnsafe;
 };
 
 /*! \brief Whether T is an Object subclass (specialisable, e.g. for incomplete types). */
 template <typename T>
 inline constexpr bool is_object_subclass_v = std::is_base_of_v<Object, T>;
 
-namespace details {
+namespace detail {
 template <typename T>
 constexpr bool kIsUnqualifiedPointee =
     !std::is_const_v<T> && !std::is_volatile_v<T> && !std::is_reference_v<T>;
-}  // namespace details
+}  // namespace detail
 
 /*!
  * \brief Nullable owning pointer to an object (one pointer wide). Maps null to
@@ -200,7 +200,7 @@ constexpr bool kIsUnqualifiedPointee =
  */
 template <typename T>
 class ObjectPtr {
-  static_assert(details::kIsUnqualifiedPointee<T>,
+  static_assert(detail::kIsUnqualifiedPointee<T>,
                 "ObjectPtr<T>/Arc<T>: T must be an unqualified Object subclass "
                 "(no const, volatile or reference pointee)");
 
@@ -269,7 +269,7 @@ class ObjectPtr {
   friend class ObjectPtr;
   template <typename>
   friend class WeakObjectPtr;
-  friend struct details::ObjectUnsafe;
+  friend struct detail::ObjectUnsafe;
   friend class ObjectRef;
 };
 
@@ -315,7 +315,7 @@ class Arc : public ObjectPtr<T> {
 /*! \brief Weak pointer: does not keep the object alive; lock() promotes it. */
 template <typename T>
 class WeakObjectPtr {
-  static_assert(details::kIsUnqualifiedPointee<T>,
+  static_assert(detail::kIsUnqualifiedPointee<T>,
                 "WeakObjectPtr<T>: T must be an unqualified Object subclass");
 
  public:
@@ -370,11 +370,11 @@ class WeakObjectPtr {
   friend class WeakObjectPtr;
 };
 
-namespace details {
+namespace detail {
 // Reports a failed ObjectRef::as_or_throw (defined in type_traits.h, which
 // every caller includes for TypeTraits).
 [[noreturn]] inline void ThrowCannotTreatAs(const std::string& got, const std::string& expected);
-}  // namespace details
+}  // namespace detail
 
 /*! \brief Base of all reference classes (Function, Array, user refs). */
 class ObjectRef {
@@ -444,7 +444,7 @@ class ObjectRef {
   ObjectPtr<Object> data_;
   /*! \return The object, mutable (for subclasses whose objects are mutable). */
   Object* get_mutable() const { return data_.get(); }
-  friend struct details::ObjectUnsafe;
+  friend struct detail::ObjectUnsafe;
 
  private:
   TVMFFIAny AsAnyView() const {
@@ -464,7 +464,7 @@ class ObjectRef {
   template <typename RefType>
   [[noreturn]] void ThrowAsMismatch() const {
     TVMFFIAny cell = AsAnyView();
-    details::ThrowCannotTreatAs(
+    detail::ThrowCannotTreatAs(
         data_ == nullptr ? std::string("None") : TypeTraits<RefType>::GetMismatchTypeInfo(&cell),
         TypeTraits<RefType>::TypeStr());
   }
@@ -489,7 +489,7 @@ inline constexpr bool object_ref_contains_v =
 template <typename... Ts>
 class Variant;
 
-namespace details {
+namespace detail {
 // The object a Variant of reference classes holds (nullptr for None).
 template <typename... V>
 const void* VariantObjectAddress(const Variant<V...>& v) {
@@ -500,7 +500,7 @@ const void* VariantObjectAddress(const Variant<V...>& v) {
   return cell.type_index >= kTVMFFIStaticObjectBegin ? static_cast<const void*>(cell.v_obj)
                                                      : nullptr;
 }
-}  // namespace details
+}  // namespace detail
 
 /*! \brief Hash by identity (for unordered containers of references). */
 struct ObjectPtrHash {
@@ -511,7 +511,7 @@ struct ObjectPtrHash {
   }
   template <typename... V>
   size_t operator()(const Variant<V...>& a) const {
-    return std::hash<const void*>()(details::VariantObjectAddress(a));
+    return std::hash<const void*>()(detail::VariantObjectAddress(a));
   }
 };
 /*! \brief Equality by identity. */
@@ -523,11 +523,11 @@ struct ObjectPtrEqual {
   }
   template <typename... V>
   bool operator()(const Variant<V...>& a, const Variant<V...>& b) const {
-    return details::VariantObjectAddress(a) == details::VariantObjectAddress(b);
+    return detail::VariantObjectAddress(a) == detail::VariantObjectAddress(b);
   }
 };
 
-namespace details {
+namespace detail {
 /*! \brief Unchecked conversions between raw handles and owning pointers. */
 struct ObjectUnsafe {
   static TVMFFIObject* GetHeader(const Object* obj) {
@@ -641,9 +641,9 @@ template <typename T>
 inline int32_t RuntimeTypeIndexOf() {
   return T::RuntimeTypeIndex();
 }
-}  // namespace details
+}  // namespace detail
 
-namespace details {
+namespace detail {
 /*!
  * \brief Whether an object of runtime type index `index` is a TargetType. The
  *  reserved child-slot range answers without a lookup; types that may overflow
@@ -695,11 +695,11 @@ inline bool RuntimeTypeIndexMatch(int32_t actual, int32_t target) {
   return info->type_depth > target_info->type_depth &&
          info->type_ancestors[target_info->type_depth]->type_index == target;
 }
-}  // namespace details
+}  // namespace detail
 
 template <typename TargetType>
 inline bool Object::IsInstance() const {
-  return details::IsObjectInstance<TargetType>(header_.type_index);
+  return detail::IsObjectInstance<TargetType>(header_.type_index);
 }
 
 TVM_FFI_NAMESPACE_END

@@ -64,7 +64,7 @@ inline constexpr bool use_object_ptr_optional_v = is_object_ptr_type_v<T> || is_
 template <typename T>
 inline constexpr bool use_default_type_traits_v<Optional<T>> = false;
 
-namespace details {
+namespace detail {
 
 template <typename T, typename = void>
 struct StorageEnabled : std::false_type {};
@@ -91,7 +91,7 @@ template <typename T, typename Self, typename U>
 inline constexpr bool kOptionalConvertible =
     kOptionalOperand<U, Self> && !std::is_same_v<std::decay_t<U>, T> &&
     !std::is_same_v<std::decay_t<U>, std::optional<T>> && std::is_constructible_v<T, U&&>;
-}  // namespace details
+}  // namespace detail
 
 /*!
  * \brief Optional of a type stored in Any: exactly one Any (16 bytes), None
@@ -99,7 +99,7 @@ inline constexpr bool kOptionalConvertible =
  *  is empty (both are None).
  */
 template <typename T>
-class Optional<T, std::enable_if_t<details::kOptionalUsesAny<T>>> {
+class Optional<T, std::enable_if_t<detail::kOptionalUsesAny<T>>> {
  public:
   using value_type = T;
 
@@ -108,12 +108,12 @@ class Optional<T, std::enable_if_t<details::kOptionalUsesAny<T>>> {
   Optional(std::nullptr_t) {}  // NOLINT(runtime/explicit)
   Optional(const T& value) : data_(value) {}  // NOLINT(runtime/explicit)
   Optional(T&& value) : data_(std::move(value)) {}  // NOLINT(runtime/explicit)
-  template <typename U, typename = std::enable_if_t<details::kOptionalConvertible<T, Optional, U>>>
+  template <typename U, typename = std::enable_if_t<detail::kOptionalConvertible<T, Optional, U>>>
   Optional(U&& value) : data_(T(std::forward<U>(value))) {}  // NOLINT(runtime/explicit)
   Optional(std::optional<T> value) {  // NOLINT(runtime/explicit)
     if (value.has_value()) data_ = Any(std::move(*value));
   }
-  template <typename U, typename = std::enable_if_t<details::kOptionalConvertible<T, Optional, U>>>
+  template <typename U, typename = std::enable_if_t<detail::kOptionalConvertible<T, Optional, U>>>
   Optional& operator=(U&& value) {
     data_ = Any(T(std::forward<U>(value)));
     return *this;
@@ -136,13 +136,13 @@ class Optional<T, std::enable_if_t<details::kOptionalUsesAny<T>>> {
   explicit operator bool() const { return has_value(); }
   /*! \return The value; throws RuntimeError "Back optional access" when empty. */
   T value() const& {
-    if (!has_value()) details::ThrowBadOptionalAccess("Back optional access");
+    if (!has_value()) detail::ThrowBadOptionalAccess("Back optional access");
     return TypeTraits<T>::CopyFromAnyViewAfterCheck(Cell());
   }
   /*! \return The value, moved out (this becomes empty). */
   T value() && {
-    if (!has_value()) details::ThrowBadOptionalAccess("Back optional access");
-    return TypeTraits<T>::MoveFromAnyAfterCheck(details::AnyUnsafe::GetTVMFFIAny(&data_));
+    if (!has_value()) detail::ThrowBadOptionalAccess("Back optional access");
+    return TypeTraits<T>::MoveFromAnyAfterCheck(detail::AnyUnsafe::GetTVMFFIAny(&data_));
   }
   template <typename U = T>
   T value_or(U&& default_value) const {
@@ -152,7 +152,7 @@ class Optional<T, std::enable_if_t<details::kOptionalUsesAny<T>>> {
   /*! \return The value without an emptiness check. */
   T operator*() const& { return TypeTraits<T>::CopyFromAnyViewAfterCheck(Cell()); }
   T operator*() && {
-    return TypeTraits<T>::MoveFromAnyAfterCheck(details::AnyUnsafe::GetTVMFFIAny(&data_));
+    return TypeTraits<T>::MoveFromAnyAfterCheck(detail::AnyUnsafe::GetTVMFFIAny(&data_));
   }
   void reset() { data_.reset(); }
 
@@ -172,7 +172,7 @@ class Optional<T, std::enable_if_t<details::kOptionalUsesAny<T>>> {
   template <typename U>
   U as_or_throw() const {
     if (!TypeTraits<U>::CheckAnyStrict(Cell())) {
-      details::ThrowCannotTreatAs(TypeTraits<U>::GetMismatchTypeInfo(Cell()),
+      detail::ThrowCannotTreatAs(TypeTraits<U>::GetMismatchTypeInfo(Cell()),
                                   TypeTraits<U>::TypeStr());
     }
     return TypeTraits<U>::CopyFromAnyViewAfterCheck(Cell());
@@ -195,19 +195,19 @@ class Optional<T, std::enable_if_t<details::kOptionalUsesAny<T>>> {
   }
   friend bool operator!=(const Optional& a, const std::optional<T>& b) { return !(a == b); }
   /*! \brief Compare with a value: an empty Optional equals no value. */
-  template <typename U, typename = std::enable_if_t<details::kOptionalOperand<U, Optional> &&
+  template <typename U, typename = std::enable_if_t<detail::kOptionalOperand<U, Optional> &&
                                                     !std::is_same_v<U, std::optional<T>>>>
   friend bool operator==(const Optional& a, const U& b) {
     return a.has_value() && *a == b;
   }
-  template <typename U, typename = std::enable_if_t<details::kOptionalOperand<U, Optional> &&
+  template <typename U, typename = std::enable_if_t<detail::kOptionalOperand<U, Optional> &&
                                                     !std::is_same_v<U, std::optional<T>>>>
   friend bool operator!=(const Optional& a, const U& b) {
     return !(a == b);
   }
 
  private:
-  const TVMFFIAny* Cell() const { return details::AnyUnsafe::GetTVMFFIAny(data_); }
+  const TVMFFIAny* Cell() const { return detail::AnyUnsafe::GetTVMFFIAny(data_); }
   Any data_;
 };
 
@@ -228,9 +228,9 @@ class Optional<T, std::enable_if_t<use_object_ref_optional_v<T>>> : public Objec
   Optional(std::nullptr_t) {}  // NOLINT(runtime/explicit)
   Optional(const T& value) : ObjectRef(value) {}  // NOLINT(runtime/explicit)
   Optional(T&& value) : ObjectRef(std::move(value)) {}  // NOLINT(runtime/explicit)
-  template <typename U, typename = std::enable_if_t<details::kOptionalConvertible<T, Optional, U>>>
+  template <typename U, typename = std::enable_if_t<detail::kOptionalConvertible<T, Optional, U>>>
   Optional(U&& value) : ObjectRef(T(std::forward<U>(value))) {}  // NOLINT(runtime/explicit)
-  template <typename U, typename = std::enable_if_t<details::kOptionalConvertible<T, Optional, U>>>
+  template <typename U, typename = std::enable_if_t<detail::kOptionalConvertible<T, Optional, U>>>
   Optional& operator=(U&& value) {
     static_cast<ObjectRef&>(*this) = T(std::forward<U>(value));
     return *this;
@@ -261,21 +261,21 @@ class Optional<T, std::enable_if_t<use_object_ref_optional_v<T>>> : public Objec
   explicit operator bool() const { return has_value(); }
   /*! \return The reference; throws RuntimeError "Back optional access" when empty. */
   T value() const& {
-    if (!has_value()) details::ThrowBadOptionalAccess("Back optional access");
-    return details::ObjectUnsafe::ObjectRefFromObjectPtr<T>(data_);
+    if (!has_value()) detail::ThrowBadOptionalAccess("Back optional access");
+    return detail::ObjectUnsafe::ObjectRefFromObjectPtr<T>(data_);
   }
   T value() && {
-    if (!has_value()) details::ThrowBadOptionalAccess("Back optional access");
-    return details::ObjectUnsafe::ObjectRefFromObjectPtr<T>(std::move(data_));
+    if (!has_value()) detail::ThrowBadOptionalAccess("Back optional access");
+    return detail::ObjectUnsafe::ObjectRefFromObjectPtr<T>(std::move(data_));
   }
   template <typename U = T>
   T value_or(U&& default_value) const {
-    return has_value() ? details::ObjectUnsafe::ObjectRefFromObjectPtr<T>(data_)
+    return has_value() ? detail::ObjectUnsafe::ObjectRefFromObjectPtr<T>(data_)
                        : T(std::forward<U>(default_value));
   }
   /*! \return The reference without an emptiness check. */
-  T operator*() const& { return details::ObjectUnsafe::ObjectRefFromObjectPtr<T>(data_); }
-  T operator*() && { return details::ObjectUnsafe::ObjectRefFromObjectPtr<T>(std::move(data_)); }
+  T operator*() const& { return detail::ObjectUnsafe::ObjectRefFromObjectPtr<T>(data_); }
+  T operator*() && { return detail::ObjectUnsafe::ObjectRefFromObjectPtr<T>(std::move(data_)); }
   const ContainerType* get() const { return static_cast<const ContainerType*>(data_.get()); }
   const ContainerType* operator->() const { return get(); }
   void reset() { data_.reset(); }
@@ -331,11 +331,11 @@ class Optional<P, std::enable_if_t<use_object_ptr_optional_v<P>>>
   explicit operator bool() const { return has_value(); }
   /*! \return The pointer; throws RuntimeError "Bad optional access" when empty. */
   P value() const& {
-    if (!has_value()) details::ThrowBadOptionalAccess("Bad optional access");
+    if (!has_value()) detail::ThrowBadOptionalAccess("Bad optional access");
     return FromBase(Base(*this));
   }
   P value() && {
-    if (!has_value()) details::ThrowBadOptionalAccess("Bad optional access");
+    if (!has_value()) detail::ThrowBadOptionalAccess("Bad optional access");
     return FromBase(std::move(static_cast<Base&>(*this)));
   }
   P value_or(P default_value) const { return has_value() ? value() : default_value; }
@@ -347,7 +347,7 @@ class Optional<P, std::enable_if_t<use_object_ptr_optional_v<P>>>
  private:
   static P FromBase(Base ptr) {
     if constexpr (is_arc_type_v<P>) {
-      return details::ObjectUnsafe::ArcFromObjectPtr(std::move(ptr));
+      return detail::ObjectUnsafe::ArcFromObjectPtr(std::move(ptr));
     } else {
       return ptr;
     }
@@ -356,7 +356,7 @@ class Optional<P, std::enable_if_t<use_object_ptr_optional_v<P>>>
 
 /*! \brief Optional of a type that is converted on every crossing: a std::optional. */
 template <typename T>
-class Optional<T, std::enable_if_t<!details::kOptionalUsesAny<T> &&
+class Optional<T, std::enable_if_t<!detail::kOptionalUsesAny<T> &&
                                    !use_object_ref_optional_v<T> &&
                                    !use_object_ptr_optional_v<T>>> {
  public:
@@ -365,10 +365,10 @@ class Optional<T, std::enable_if_t<!details::kOptionalUsesAny<T> &&
   Optional() = default;
   Optional(std::nullopt_t) {}  // NOLINT(runtime/explicit)
   Optional(T value) : data_(std::move(value)) {}  // NOLINT(runtime/explicit)
-  template <typename U, typename = std::enable_if_t<details::kOptionalConvertible<T, Optional, U>>>
+  template <typename U, typename = std::enable_if_t<detail::kOptionalConvertible<T, Optional, U>>>
   Optional(U&& value) : data_(T(std::forward<U>(value))) {}  // NOLINT(runtime/explicit)
   Optional(std::optional<T> value) : data_(std::move(value)) {}  // NOLINT(runtime/explicit)
-  template <typename U, typename = std::enable_if_t<details::kOptionalConvertible<T, Optional, U>>>
+  template <typename U, typename = std::enable_if_t<detail::kOptionalConvertible<T, Optional, U>>>
   Optional& operator=(U&& value) {
     data_ = T(std::forward<U>(value));
     return *this;
@@ -386,11 +386,11 @@ class Optional<T, std::enable_if_t<!details::kOptionalUsesAny<T> &&
   explicit operator bool() const { return has_value(); }
   /*! \return The value; throws RuntimeError "Back optional access" when empty. */
   const T& value() const& {
-    if (!has_value()) details::ThrowBadOptionalAccess("Back optional access");
+    if (!has_value()) detail::ThrowBadOptionalAccess("Back optional access");
     return *data_;
   }
   T value() && {
-    if (!has_value()) details::ThrowBadOptionalAccess("Back optional access");
+    if (!has_value()) detail::ThrowBadOptionalAccess("Back optional access");
     return std::move(*data_);
   }
   template <typename U = T>
@@ -415,7 +415,7 @@ class Optional<T, std::enable_if_t<!details::kOptionalUsesAny<T> &&
 template <typename T>
 struct TypeTraits<Optional<T>> : TypeTraitsBase {
   using Inner = TypeTraits<T>;
-  static constexpr bool storage_enabled = details::StorageEnabled<T>::value ||
+  static constexpr bool storage_enabled = detail::StorageEnabled<T>::value ||
                                           use_object_ref_optional_v<T> ||
                                           use_object_ptr_optional_v<T>;
   static constexpr int32_t field_static_type_index = kTVMFFIAny;
@@ -423,14 +423,14 @@ struct TypeTraits<Optional<T>> : TypeTraitsBase {
     if (src.has_value()) {
       Inner::CopyToAnyView(*src, r);
     } else {
-      details::SetNone(r);
+      detail::SetNone(r);
     }
   }
   static void MoveToAny(Optional<T> src, TVMFFIAny* r) {
     if (src.has_value()) {
       Inner::MoveToAny(std::move(src).value(), r);
     } else {
-      details::SetNone(r);
+      detail::SetNone(r);
     }
   }
   static bool CheckAnyStrict(const TVMFFIAny* src) {
@@ -455,7 +455,7 @@ struct TypeTraits<Optional<T>> : TypeTraitsBase {
   }
   static std::string TypeStr() { return "Optional<" + Inner::TypeStr() + ">"; }
   static std::string TypeSchema() {
-    return details::SchemaWithArgs("Optional", {Inner::TypeSchema()});
+    return detail::SchemaWithArgs("Optional", {Inner::TypeSchema()});
   }
 };
 

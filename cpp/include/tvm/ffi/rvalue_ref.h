@@ -60,7 +60,7 @@ struct TypeTraits<RValueRef<TObjRef>> : TypeTraitsBase {
     r->type_index = kTVMFFIObjectRValueRef;
     r->zero_padding = 0;
     r->v_int64 = 0;
-    r->v_ptr = &details::ObjectUnsafe::GetObjectPtrMutable(
+    r->v_ptr = &detail::ObjectUnsafe::GetObjectPtrMutable(
         const_cast<ObjectRef&>(static_cast<const ObjectRef&>(src.data_)));
   }
   static void MoveToAny(RValueRef<TObjRef> src, TVMFFIAny* r) {
@@ -89,8 +89,8 @@ struct TypeTraits<RValueRef<TObjRef>> : TypeTraitsBase {
       // Steal the caller's reference: its slot becomes null.
       TVMFFIObject* obj = *slot;
       *slot = nullptr;
-      return RValueRef<TObjRef>(details::ObjectUnsafe::ObjectRefFromObjectPtr<TObjRef>(
-          details::ObjectUnsafe::ObjectPtrFromOwned<Object>(obj)));
+      return RValueRef<TObjRef>(detail::ObjectUnsafe::ObjectRefFromObjectPtr<TObjRef>(
+          detail::ObjectUnsafe::ObjectPtrFromOwned<Object>(obj)));
     }
     std::optional<TObjRef> copy = TypeTraits<TObjRef>::TryCastFromAnyView(&cell);
     if (!copy.has_value()) return std::nullopt;
@@ -105,7 +105,7 @@ struct TypeTraits<RValueRef<TObjRef>> : TypeTraitsBase {
   }
   static std::string TypeStr() { return "RValueRef<" + TypeTraits<TObjRef>::TypeStr() + ">"; }
   static std::string TypeSchema() {
-    return details::SchemaWithArgs("ObjectRValueRef", {TypeTraits<TObjRef>::TypeSchema()});
+    return detail::SchemaWithArgs("ObjectRValueRef", {TypeTraits<TObjRef>::TypeSchema()});
   }
 
  private:
@@ -113,7 +113,7 @@ struct TypeTraits<RValueRef<TObjRef>> : TypeTraitsBase {
   static TVMFFIAny InnerCell(TVMFFIObject* obj) {
     TVMFFIAny cell;
     if (obj == nullptr) {
-      details::SetNone(&cell);
+      detail::SetNone(&cell);
     } else {
       cell.type_index = obj->type_index;
       cell.zero_padding = 0;

@@ -53,7 +53,7 @@ class BytesObj : public Object, public TVMFFIByteArray {
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC("ffi.Bytes", BytesObj, Object);
 };
 
-namespace details {
+namespace detail {
 template <typename StrT, int32_t kSmall, int32_t kHeap, int32_t kBorrowed>
 struct ByteStorageTypeTraits;
 
@@ -170,11 +170,11 @@ class ByteStorage {
   template <typename, int32_t, int32_t, int32_t>
   friend struct ByteStorageTypeTraits;
 };
-}  // namespace details
+}  // namespace detail
 
 /*! \brief An immutable UTF-8 string. */
-class String : public details::ByteStorage<StringObj, kTVMFFISmallStr> {
-  using Base = details::ByteStorage<StringObj, kTVMFFISmallStr>;
+class String : public detail::ByteStorage<StringObj, kTVMFFISmallStr> {
+  using Base = detail::ByteStorage<StringObj, kTVMFFISmallStr>;
 
  public:
   /*! \brief The "not found" result of find(). */
@@ -339,8 +339,8 @@ class String : public details::ByteStorage<StringObj, kTVMFFISmallStr> {
 };
 
 /*! \brief An immutable byte sequence (distinct from String, maps to Python bytes). */
-class Bytes : public details::ByteStorage<BytesObj, kTVMFFISmallBytes> {
-  using Base = details::ByteStorage<BytesObj, kTVMFFISmallBytes>;
+class Bytes : public detail::ByteStorage<BytesObj, kTVMFFISmallBytes> {
+  using Base = detail::ByteStorage<BytesObj, kTVMFFISmallBytes>;
 
  public:
   Bytes() = default;
@@ -365,7 +365,7 @@ class Bytes : public details::ByteStorage<BytesObj, kTVMFFISmallBytes> {
   friend bool operator<(const Bytes& a, const Bytes& b) { return a.compare(b) < 0; }
 };
 
-namespace details {
+namespace detail {
 /*! \brief Traits shared by String and Bytes: small or heap form of one kind. */
 template <typename StrT, int32_t kSmall, int32_t kHeap, int32_t kBorrowed>
 struct ByteStorageTypeTraits : TypeTraitsBase {
@@ -400,21 +400,21 @@ struct ByteStorageTypeTraits : TypeTraitsBase {
     return std::nullopt;
   }
 };
-}  // namespace details
+}  // namespace detail
 
 template <>
 struct TypeTraits<String>
-    : details::ByteStorageTypeTraits<String, kTVMFFISmallStr, kTVMFFIStr, kTVMFFIRawStr> {
+    : detail::ByteStorageTypeTraits<String, kTVMFFISmallStr, kTVMFFIStr, kTVMFFIRawStr> {
   static std::string TypeStr() { return "str"; }
-  static std::string TypeSchema() { return details::SchemaOf("ffi.String"); }
+  static std::string TypeSchema() { return detail::SchemaOf("ffi.String"); }
 };
 
 template <>
 struct TypeTraits<Bytes>
-    : details::ByteStorageTypeTraits<Bytes, kTVMFFISmallBytes, kTVMFFIBytes,
+    : detail::ByteStorageTypeTraits<Bytes, kTVMFFISmallBytes, kTVMFFIBytes,
                                      kTVMFFIByteArrayPtr> {
   static std::string TypeStr() { return "bytes"; }
-  static std::string TypeSchema() { return details::SchemaOf("ffi.Bytes"); }
+  static std::string TypeSchema() { return detail::SchemaOf("ffi.Bytes"); }
 };
 
 /*! \brief The bytes of a TVMFFIByteArray as a string view. */
@@ -422,13 +422,13 @@ inline std::string_view ToStringView(TVMFFIByteArray bytes) {
   return std::string_view(bytes.data, bytes.size);
 }
 
-namespace details {
+namespace detail {
 inline void AppendHexByte(std::string* out, const char* prefix, unsigned value, int digits) {
   static const char kHex[] = "0123456789abcdef";
   *out += prefix;
   for (int shift = (digits - 1) * 4; shift >= 0; shift -= 4) *out += kHex[(value >> shift) & 0xF];
 }
-}  // namespace details
+}  // namespace detail
 
 /*!
  * \brief The text as a double-quoted JSON string: ", \, / and the control
@@ -452,7 +452,7 @@ inline String EscapeStringJSON(const String& value) {
       case '\t': out += "\\t"; break;
       default:
         if (u < 0x20 || u == 0x7f) {
-          details::AppendHexByte(&out, "\\u", u, 4);
+          detail::AppendHexByte(&out, "\\u", u, 4);
         } else {
           out += c;
         }
@@ -504,7 +504,7 @@ inline String EscapedStringPy(const String& value) {
     } else if (u == '"') {
       out += "\\\"";
     } else if (u < 0x20 || u == 0x7f) {
-      details::AppendHexByte(&out, "\\x", u, 2);
+      detail::AppendHexByte(&out, "\\x", u, 2);
     } else if (u < 0x80) {
       out += static_cast<char>(u);
     } else {
@@ -512,14 +512,14 @@ inline String EscapedStringPy(const String& value) {
       bool valid = len != 0 && i + len <= n;
       for (size_t k = 1; valid && k < len; ++k) valid = (byte_at(i + k) & 0xC0) == 0x80;
       if (!valid) {
-        details::AppendHexByte(&out, "\\x", u, 2);
+        detail::AppendHexByte(&out, "\\x", u, 2);
       } else {
         uint32_t code = u & (len == 2 ? 0x1F : len == 3 ? 0x0F : 0x07);
         for (size_t k = 1; k < len; ++k) code = (code << 6) | (byte_at(i + k) & 0x3F);
         if (len == 4) {
-          details::AppendHexByte(&out, "\\U", code, 8);
+          detail::AppendHexByte(&out, "\\U", code, 8);
         } else {
-          details::AppendHexByte(&out, "\\u", code, 4);
+          detail::AppendHexByte(&out, "\\u", code, 4);
         }
         i += len;
         continue;
@@ -550,23 +550,23 @@ struct TypeTraits<std::string> : TypeTraitsBase {
   static std::string CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
     std::string_view view;
     bool is_bytes;
-    details::AnyStringView(src, &view, &is_bytes);
+    detail::AnyStringView(src, &view, &is_bytes);
     return std::string(view);
   }
   static std::string MoveFromAnyAfterCheck(TVMFFIAny* src) {
     std::string s = CopyFromAnyViewAfterCheck(src);
-    Any owned = details::AnyUnsafe::MoveTVMFFIAnyToAny(src);
+    Any owned = detail::AnyUnsafe::MoveTVMFFIAnyToAny(src);
     return s;
   }
   // Reads the bytes of any of the four text forms and of the byte forms alike.
   static std::optional<std::string> TryCastFromAnyView(const TVMFFIAny* src) {
     std::string_view view;
     bool is_bytes = false;
-    if (details::AnyStringView(src, &view, &is_bytes)) return std::string(view);
+    if (detail::AnyStringView(src, &view, &is_bytes)) return std::string(view);
     return std::nullopt;
   }
   static std::string TypeStr() { return "str"; }
-  static std::string TypeSchema() { return details::SchemaOf("ffi.String"); }
+  static std::string TypeSchema() { return detail::SchemaOf("ffi.String"); }
 };
 
 /*! \brief const char*: passed as a borrowed RawStr view, stored as String. */
@@ -590,7 +590,7 @@ struct TypeTraits<const char*> : TypeTraitsBase {
   static const char* CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
     std::string_view view;
     bool is_bytes;
-    details::AnyStringView(src, &view, &is_bytes);
+    detail::AnyStringView(src, &view, &is_bytes);
     return view.data();
   }
   static std::optional<const char*> TryCastFromAnyView(const TVMFFIAny* src) {
@@ -598,7 +598,7 @@ struct TypeTraits<const char*> : TypeTraitsBase {
     return std::nullopt;
   }
   static std::string TypeStr() { return "str"; }
-  static std::string TypeSchema() { return details::SchemaOf("const char*"); }
+  static std::string TypeSchema() { return detail::SchemaOf("const char*"); }
 };
 
 /*! \brief String literals, viewed as const char*. */
@@ -609,7 +609,7 @@ struct TypeTraits<char[N]> : TypeTraitsBase {
     TypeTraits<const char*>::CopyToAnyView(src, r);
   }
   static std::string TypeStr() { return "str"; }
-  static std::string TypeSchema() { return details::SchemaOf("const char*"); }
+  static std::string TypeSchema() { return detail::SchemaOf("const char*"); }
 };
 
 TVM_FFI_NAMESPACE_END

@@ -138,7 +138,7 @@ class StrictBool {
 template <typename T>
 using TypeTraitsNoCR = TypeTraits<std::remove_const_t<std::remove_reference_t<T>>>;
 
-namespace details {
+namespace detail {
 
 /*! \brief The name users know for a type key ("ffi.Array" -> "Array"). */
 inline std::string TypeKeyToUserStr(std::string_view key) {
@@ -229,24 +229,24 @@ template <typename T>
 struct HasCustomAnyTraits<T, std::void_t<decltype(T::_type_custom_any_traits)>>
     : std::bool_constant<T::_type_custom_any_traits> {};
 
-}  // namespace details
+}  // namespace detail
 
 /*! \brief Shared defaults of the traits below. */
 struct TypeTraitsBase {
   static constexpr bool convert_enabled = true;
   static constexpr bool storage_enabled = true;
   static constexpr int32_t field_static_type_index = kTVMFFIAny;
-  static std::string GetMismatchTypeInfo(const TVMFFIAny* src) { return details::AnyTypeStr(src); }
+  static std::string GetMismatchTypeInfo(const TVMFFIAny* src) { return detail::AnyTypeStr(src); }
 };
 
-namespace details {
+namespace detail {
 [[noreturn]] inline void ThrowCannotTreatAs(const std::string& got, const std::string& expected) {
   TVM_FFI_THROW(TypeError) << "Cannot treat type `" << got << "` as type `" << expected << "`";
   TVM_FFI_UNREACHABLE();
 }
-}  // namespace details
+}  // namespace detail
 
-namespace details {
+namespace detail {
 template <typename T, bool = std::is_enum_v<T>>
 struct IntegerOf {
   using type = T;
@@ -255,7 +255,7 @@ template <typename T>
 struct IntegerOf<T, true> {
   using type = std::underlying_type_t<T>;
 };
-}  // namespace details
+}  // namespace detail
 
 /*!
  * \brief Shared rules of integers and integral enums, stored as Int;
@@ -263,7 +263,7 @@ struct IntegerOf<T, true> {
  */
 template <typename Int>
 struct TypeTraitsIntBase : TypeTraitsBase {
-  using Raw = typename details::IntegerOf<Int>::type;
+  using Raw = typename detail::IntegerOf<Int>::type;
   static constexpr int32_t field_static_type_index = kTVMFFIInt;
 
   /*! \brief Store an int64 value (after the range check of CopyToAnyView). */
@@ -312,10 +312,10 @@ struct TypeTraitsIntBase : TypeTraitsBase {
     if (src->type_index == kTVMFFIInt && !InRange(src->v_int64)) {
       return "int (value " + std::to_string(src->v_int64) + " is out of range)";
     }
-    return details::AnyTypeStr(src);
+    return detail::AnyTypeStr(src);
   }
   static std::string TypeStr() { return "int"; }
-  static std::string TypeSchema() { return details::SchemaOf("int"); }
+  static std::string TypeSchema() { return detail::SchemaOf("int"); }
 };
 
 /*! \brief Integers other than bool. */
@@ -347,7 +347,7 @@ struct TypeTraits<bool> : TypeTraitsBase {
     return std::nullopt;
   }
   static std::string TypeStr() { return "bool"; }
-  static std::string TypeSchema() { return details::SchemaOf("bool"); }
+  static std::string TypeSchema() { return detail::SchemaOf("bool"); }
 };
 
 /*! \brief float and double, stored as Float; try_cast accepts ints and bools. */
@@ -373,15 +373,15 @@ struct TypeTraits<Float, std::enable_if_t<std::is_floating_point_v<Float>>> : Ty
     return std::nullopt;
   }
   static std::string TypeStr() { return "float"; }
-  static std::string TypeSchema() { return details::SchemaOf("float"); }
+  static std::string TypeSchema() { return detail::SchemaOf("float"); }
 };
 
 /*! \brief nullptr, stored as None. */
 template <>
 struct TypeTraits<std::nullptr_t> : TypeTraitsBase {
   static constexpr int32_t field_static_type_index = kTVMFFINone;
-  static void CopyToAnyView(const std::nullptr_t&, TVMFFIAny* r) { details::SetNone(r); }
-  static void MoveToAny(std::nullptr_t, TVMFFIAny* r) { details::SetNone(r); }
+  static void CopyToAnyView(const std::nullptr_t&, TVMFFIAny* r) { detail::SetNone(r); }
+  static void MoveToAny(std::nullptr_t, TVMFFIAny* r) { detail::SetNone(r); }
   static bool CheckAnyStrict(const TVMFFIAny* src) { return src->type_index == kTVMFFINone; }
   static std::nullptr_t CopyFromAnyViewAfterCheck(const TVMFFIAny*) { return nullptr; }
   static std::nullptr_t MoveFromAnyAfterCheck(TVMFFIAny*) { return nullptr; }
@@ -390,7 +390,7 @@ struct TypeTraits<std::nullptr_t> : TypeTraitsBase {
     return std::nullopt;
   }
   static std::string TypeStr() { return "None"; }
-  static std::string TypeSchema() { return details::SchemaOf("None"); }
+  static std::string TypeSchema() { return detail::SchemaOf("None"); }
 };
 
 /*! \brief void*, stored as OpaquePtr (None reads back as nullptr). */
@@ -413,7 +413,7 @@ struct TypeTraits<void*> : TypeTraitsBase {
     return std::nullopt;
   }
   static std::string TypeStr() { return "void*"; }
-  static std::string TypeSchema() { return details::SchemaOf("void*"); }
+  static std::string TypeSchema() { return detail::SchemaOf("void*"); }
 };
 
 /*! \brief DLDevice, stored as Device. */
@@ -435,7 +435,7 @@ struct TypeTraits<DLDevice> : TypeTraitsBase {
     return std::nullopt;
   }
   static std::string TypeStr() { return "Device"; }
-  static std::string TypeSchema() { return details::SchemaOf("Device"); }
+  static std::string TypeSchema() { return detail::SchemaOf("Device"); }
 };
 
 /*! \brief DLTensor*, a borrowed pointer; also reads the DLTensor inside a Tensor object. */
@@ -460,15 +460,15 @@ struct TypeTraits<DLTensor*> : TypeTraitsBase {
   static DLTensor* MoveFromAnyAfterCheck(TVMFFIAny* src) { return CopyFromAnyViewAfterCheck(src); }
   static std::optional<DLTensor*> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == kTVMFFIDLTensorPtr) return static_cast<DLTensor*>(src->v_ptr);
-    TVMFFIObject* obj = details::AnyObjectOrNull(src);
+    TVMFFIObject* obj = detail::AnyObjectOrNull(src);
     if (obj != nullptr && obj->type_index == kTVMFFITensor) {
-      // The DLTensor follows the object header (abi.md §2.4).
+      // The DLTensor follows the object header (docs/abi.md §2.4).
       return reinterpret_cast<DLTensor*>(reinterpret_cast<char*>(obj) + sizeof(TVMFFIObject));
     }
     return std::nullopt;
   }
   static std::string TypeStr() { return "DLTensor*"; }
-  static std::string TypeSchema() { return details::SchemaOf("DLTensor*"); }
+  static std::string TypeSchema() { return detail::SchemaOf("DLTensor*"); }
 };
 
 /*! \brief StrictBool: stored as Bool; only a Bool converts back (no int). */
@@ -487,7 +487,7 @@ struct TypeTraits<StrictBool> : TypeTraitsBase {
     return std::nullopt;
   }
   static std::string TypeStr() { return "bool"; }
-  static std::string TypeSchema() { return details::SchemaOf("bool"); }
+  static std::string TypeSchema() { return detail::SchemaOf("bool"); }
 };
 
 /*!
@@ -504,32 +504,32 @@ struct TypeTraits<TPtr, std::enable_if_t<std::is_pointer_v<TPtr> &&
 
   static void CopyToAnyView(const TPtr& src, TVMFFIAny* r) {
     if (src == nullptr) {
-      details::SetNone(r);
+      detail::SetNone(r);
       return;
     }
     r->type_index = src->type_index();
     r->zero_padding = 0;
-    r->v_obj = details::ObjectUnsafe::GetHeader(src);
+    r->v_obj = detail::ObjectUnsafe::GetHeader(src);
   }
   static void MoveToAny(TPtr src, TVMFFIAny* r) {
     CopyToAnyView(src, r);
-    if (src != nullptr) details::ObjectUnsafe::IncRefObjectHandle(r->v_obj);
+    if (src != nullptr) detail::ObjectUnsafe::IncRefObjectHandle(r->v_obj);
   }
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return src->type_index >= kTVMFFIStaticObjectBegin &&
-           details::IsObjectInstance<ObjType>(src->type_index);
+           detail::IsObjectInstance<ObjType>(src->type_index);
   }
   static TPtr CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
     static_assert(std::is_const_v<std::remove_pointer_t<TPtr>> || ObjType::_type_mutable,
                   "Reading a non-const pointer needs an object type with _type_mutable = true");
-    return details::ObjectUnsafe::RawObjectPtrFromUnowned<ObjType>(src->v_obj);
+    return detail::ObjectUnsafe::RawObjectPtrFromUnowned<ObjType>(src->v_obj);
   }
   static std::optional<TPtr> TryCastFromAnyView(const TVMFFIAny* src) {
     if (CheckAnyStrict(src)) return CopyFromAnyViewAfterCheck(src);
     return std::nullopt;
   }
   static std::string TypeStr() { return ObjType::_type_key; }
-  static std::string TypeSchema() { return details::SchemaOf(ObjType::_type_key); }
+  static std::string TypeSchema() { return detail::SchemaOf(ObjType::_type_key); }
 };
 
 /*!
@@ -543,21 +543,21 @@ struct ObjectRefTypeTraitsBase : TypeTraitsBase {
   static void CopyToAnyView(const TObjRef& src, TVMFFIAny* r) {
     const Object* obj = src.get();
     if (obj == nullptr) {
-      details::SetNone(r);
+      detail::SetNone(r);
       return;
     }
     r->type_index = obj->type_index();
     r->zero_padding = 0;
-    r->v_obj = details::ObjectUnsafe::GetHeader(obj);
+    r->v_obj = detail::ObjectUnsafe::GetHeader(obj);
   }
   static void MoveToAny(TObjRef src, TVMFFIAny* r) {
     if (!src.defined()) {
-      details::SetNone(r);
+      detail::SetNone(r);
       return;
     }
     r->type_index = src.type_index();
     r->zero_padding = 0;
-    r->v_obj = details::ObjectUnsafe::MoveObjectRefToHandle(std::move(src));
+    r->v_obj = detail::ObjectUnsafe::MoveObjectRefToHandle(std::move(src));
   }
   static bool CheckObject(const TVMFFIObject* obj) {
     if (obj == nullptr) return TObjRef::_type_is_nullable;
@@ -569,14 +569,14 @@ struct ObjectRefTypeTraitsBase : TypeTraitsBase {
   }
   static TObjRef CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
     TVMFFIObject* obj = src->type_index == kTVMFFINone ? nullptr : src->v_obj;
-    return details::ObjectUnsafe::ObjectRefFromObjectPtr<TObjRef>(
-        details::ObjectUnsafe::ObjectPtrFromUnowned<Object>(obj));
+    return detail::ObjectUnsafe::ObjectRefFromObjectPtr<TObjRef>(
+        detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(obj));
   }
   static TObjRef MoveFromAnyAfterCheck(TVMFFIAny* src) {
     TVMFFIObject* obj = src->type_index == kTVMFFINone ? nullptr : src->v_obj;
-    details::SetNone(src);
-    return details::ObjectUnsafe::ObjectRefFromObjectPtr<TObjRef>(
-        details::ObjectUnsafe::ObjectPtrFromOwned<Object>(obj));
+    detail::SetNone(src);
+    return detail::ObjectUnsafe::ObjectRefFromObjectPtr<TObjRef>(
+        detail::ObjectUnsafe::ObjectPtrFromOwned<Object>(obj));
   }
   // Dispatches through TypeTraits<TObjRef>, so a specialisation that only
   // overrides CheckAnyStrict changes what converts.
@@ -589,22 +589,22 @@ struct ObjectRefTypeTraitsBase : TypeTraitsBase {
       cell.zero_padding = 0;
       cell.v_obj = obj;
       if (!TypeTraits<TObjRef>::CheckAnyStrict(&cell)) return std::nullopt;
-      return details::ObjectUnsafe::ObjectRefFromObjectPtr<TObjRef>(
-          details::ObjectUnsafe::ObjectPtrFromUnowned<Object>(obj));
+      return detail::ObjectUnsafe::ObjectRefFromObjectPtr<TObjRef>(
+          detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(obj));
     }
     if (TypeTraits<TObjRef>::CheckAnyStrict(src)) {
       return TypeTraits<TObjRef>::CopyFromAnyViewAfterCheck(src);
     }
     return std::nullopt;
   }
-  static std::string TypeStr() { return details::TypeKeyToUserStr(ContainerType::_type_key); }
-  static std::string TypeSchema() { return details::SchemaOf(ContainerType::_type_key); }
+  static std::string TypeStr() { return detail::TypeKeyToUserStr(ContainerType::_type_key); }
+  static std::string TypeSchema() { return detail::SchemaOf(ContainerType::_type_key); }
 };
 
 template <typename TObjRef>
 struct TypeTraits<TObjRef, std::enable_if_t<std::is_base_of_v<ObjectRef, TObjRef> &&
                                             use_default_type_traits_v<TObjRef> &&
-                                            !details::HasCustomAnyTraits<TObjRef>::value>>
+                                            !detail::HasCustomAnyTraits<TObjRef>::value>>
     : ObjectRefTypeTraitsBase<TObjRef> {};
 
 /*!
@@ -672,21 +672,21 @@ template <typename Ptr, typename T, bool kNullable>
 struct ObjectPtrTypeTraitsBase : TypeTraitsBase {
   static void CopyToAnyView(const Ptr& src, TVMFFIAny* r) {
     if (src == nullptr) {
-      details::SetNone(r);
+      detail::SetNone(r);
       return;
     }
     r->type_index = src->type_index();
     r->zero_padding = 0;
-    r->v_obj = details::ObjectUnsafe::GetHeader(src.get());
+    r->v_obj = detail::ObjectUnsafe::GetHeader(src.get());
   }
   static void MoveToAny(Ptr src, TVMFFIAny* r) {
     if (src == nullptr) {
-      details::SetNone(r);
+      detail::SetNone(r);
       return;
     }
     r->type_index = src->type_index();
     r->zero_padding = 0;
-    r->v_obj = details::ObjectUnsafe::MoveObjectPtrToHandle(static_cast<ObjectPtr<T>&&>(src));
+    r->v_obj = detail::ObjectUnsafe::MoveObjectPtrToHandle(static_cast<ObjectPtr<T>&&>(src));
   }
   static bool CheckObject(const TVMFFIObject* obj) {
     return reinterpret_cast<const Object*>(obj)->IsInstance<T>();
@@ -696,8 +696,8 @@ struct ObjectPtrTypeTraitsBase : TypeTraitsBase {
     return src->type_index >= kTVMFFIStaticObjectBegin && CheckObject(src->v_obj);
   }
   static Ptr FromRaw(TVMFFIObject* obj, bool owned) {
-    ObjectPtr<T> p = owned ? details::ObjectUnsafe::ObjectPtrFromOwned<T>(obj)
-                           : details::ObjectUnsafe::ObjectPtrFromUnowned<T>(obj);
+    ObjectPtr<T> p = owned ? detail::ObjectUnsafe::ObjectPtrFromOwned<T>(obj)
+                           : detail::ObjectUnsafe::ObjectPtrFromUnowned<T>(obj);
     if constexpr (kNullable) {
       return p;
     } else {
@@ -709,7 +709,7 @@ struct ObjectPtrTypeTraitsBase : TypeTraitsBase {
   }
   static Ptr MoveFromAnyAfterCheck(TVMFFIAny* src) {
     TVMFFIObject* obj = src->type_index == kTVMFFINone ? nullptr : src->v_obj;
-    details::SetNone(src);
+    detail::SetNone(src);
     return FromRaw(obj, true);
   }
   static std::optional<Ptr> TryCastFromAnyView(const TVMFFIAny* src) {
@@ -722,12 +722,12 @@ struct ObjectPtrTypeTraitsBase : TypeTraitsBase {
     return std::nullopt;
   }
   static std::string TypeStr() {
-    std::string base = details::TypeKeyToUserStr(T::_type_key);
+    std::string base = detail::TypeKeyToUserStr(T::_type_key);
     return kNullable ? "Optional<" + base + ">" : base;
   }
   static std::string TypeSchema() {
-    return kNullable ? details::SchemaWithArgs("Optional", {details::SchemaOf(T::_type_key)})
-                     : details::SchemaOf(T::_type_key);
+    return kNullable ? detail::SchemaWithArgs("Optional", {detail::SchemaOf(T::_type_key)})
+                     : detail::SchemaOf(T::_type_key);
   }
 };
 

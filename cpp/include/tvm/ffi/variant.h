@@ -25,7 +25,7 @@
 
 TVM_FFI_NAMESPACE_BEGIN
 
-namespace details {
+namespace detail {
 template <typename T, typename... Ts>
 constexpr bool kIsOneOf = (std::is_same_v<T, Ts> || ...);
 
@@ -40,7 +40,7 @@ template <typename T, typename... Ts>
 constexpr bool kVariantAccepts =
     kIsOneOf<std::decay_t<T>, Ts...> ||
     (!std::is_arithmetic_v<std::decay_t<T>> && (std::is_constructible_v<Ts, T&&> || ...));
-}  // namespace details
+}  // namespace detail
 
 /*! \brief A type-safe union over Ts... (each convertible to Any). */
 template <typename... Ts>
@@ -54,13 +54,13 @@ class Variant {
    *  from (a const char* for String). Arithmetic values must match exactly,
    *  so 2.5 never silently becomes the int 2.
    */
-  template <typename T, typename = std::enable_if_t<details::kVariantAccepts<T, Ts...>>>
+  template <typename T, typename = std::enable_if_t<detail::kVariantAccepts<T, Ts...>>>
   Variant(T&& value) : data_(Normalize(std::forward<T>(value))) {}  // NOLINT(runtime/explicit)
   Variant(const Variant&) = default;
   Variant(Variant&&) = default;
   Variant& operator=(const Variant&) = default;
   Variant& operator=(Variant&&) = default;
-  template <typename T, typename = std::enable_if_t<details::kVariantAccepts<T, Ts...>>>
+  template <typename T, typename = std::enable_if_t<detail::kVariantAccepts<T, Ts...>>>
   Variant& operator=(T&& value) {
     data_ = Normalize(std::forward<T>(value));
     return *this;
@@ -69,27 +69,27 @@ class Variant {
   /*! \return The value as T; TypeError when it holds another alternative. */
   template <typename T>
   T get() const {
-    static_assert(details::kIsOneOf<T, Ts...>, "Variant::get<T>: T is not an alternative");
+    static_assert(detail::kIsOneOf<T, Ts...>, "Variant::get<T>: T is not an alternative");
     std::optional<T> v = as<T>();
-    if (!v.has_value()) details::ThrowCastError(details::AnyTypeStr(Raw()), TypeTraits<T>::TypeStr());
+    if (!v.has_value()) detail::ThrowCastError(detail::AnyTypeStr(Raw()), TypeTraits<T>::TypeStr());
     return std::move(*v);
   }
   /*! \return The value as T if it holds T, else std::nullopt. */
   template <typename T>
   std::optional<T> as() const {
-    static_assert(details::kIsOneOf<T, Ts...>, "Variant::as<T>: T is not an alternative");
-    if (index() != details::IndexOf<T, Ts...>::value) return std::nullopt;
+    static_assert(detail::kIsOneOf<T, Ts...>, "Variant::as<T>: T is not an alternative");
+    if (index() != detail::IndexOf<T, Ts...>::value) return std::nullopt;
     return TypeTraits<T>::CopyFromAnyViewAfterCheck(Raw());
   }
   /*! \return Whether the value holds alternative T. */
   template <typename T>
   bool holds() const {
-    return index() == details::IndexOf<T, Ts...>::value;
+    return index() == detail::IndexOf<T, Ts...>::value;
   }
   /*! \return The position of the held alternative in Ts... */
   int index() const { return IndexOfCell(Raw()); }
   /*! \return The user-facing name of the held alternative. */
-  std::string type_str() const { return details::AnyTypeStr(Raw()); }
+  std::string type_str() const { return detail::AnyTypeStr(Raw()); }
   /*! \return The value as Any. */
   const Any& as_any() const { return data_; }
 
@@ -112,10 +112,10 @@ class Variant {
 
  private:
   Variant(Any data, int) : data_(std::move(data)) {}
-  const TVMFFIAny* Raw() const { return details::AnyUnsafe::GetTVMFFIAny(data_); }
+  const TVMFFIAny* Raw() const { return detail::AnyUnsafe::GetTVMFFIAny(data_); }
   template <typename T>
   static Any Normalize(T&& value) {
-    if constexpr (details::kIsOneOf<std::decay_t<T>, Ts...>) {
+    if constexpr (detail::kIsOneOf<std::decay_t<T>, Ts...>) {
       return Any(std::forward<T>(value));
     } else {
       // The first alternative constructible from the value takes it.
@@ -141,10 +141,10 @@ class Variant {
 template <typename... Ts>
 struct TypeTraits<Variant<Ts...>> : TypeTraitsBase {
   static void CopyToAnyView(const Variant<Ts...>& src, TVMFFIAny* r) {
-    *r = *details::AnyUnsafe::GetTVMFFIAny(src.as_any());
+    *r = *detail::AnyUnsafe::GetTVMFFIAny(src.as_any());
   }
   static void MoveToAny(Variant<Ts...> src, TVMFFIAny* r) {
-    *r = details::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(src.data_));
+    *r = detail::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(src.data_));
   }
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return Variant<Ts...>::IndexOfCell(src) >= 0;
@@ -153,7 +153,7 @@ struct TypeTraits<Variant<Ts...>> : TypeTraitsBase {
     return *Variant<Ts...>::TryFrom(src);
   }
   static Variant<Ts...> MoveFromAnyAfterCheck(TVMFFIAny* src) {
-    return Variant<Ts...>(details::AnyUnsafe::MoveTVMFFIAnyToAny(src), 0);
+    return Variant<Ts...>(detail::AnyUnsafe::MoveTVMFFIAnyToAny(src), 0);
   }
   static std::optional<Variant<Ts...>> TryCastFromAnyView(const TVMFFIAny* src) {
     return Variant<Ts...>::TryFrom(src);
@@ -165,7 +165,7 @@ struct TypeTraits<Variant<Ts...>> : TypeTraitsBase {
     return s + ">";
   }
   static std::string TypeSchema() {
-    return details::SchemaWithArgs("Variant", {TypeTraits<Ts>::TypeSchema()...});
+    return detail::SchemaWithArgs("Variant", {TypeTraits<Ts>::TypeSchema()...});
   }
 };
 

@@ -45,7 +45,7 @@
 TVM_FFI_NAMESPACE_BEGIN
 
 /*! \brief The object behind Array and Tuple: header + TVMFFISeqCell, slots in place. */
-class ArrayObj : public details::SeqBaseObj {
+class ArrayObj : public detail::SeqBaseObj {
  public:
   static constexpr int32_t _type_index = kTVMFFIArray;
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC("ffi.Array", ArrayObj, Object);
@@ -53,9 +53,9 @@ class ArrayObj : public details::SeqBaseObj {
   /*! \return A new array of n copies of value. */
   static ObjectPtr<ArrayObj> CreateRepeated(int64_t n, const Any& value) {
     if (n < 0) TVM_FFI_THROW(ValueError) << "CreateRepeated: negative size " << n;
-    ObjectPtr<ArrayObj> p = details::SeqAllocInplace<ArrayObj>(n);
+    ObjectPtr<ArrayObj> p = detail::SeqAllocInplace<ArrayObj>(n);
     for (int64_t i = 0; i < n; ++i) {
-      p->AppendCellUnchecked(details::AnyUnsafe::MoveAnyToTVMFFIAny(Any(value)));
+      p->AppendCellUnchecked(detail::AnyUnsafe::MoveAnyToTVMFFIAny(Any(value)));
     }
     return p;
   }
@@ -63,16 +63,16 @@ class ArrayObj : public details::SeqBaseObj {
   static ObjectPtr<ArrayObj> CopyFrom(int64_t cap, ArrayObj* from) {
     if (cap < from->size) TVM_FFI_THROW(ValueError) << "Not enough capacity";
     const TVMFFIAny* s = from->slots();
-    return details::SeqCopyFrom<ArrayObj>(s, s + from->size, cap);
+    return detail::SeqCopyFrom<ArrayObj>(s, s + from->size, cap);
   }
   /*! \return A new array of capacity cap that takes over from's elements (from is left empty). */
   static ObjectPtr<ArrayObj> MoveFrom(int64_t cap, ArrayObj* from) {
     if (cap < from->size) TVM_FFI_THROW(RuntimeError) << "Not enough capacity";
-    return details::SeqStealFrom<ArrayObj>(from, cap);
+    return detail::SeqStealFrom<ArrayObj>(from, cap);
   }
 };
 
-namespace details {
+namespace detail {
 template <typename T>
 struct IsIteratorLike {
   template <typename U>
@@ -82,7 +82,7 @@ struct IsIteratorLike {
   static std::false_type Test(...);
   static constexpr bool value = decltype(Test<T>(0))::value && !std::is_integral_v<T>;
 };
-}  // namespace details
+}  // namespace detail
 
 /*!
  * \brief Immutable homogeneous sequence with copy-on-write.
@@ -90,12 +90,12 @@ struct IsIteratorLike {
  */
 template <typename T = Any>
 class Array : public ObjectRef {
-  static_assert(details::kCanStoreInAny<T> || std::is_same_v<T, Any>,
+  static_assert(detail::kCanStoreInAny<T> || std::is_same_v<T, Any>,
                 "Array<T>: T must be convertible to and from Any");
 
  public:
   using value_type = T;
-  using iterator = details::SeqIterator<T>;
+  using iterator = detail::SeqIterator<T>;
   using const_iterator = iterator;
   using reverse_iterator = std::reverse_iterator<iterator>;
   using ContainerType = ArrayObj;
@@ -103,7 +103,7 @@ class Array : public ObjectRef {
   static constexpr bool _type_custom_any_traits = true;
 
   /*! \brief An empty array. */
-  Array() : ObjectRef(details::SeqAllocInplace<ArrayObj>(0)) {}
+  Array() : ObjectRef(detail::SeqAllocInplace<ArrayObj>(0)) {}
   Array(const Array&) = default;
   Array(Array&&) = default;
   Array& operator=(const Array&) = default;
@@ -112,43 +112,43 @@ class Array : public ObjectRef {
   explicit Array(UnsafeInit tag) : ObjectRef(tag) {}
 
   /*! \brief Share an array whose elements are all also T's (Array<Derived> as Array<Base>). */
-  template <typename U, typename = std::enable_if_t<details::kSeqElementUpcast<T, U>>>
+  template <typename U, typename = std::enable_if_t<detail::kSeqElementUpcast<T, U>>>
   Array(const Array<U>& other)  // NOLINT(runtime/explicit)
-      : ObjectRef(details::ObjectUnsafe::GetObjectPtr(other)) {}
-  template <typename U, typename = std::enable_if_t<details::kSeqElementUpcast<T, U>>>
+      : ObjectRef(detail::ObjectUnsafe::GetObjectPtr(other)) {}
+  template <typename U, typename = std::enable_if_t<detail::kSeqElementUpcast<T, U>>>
   Array(Array<U>&& other)  // NOLINT(runtime/explicit)
-      : ObjectRef(std::move(details::ObjectUnsafe::GetObjectPtrMutable(other))) {}
+      : ObjectRef(std::move(detail::ObjectUnsafe::GetObjectPtrMutable(other))) {}
 
   Array(std::initializer_list<T> init) : Array(init.begin(), init.end()) {}  // NOLINT
   Array(const std::vector<T>& init) : Array(init.begin(), init.end()) {}     // NOLINT
   /*! \brief n copies of value. */
   Array(size_t n, const T& value) : ObjectRef(nullptr) {
-    ObjectPtr<ArrayObj> p = details::SeqAllocInplace<ArrayObj>(static_cast<int64_t>(n));
-    for (size_t i = 0; i < n; ++i) p->AppendCellUnchecked(details::SeqToCell<T>(value));
+    ObjectPtr<ArrayObj> p = detail::SeqAllocInplace<ArrayObj>(static_cast<int64_t>(n));
+    for (size_t i = 0; i < n; ++i) p->AppendCellUnchecked(detail::SeqToCell<T>(value));
     data_ = std::move(p);
   }
   /*! \brief The elements of [first, last). */
   template <typename IterType,
-            typename = std::enable_if_t<details::IsIteratorLike<IterType>::value>>
+            typename = std::enable_if_t<detail::IsIteratorLike<IterType>::value>>
   Array(IterType first, IterType last) : ObjectRef(nullptr) {
     Assign(first, last);
   }
 
   /*! \brief Replace the content by the elements of [first, last). */
   template <typename IterType,
-            typename = std::enable_if_t<details::IsIteratorLike<IterType>::value>>
+            typename = std::enable_if_t<detail::IsIteratorLike<IterType>::value>>
   void Assign(IterType first, IterType last) {
     int64_t n = 0;
     if constexpr (std::is_base_of_v<std::forward_iterator_tag,
                                     typename std::iterator_traits<IterType>::iterator_category>) {
       n = static_cast<int64_t>(std::distance(first, last));
     }
-    ObjectPtr<ArrayObj> p = details::SeqAllocInplace<ArrayObj>(n);
+    ObjectPtr<ArrayObj> p = detail::SeqAllocInplace<ArrayObj>(n);
     for (; first != last; ++first) {
       if (p->size == p->capacity) {
-        p = details::SeqStealFrom<ArrayObj>(p.get(), std::max<int64_t>(4, p->capacity * 2));
+        p = detail::SeqStealFrom<ArrayObj>(p.get(), std::max<int64_t>(4, p->capacity * 2));
       }
-      p->AppendCellUnchecked(details::SeqToCell<T>(*first));
+      p->AppendCellUnchecked(detail::SeqToCell<T>(*first));
     }
     data_ = std::move(p);
   }
@@ -160,15 +160,15 @@ class Array : public ObjectRef {
   bool empty() const { return size() == 0; }
 
   /*! \return The element at i; IndexError when i is out of range. */
-  T operator[](int64_t i) const { return details::SeqFromCell<T>(CheckedCell(i)); }
+  T operator[](int64_t i) const { return detail::SeqFromCell<T>(CheckedCell(i)); }
   T at(int64_t i) const { return operator[](i); }
   T front() const {
     if (empty()) TVM_FFI_THROW(IndexError) << "front() on empty sequence";
-    return details::SeqFromCell<T>(obj()->slots());
+    return detail::SeqFromCell<T>(obj()->slots());
   }
   T back() const {
     if (empty()) TVM_FFI_THROW(IndexError) << "back() on empty sequence";
-    return details::SeqFromCell<T>(obj()->slots() + obj()->size - 1);
+    return detail::SeqFromCell<T>(obj()->slots() + obj()->size - 1);
   }
 
   iterator begin() const { return iterator(data_ ? obj()->slots() : nullptr); }
@@ -178,13 +178,13 @@ class Array : public ObjectRef {
 
   /*! \brief Append an element. */
   void push_back(const T& item) {
-    details::CellBuffer cells;
-    cells.push_back(details::SeqToCell<T>(item));
+    detail::CellBuffer cells;
+    cells.push_back(detail::SeqToCell<T>(item));
     AppendCells(&cells);
   }
   void push_back(T&& item) {
-    details::CellBuffer cells;
-    cells.push_back(details::SeqToCell<T>(std::move(item)));
+    detail::CellBuffer cells;
+    cells.push_back(detail::SeqToCell<T>(std::move(item)));
     AppendCells(&cells);
   }
   /*! \brief Construct an element in place at the end. */
@@ -200,16 +200,16 @@ class Array : public ObjectRef {
   }
   /*! \brief Insert item before position. */
   iterator insert(iterator position, const T& item) {
-    details::CellBuffer cells;
-    cells.push_back(details::SeqToCell<T>(item));
+    detail::CellBuffer cells;
+    cells.push_back(detail::SeqToCell<T>(item));
     return InsertCells(position, &cells);
   }
   /*! \brief Insert the elements of [first, last) before position. */
   template <typename IterType,
-            typename = std::enable_if_t<details::IsIteratorLike<IterType>::value>>
+            typename = std::enable_if_t<detail::IsIteratorLike<IterType>::value>>
   iterator insert(iterator position, IterType first, IterType last) {
-    details::CellBuffer cells;
-    for (; first != last; ++first) cells.push_back(details::SeqToCell<T>(*first));
+    detail::CellBuffer cells;
+    for (; first != last; ++first) cells.push_back(detail::SeqToCell<T>(*first));
     return InsertCells(position, &cells);
   }
   /*! \brief Remove the element at position. */
@@ -229,8 +229,8 @@ class Array : public ObjectRef {
   /*! \brief Replace the element at i; IndexError when out of range. */
   void Set(int64_t i, T value) {
     CheckedCell(i);
-    details::CellBuffer cells;
-    cells.push_back(details::SeqToCell<T>(std::move(value)));
+    detail::CellBuffer cells;
+    cells.push_back(detail::SeqToCell<T>(std::move(value)));
     CopyOnWrite(0)->SetCell(i, *cells.data());
     cells.release();
   }
@@ -243,9 +243,9 @@ class Array : public ObjectRef {
       CopyOnWrite(0)->ShrinkTo(n);
       return;
     }
-    details::CellBuffer cells;
+    detail::CellBuffer cells;
     cells.reserve(static_cast<size_t>(n - cur));
-    for (int64_t i = cur; i < n; ++i) cells.push_back(details::SeqToCell<T>(T()));
+    for (int64_t i = cur; i < n; ++i) cells.push_back(detail::SeqToCell<T>(T()));
     AppendCells(&cells);
   }
   /*! \brief Make room for n elements. */
@@ -258,7 +258,7 @@ class Array : public ObjectRef {
     if (data_.unique()) {
       obj()->ShrinkTo(0);
     } else {
-      data_ = details::SeqAllocInplace<ArrayObj>(0);
+      data_ = detail::SeqAllocInplace<ArrayObj>(0);
     }
   }
 
@@ -303,7 +303,7 @@ class Array : public ObjectRef {
     }
     ArrayObj* o = obj();
     for (int64_t i = 0; i < o->size; ++i) {
-      Any cur = details::AnyUnsafe::MoveTVMFFIAnyToAny(o->slots() + i);
+      Any cur = detail::AnyUnsafe::MoveTVMFFIAnyToAny(o->slots() + i);
       T mapped = [&]() -> T {
         if constexpr (std::is_same_v<T, Any>) {
           return fmap(std::move(cur));
@@ -311,7 +311,7 @@ class Array : public ObjectRef {
           return fmap(std::move(cur).template cast<T>());
         }
       }();
-      o->slots()[i] = details::AnyUnsafe::MoveAnyToTVMFFIAny(Any(std::move(mapped)));
+      o->slots()[i] = detail::AnyUnsafe::MoveAnyToTVMFFIAny(Any(std::move(mapped)));
     }
   }
 
@@ -321,13 +321,13 @@ class Array : public ObjectRef {
   /*! \return The ArrayObj, copied first if shared (for in-place edits), with room for min_capacity. */
   ArrayObj* CopyOnWrite(int64_t min_capacity = 0) {
     if (!data_) {
-      data_ = details::SeqAllocInplace<ArrayObj>(min_capacity);
+      data_ = detail::SeqAllocInplace<ArrayObj>(min_capacity);
     } else if (!data_.unique()) {
       const TVMFFIAny* s = obj()->slots();
-      data_ = details::SeqCopyFrom<ArrayObj>(s, s + obj()->size, min_capacity);
+      data_ = detail::SeqCopyFrom<ArrayObj>(s, s + obj()->size, min_capacity);
     } else if (obj()->capacity < min_capacity) {
       // Slots live inside the object, so growing means a new object.
-      data_ = details::SeqStealFrom<ArrayObj>(obj(), min_capacity);
+      data_ = detail::SeqStealFrom<ArrayObj>(obj(), min_capacity);
     }
     return obj();
   }
@@ -340,11 +340,11 @@ class Array : public ObjectRef {
 
   const TVMFFIAny* CheckedCell(int64_t i) const {
     int64_t n = static_cast<int64_t>(size());
-    if (i < 0 || i >= n) details::ThrowSeqIndexError("Array", i, n);
+    if (i < 0 || i >= n) detail::ThrowSeqIndexError("Array", i, n);
     return obj()->slots() + i;
   }
 
-  void AppendCells(details::CellBuffer* cells) {
+  void AppendCells(detail::CellBuffer* cells) {
     int64_t need = static_cast<int64_t>(size()) + cells->size();
     int64_t cap = static_cast<int64_t>(capacity());
     if (need > cap && data_.unique()) need = std::max<int64_t>(need, std::max<int64_t>(4, cap * 2));
@@ -353,7 +353,7 @@ class Array : public ObjectRef {
     cells->release();
   }
 
-  iterator InsertCells(iterator position, details::CellBuffer* cells) {
+  iterator InsertCells(iterator position, detail::CellBuffer* cells) {
     int64_t pos = position - begin();
     int64_t n = static_cast<int64_t>(size());
     if (pos < 0 || pos > n) {
@@ -376,7 +376,7 @@ inline Array<T> Concat(Array<T> lhs, const Array<T>& rhs) {
   return lhs;
 }
 
-namespace details {
+namespace detail {
 /*!
  * \brief The Any conversions shared by Array<T> and List<T>: SeqRef over the
  *  object type Obj (the strict type); `Other` is the sequence kind also
@@ -429,14 +429,14 @@ struct SeqTypeTraitsBase : TypeTraitsBase {
     return ObjectUnsafe::ObjectRefFromObjectPtr<SeqRef>(std::move(p));
   }
 };
-}  // namespace details
+}  // namespace detail
 
 template <typename T>
 struct TypeTraits<Array<T>>
-    : details::SeqTypeTraitsBase<Array<T>, T, ArrayObj, kTVMFFIList> {
+    : detail::SeqTypeTraitsBase<Array<T>, T, ArrayObj, kTVMFFIList> {
   static std::string TypeStr() { return "Array<" + TypeTraits<T>::TypeStr() + ">"; }
   static std::string TypeSchema() {
-    return details::SchemaWithArgs("ffi.Array", {TypeTraits<T>::TypeSchema()});
+    return detail::SchemaWithArgs("ffi.Array", {TypeTraits<T>::TypeSchema()});
   }
 };
 

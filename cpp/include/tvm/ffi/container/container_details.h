@@ -17,7 +17,7 @@
 #include <type_traits>
 
 TVM_FFI_NAMESPACE_BEGIN
-namespace details {
+namespace detail {
 
 /*!
  * \brief A random-access iterator over TIter whose dereference yields
@@ -136,6 +136,6 @@ inline std::string ContainerTypeStr(const char* name) {
   return out;
 }
 
-}  // namespace details
+}  // namespace detail
 TVM_FFI_NAMESPACE_END
 #endif  // TVM_FFI_CONTAINER_CONTAINER_DETAILS_H_

@@ -26,7 +26,7 @@ TVM_FFI_NAMESPACE_BEGIN
 
 /*! \brief Mutable, shared map from K to V (both default to Any). */
 template <typename K = Any, typename V = Any>
-class Dict : public ObjectRef, public details::MapReadAPI<Dict<K, V>, K, V> {
+class Dict : public ObjectRef, public detail::MapReadAPI<Dict<K, V>, K, V> {
  public:
   static constexpr const char* kContainerName = "Dict";
   static constexpr bool _type_custom_any_traits = true;
@@ -44,17 +44,17 @@ class Dict : public ObjectRef, public details::MapReadAPI<Dict<K, V>, K, V> {
                                         !std::is_same_v<typename std::iterator_traits<
                                                             Iter>::value_type, void>>>
   Dict(Iter first, Iter last) : Dict() {
-    details::MapInsertRange<K, V>(obj(), first, last);
+    detail::MapInsertRange<K, V>(obj(), first, last);
   }
   /*!
    * \brief View a Dict with more general types (Dict<String, int> as Dict<Any, Any>): shares the object,
    *  no element is converted.
    */
   template <typename K2, typename V2,
-            typename = std::enable_if_t<details::kMapWidens<K, V, K2, V2>>>
+            typename = std::enable_if_t<detail::kMapWidens<K, V, K2, V2>>>
   Dict(const Dict<K2, V2>& other) : ObjectRef(other) {}  // NOLINT(runtime/explicit)
   template <typename K2, typename V2,
-            typename = std::enable_if_t<details::kMapWidens<K, V, K2, V2>>>
+            typename = std::enable_if_t<detail::kMapWidens<K, V, K2, V2>>>
   Dict(Dict<K2, V2>&& other) : ObjectRef(std::move(other)) {}  // NOLINT(runtime/explicit)
   explicit Dict(ObjectPtr<DictObj> n) : ObjectRef(std::move(n)) {}
   explicit Dict(UnsafeInit tag) : ObjectRef(tag) {}
@@ -72,7 +72,7 @@ class Dict : public ObjectRef, public details::MapReadAPI<Dict<K, V>, K, V> {
   /*! \brief Remove key if present; returns the number removed (0 or 1). */
   template <typename Q>
   size_t erase(const Q& key) {
-    return details::WithKeyCell<K>(
+    return detail::WithKeyCell<K>(
         key, [this](const TVMFFIAny* cell) -> size_t { return obj()->Erase(cell) ? 1 : 0; });
   }
 
@@ -91,7 +91,7 @@ class Dict : public ObjectRef, public details::MapReadAPI<Dict<K, V>, K, V> {
 };
 
 template <typename K, typename V>
-struct TypeTraits<Dict<K, V>> : details::MapTypeTraitsBase<Dict<K, V>, DictObj, MapObj, K, V> {};
+struct TypeTraits<Dict<K, V>> : detail::MapTypeTraitsBase<Dict<K, V>, DictObj, MapObj, K, V> {};
 
 TVM_FFI_NAMESPACE_END
 #endif  // TVM_FFI_CONTAINER_DICT_H_

@@ -38,7 +38,7 @@
 TVM_FFI_NAMESPACE_BEGIN
 
 /*! \brief The object behind List: header + TVMFFISeqCell. */
-class ListObj : public details::SeqBaseObj {
+class ListObj : public detail::SeqBaseObj {
  public:
   static constexpr int32_t _type_index = kTVMFFIList;
   static constexpr bool _type_mutable = true;
@@ -52,12 +52,12 @@ class ListObj : public details::SeqBaseObj {
  */
 template <typename T = Any>
 class List : public ObjectRef {
-  static_assert(details::kCanStoreInAny<T> || std::is_same_v<T, Any>,
+  static_assert(detail::kCanStoreInAny<T> || std::is_same_v<T, Any>,
                 "List<T>: T must be convertible to and from Any");
 
  public:
   using value_type = T;
-  using iterator = details::SeqIterator<T, true>;
+  using iterator = detail::SeqIterator<T, true>;
   using const_iterator = iterator;
   using reverse_iterator = std::reverse_iterator<iterator>;
   using ContainerType = ListObj;
@@ -65,7 +65,7 @@ class List : public ObjectRef {
   static constexpr bool _type_custom_any_traits = true;
 
   /*! \brief A new empty list. */
-  List() : ObjectRef(details::SeqAllocInplace<ListObj>(0)) {}
+  List() : ObjectRef(detail::SeqAllocInplace<ListObj>(0)) {}
   List(const List&) = default;
   List(List&&) = default;
   List& operator=(const List&) = default;
@@ -77,23 +77,23 @@ class List : public ObjectRef {
   List(const std::vector<T>& init) : List(init.begin(), init.end()) {}     // NOLINT
   /*! \brief n copies of value. */
   List(size_t n, const T& value) : ObjectRef(nullptr) {
-    ObjectPtr<ListObj> p = details::SeqAllocInplace<ListObj>(static_cast<int64_t>(n));
-    for (size_t i = 0; i < n; ++i) p->AppendCellUnchecked(details::SeqToCell<T>(value));
+    ObjectPtr<ListObj> p = detail::SeqAllocInplace<ListObj>(static_cast<int64_t>(n));
+    for (size_t i = 0; i < n; ++i) p->AppendCellUnchecked(detail::SeqToCell<T>(value));
     data_ = std::move(p);
   }
   /*! \brief A new list of the elements of [first, last). */
   template <typename IterType,
-            typename = std::enable_if_t<details::IsIteratorLike<IterType>::value>>
+            typename = std::enable_if_t<detail::IsIteratorLike<IterType>::value>>
   List(IterType first, IterType last) : ObjectRef(nullptr) {
     int64_t n = 0;
     if constexpr (std::is_base_of_v<std::forward_iterator_tag,
                                     typename std::iterator_traits<IterType>::iterator_category>) {
       n = static_cast<int64_t>(std::distance(first, last));
     }
-    ObjectPtr<ListObj> p = details::SeqAllocInplace<ListObj>(n);
+    ObjectPtr<ListObj> p = detail::SeqAllocInplace<ListObj>(n);
     for (; first != last; ++first) {
       p->GrowBuffer(p->size + 1);
-      p->AppendCellUnchecked(details::SeqToCell<T>(*first));
+      p->AppendCellUnchecked(detail::SeqToCell<T>(*first));
     }
     data_ = std::move(p);
   }
@@ -103,15 +103,15 @@ class List : public ObjectRef {
   bool empty() const { return size() == 0; }
 
   /*! \return The element at i; IndexError when i is out of range. */
-  T operator[](int64_t i) const { return details::SeqFromCellChecked<T>(CheckedCell(i)); }
+  T operator[](int64_t i) const { return detail::SeqFromCellChecked<T>(CheckedCell(i)); }
   T at(int64_t i) const { return operator[](i); }
   T front() const {
     if (empty()) TVM_FFI_THROW(IndexError) << "front() on empty sequence";
-    return details::SeqFromCellChecked<T>(obj()->slots());
+    return detail::SeqFromCellChecked<T>(obj()->slots());
   }
   T back() const {
     if (empty()) TVM_FFI_THROW(IndexError) << "back() on empty sequence";
-    return details::SeqFromCellChecked<T>(obj()->slots() + obj()->size - 1);
+    return detail::SeqFromCellChecked<T>(obj()->slots() + obj()->size - 1);
   }
 
   iterator begin() const { return iterator(obj()->slots()); }
@@ -120,8 +120,8 @@ class List : public ObjectRef {
   reverse_iterator rend() const { return reverse_iterator(begin()); }
 
   /*! \brief Append an element (seen by every handle). */
-  void push_back(const T& item) { AppendCell(details::SeqToCell<T>(item)); }
-  void push_back(T&& item) { AppendCell(details::SeqToCell<T>(std::move(item))); }
+  void push_back(const T& item) { AppendCell(detail::SeqToCell<T>(item)); }
+  void push_back(T&& item) { AppendCell(detail::SeqToCell<T>(std::move(item))); }
   template <typename... Args>
   void emplace_back(Args&&... args) {
     push_back(T(std::forward<Args>(args)...));
@@ -133,23 +133,23 @@ class List : public ObjectRef {
   }
   /*! \brief Insert item before position. */
   iterator insert(iterator position, const T& item) {
-    details::CellBuffer cells;
-    cells.push_back(details::SeqToCell<T>(item));
+    detail::CellBuffer cells;
+    cells.push_back(detail::SeqToCell<T>(item));
     return InsertCells(position - begin(), &cells);
   }
   /*! \brief Insert the elements of [first, last) before position. */
   template <typename IterType,
-            typename = std::enable_if_t<details::IsIteratorLike<IterType>::value>>
+            typename = std::enable_if_t<detail::IsIteratorLike<IterType>::value>>
   iterator insert(iterator position, IterType first, IterType last) {
     int64_t pos = position - begin();
-    details::CellBuffer cells;
-    for (; first != last; ++first) cells.push_back(details::SeqToCell<T>(*first));
+    detail::CellBuffer cells;
+    for (; first != last; ++first) cells.push_back(detail::SeqToCell<T>(*first));
     return InsertCells(pos, &cells);
   }
   /*! \brief Insert item before index pos (0 <= pos <= size, else IndexError). */
   void insert(int64_t pos, const T& item) {
-    details::CellBuffer cells;
-    cells.push_back(details::SeqToCell<T>(item));
+    detail::CellBuffer cells;
+    cells.push_back(detail::SeqToCell<T>(item));
     InsertCells(pos, &cells);
   }
   /*! \brief Remove the element at position. */
@@ -168,7 +168,7 @@ class List : public ObjectRef {
   /*! \brief Replace the element at i; IndexError when out of range. */
   void Set(int64_t i, T value) {
     CheckedCell(i);
-    obj()->SetCell(i, details::SeqToCell<T>(std::move(value)));
+    obj()->SetCell(i, detail::SeqToCell<T>(std::move(value)));
   }
   /*! \brief Resize to n elements, appending default-constructed T's. */
   void resize(int64_t n) {
@@ -178,9 +178,9 @@ class List : public ObjectRef {
       obj()->ShrinkTo(n);
       return;
     }
-    details::CellBuffer cells;
+    detail::CellBuffer cells;
     cells.reserve(static_cast<size_t>(n - cur));
-    for (int64_t i = cur; i < n; ++i) cells.push_back(details::SeqToCell<T>(T()));
+    for (int64_t i = cur; i < n; ++i) cells.push_back(detail::SeqToCell<T>(T()));
     InsertCells(cur, &cells);
   }
   /*! \brief Make room for n elements. */
@@ -198,15 +198,15 @@ class List : public ObjectRef {
 
   const TVMFFIAny* CheckedCell(int64_t i) const {
     int64_t n = obj()->size;
-    if (i < 0 || i >= n) details::ThrowSeqIndexError("List", i, n);
+    if (i < 0 || i >= n) detail::ThrowSeqIndexError("List", i, n);
     return obj()->slots() + i;
   }
   void AppendCell(TVMFFIAny cell) {
-    details::CellBuffer cells;
+    detail::CellBuffer cells;
     cells.push_back(cell);
     InsertCells(obj()->size, &cells);
   }
-  iterator InsertCells(int64_t pos, details::CellBuffer* cells) {
+  iterator InsertCells(int64_t pos, detail::CellBuffer* cells) {
     ListObj* p = obj();
     if (pos < 0 || pos > p->size) {
       TVM_FFI_THROW(IndexError) << "Index " << pos << " out of bounds [0, " << p->size << "]";
@@ -227,10 +227,10 @@ class List : public ObjectRef {
 };
 
 template <typename T>
-struct TypeTraits<List<T>> : details::SeqTypeTraitsBase<List<T>, T, ListObj, kTVMFFIArray> {
+struct TypeTraits<List<T>> : detail::SeqTypeTraitsBase<List<T>, T, ListObj, kTVMFFIArray> {
   static std::string TypeStr() { return "List<" + TypeTraits<T>::TypeStr() + ">"; }
   static std::string TypeSchema() {
-    return details::SchemaWithArgs("ffi.List", {TypeTraits<T>::TypeSchema()});
+    return detail::SchemaWithArgs("ffi.List", {TypeTraits<T>::TypeSchema()});
   }
 };
 

@@ -26,7 +26,7 @@ TVM_FFI_NAMESPACE_BEGIN
 
 /*! \brief Immutable copy-on-write map from K to V (both default to Any). */
 template <typename K = Any, typename V = Any>
-class Map : public ObjectRef, public details::MapReadAPI<Map<K, V>, K, V> {
+class Map : public ObjectRef, public detail::MapReadAPI<Map<K, V>, K, V> {
  public:
   static constexpr const char* kContainerName = "Map";
   static constexpr bool _type_custom_any_traits = true;
@@ -44,17 +44,17 @@ class Map : public ObjectRef, public details::MapReadAPI<Map<K, V>, K, V> {
                                         !std::is_same_v<typename std::iterator_traits<
                                                             Iter>::value_type, void>>>
   Map(Iter first, Iter last) : Map() {
-    details::MapInsertRange<K, V>(mutable_obj(), first, last);
+    detail::MapInsertRange<K, V>(mutable_obj(), first, last);
   }
   /*!
    * \brief View a Map with more general types (Map<String, int> as Map<Any, Any>): shares the object,
    *  no element is converted.
    */
   template <typename K2, typename V2,
-            typename = std::enable_if_t<details::kMapWidens<K, V, K2, V2>>>
+            typename = std::enable_if_t<detail::kMapWidens<K, V, K2, V2>>>
   Map(const Map<K2, V2>& other) : ObjectRef(other) {}  // NOLINT(runtime/explicit)
   template <typename K2, typename V2,
-            typename = std::enable_if_t<details::kMapWidens<K, V, K2, V2>>>
+            typename = std::enable_if_t<detail::kMapWidens<K, V, K2, V2>>>
   Map(Map<K2, V2>&& other) : ObjectRef(std::move(other)) {}  // NOLINT(runtime/explicit)
   explicit Map(ObjectPtr<MapObj> n) : ObjectRef(std::move(n)) {}
   explicit Map(UnsafeInit tag) : ObjectRef(tag) {}
@@ -77,7 +77,7 @@ class Map : public ObjectRef, public details::MapReadAPI<Map<K, V>, K, V> {
   /*! \brief Remove key if present; returns the number removed (0 or 1). */
   template <typename Q>
   size_t erase(const Q& key) {
-    return details::WithKeyCell<K>(key, [this](const TVMFFIAny* cell) -> size_t {
+    return detail::WithKeyCell<K>(key, [this](const TVMFFIAny* cell) -> size_t {
       // Absent keys must not trigger a copy of a shared storage.
       const MapObj* obj = get();
       if (obj == nullptr || obj->FindIndex(cell) == obj->EndIndex()) return 0;
@@ -122,7 +122,7 @@ inline Map<K, V> Merge(Map<K, V> lhs, const Map<K, V>& rhs) {
 }
 
 template <typename K, typename V>
-struct TypeTraits<Map<K, V>> : details::MapTypeTraitsBase<Map<K, V>, MapObj, DictObj, K, V> {};
+struct TypeTraits<Map<K, V>> : detail::MapTypeTraitsBase<Map<K, V>, MapObj, DictObj, K, V> {};
 
 TVM_FFI_NAMESPACE_END
 #endif  // TVM_FFI_CONTAINER_MAP_H_

@@ -35,7 +35,7 @@
 
 TVM_FFI_NAMESPACE_BEGIN
 
-namespace details {
+namespace detail {
 
 /*! \brief One key/value pair, laid out as std::pair<Any, Any> (32 bytes). */
 struct MapKV {
@@ -155,7 +155,7 @@ inline std::string MapKeyRepr(const TVMFFIAny* key) {
   }
 }
 
-}  // namespace details
+}  // namespace detail
 
 /*!
  * \brief The storage shared by MapObj and DictObj, laid out exactly as the
@@ -194,9 +194,9 @@ class MapBaseObj : public Object {
   size_t size() const { return static_cast<size_t>(size_); }
   bool empty() const { return size_ == 0; }
   /*! \return Whether the small (linear) layout is in use. */
-  bool IsSmall() const { return (slots_ & details::kMapSmallFlag) != 0; }
+  bool IsSmall() const { return (slots_ & detail::kMapSmallFlag) != 0; }
   /*! \return The capacity of the small layout, or the slot count of the dense one. */
-  uint64_t SlotCount() const { return slots_ & ~details::kMapSmallFlag; }
+  uint64_t SlotCount() const { return slots_ & ~detail::kMapSmallFlag; }
 
   // ---- cursor API: an index is a pair position (small) or a slot (dense) ----
 
@@ -211,7 +211,7 @@ class MapBaseObj : public Object {
   uint64_t NextIndex(uint64_t i) const {
     if (IsSmall()) return i + 1;
     uint64_t next = Item(i).next;
-    return next == details::kMapNoIndex ? slots_ : next;
+    return next == detail::kMapNoIndex ? slots_ : next;
   }
   /*! \return The index before i (i may be EndIndex()). */
   uint64_t PrevIndex(uint64_t i) const {
@@ -222,36 +222,36 @@ class MapBaseObj : public Object {
   /*! \return Whether index i names a live entry (false for end and stale indices). */
   bool IsLiveIndex(uint64_t i) const {
     if (IsSmall()) return i < size_;
-    return i < slots_ && Meta(i) != details::kMapEmptySlot && Meta(i) != details::kMapProtectedSlot;
+    return i < slots_ && Meta(i) != detail::kMapEmptySlot && Meta(i) != detail::kMapProtectedSlot;
   }
   /*! \return The pair at index i. */
-  details::MapKV& KVAt(uint64_t i) const {
+  detail::MapKV& KVAt(uint64_t i) const {
     return IsSmall() ? SmallData()[i] : Item(i).kv;
   }
 
   /*! \return The index of key, or EndIndex(). */
   TVM_FFI_INLINE uint64_t FindIndex(const TVMFFIAny* key) const {
     if (IsSmall()) {
-      details::MapKV* d = SmallData();
+      detail::MapKV* d = SmallData();
       for (uint64_t i = 0; i < size_; ++i) {
-        if (details::MapKeyEqual(&d[i].key, key)) return i;
+        if (detail::MapKeyEqual(&d[i].key, key)) return i;
       }
       return size_;
     }
-    uint64_t i = DenseFind(key, details::MapKeyHash(key));
-    return i == details::kMapNoIndex ? slots_ : i;
+    uint64_t i = DenseFind(key, detail::MapKeyHash(key));
+    return i == detail::kMapNoIndex ? slots_ : i;
   }
   /*! \return The value stored for key, or nullptr. The path every lookup takes. */
   TVM_FFI_INLINE const TVMFFIAny* FindValue(const TVMFFIAny* key) const {
     if (IsSmall()) {
-      details::MapKV* d = SmallData();
+      detail::MapKV* d = SmallData();
       for (uint64_t i = 0; i < size_; ++i) {
-        if (details::MapKeyEqual(&d[i].key, key)) return &d[i].value;
+        if (detail::MapKeyEqual(&d[i].key, key)) return &d[i].value;
       }
       return nullptr;
     }
-    uint64_t i = DenseFind(key, details::MapKeyHash(key));
-    return i == details::kMapNoIndex ? nullptr : &Item(i).kv.value;
+    uint64_t i = DenseFind(key, detail::MapKeyHash(key));
+    return i == detail::kMapNoIndex ? nullptr : &Item(i).kv.value;
   }
 
   // ---- public container API over Any ----
@@ -303,19 +303,19 @@ class MapBaseObj : public Object {
   iterator end() const { return iterator(this, EndIndex()); }
   /*! \return An iterator at key, or end(). */
   iterator find(const Any& key) const {
-    return iterator(this, FindIndex(details::AnyUnsafe::GetTVMFFIAny(key)));
+    return iterator(this, FindIndex(detail::AnyUnsafe::GetTVMFFIAny(key)));
   }
   /*! \return 1 if key is present, else 0. */
   size_t count(const Any& key) const { return find(key) == end() ? 0 : 1; }
   /*! \return The value of key; KeyError when it is missing. */
   const Any& at(const Any& key) const {
-    const TVMFFIAny* v = FindValue(details::AnyUnsafe::GetTVMFFIAny(key));
-    if (v == nullptr) ThrowMissingKey(details::AnyUnsafe::GetTVMFFIAny(key));
+    const TVMFFIAny* v = FindValue(detail::AnyUnsafe::GetTVMFFIAny(key));
+    if (v == nullptr) ThrowMissingKey(detail::AnyUnsafe::GetTVMFFIAny(key));
     return *reinterpret_cast<const Any*>(v);
   }
   Any& at(const Any& key) {
-    const TVMFFIAny* v = FindValue(details::AnyUnsafe::GetTVMFFIAny(key));
-    if (v == nullptr) ThrowMissingKey(details::AnyUnsafe::GetTVMFFIAny(key));
+    const TVMFFIAny* v = FindValue(detail::AnyUnsafe::GetTVMFFIAny(key));
+    if (v == nullptr) ThrowMissingKey(detail::AnyUnsafe::GetTVMFFIAny(key));
     return *reinterpret_cast<Any*>(const_cast<TVMFFIAny*>(v));
   }
   /*! \brief Remove the entry at it (in place). */
@@ -323,7 +323,7 @@ class MapBaseObj : public Object {
     if (it.index() != EndIndex()) EraseIndex(it.index());
   }
   /*! \brief Remove key if present (in place). */
-  void erase(const Any& key) { Erase(details::AnyUnsafe::GetTVMFFIAny(key)); }
+  void erase(const Any& key) { Erase(detail::AnyUnsafe::GetTVMFFIAny(key)); }
   /*! \brief Remove every entry, keeping the storage. */
   void clear() { Clear(); }
 
@@ -338,20 +338,20 @@ class MapBaseObj : public Object {
    *  layout and moves to the end in the dense one.
    */
   bool Insert(Any* key, Any* value, bool dense_in_place) {
-    TVMFFIAny* k = details::AnyUnsafe::GetTVMFFIAny(key);
-    TVMFFIAny* v = details::AnyUnsafe::GetTVMFFIAny(value);
+    TVMFFIAny* k = detail::AnyUnsafe::GetTVMFFIAny(key);
+    TVMFFIAny* v = detail::AnyUnsafe::GetTVMFFIAny(value);
     if (IsSmall()) {
-      details::MapKV* d = SmallData();
+      detail::MapKV* d = SmallData();
       for (uint64_t i = 0; i < size_; ++i) {
-        if (details::MapKeyEqual(&d[i].key, k)) {
+        if (detail::MapKeyEqual(&d[i].key, k)) {
           std::swap(d[i].value, *v);  // the old value leaves with *value
           return true;
         }
       }
       uint64_t cap = SlotCount();
       if (size_ == cap) {
-        if (cap < details::kMapSmallMax) {
-          GrowSmall(std::min<uint64_t>(std::max<uint64_t>(cap * 2, 2), details::kMapSmallMax));
+        if (cap < detail::kMapSmallMax) {
+          GrowSmall(std::min<uint64_t>(std::max<uint64_t>(cap * 2, 2), detail::kMapSmallMax));
         } else if (dense_in_place) {
           Rehash(DenseSlotsFor(cap));
         } else {
@@ -359,14 +359,14 @@ class MapBaseObj : public Object {
         }
       }
       if (IsSmall()) {
-        details::MapKV* slot = SmallData() + size_;
-        slot->key = details::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(*key));
-        slot->value = details::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(*value));
+        detail::MapKV* slot = SmallData() + size_;
+        slot->key = detail::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(*key));
+        slot->value = detail::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(*value));
         ++size_;
         return true;
       }
     }
-    DenseInsert(k, v, details::MapKeyHash(k));
+    DenseInsert(k, v, detail::MapKeyHash(k));
     return true;
   }
 
@@ -380,37 +380,37 @@ class MapBaseObj : public Object {
 
   /*! \brief Remove the entry at a live index. */
   void EraseIndex(uint64_t i) {
-    details::MapKV old;
+    detail::MapKV old;
     if (IsSmall()) {
-      details::MapKV* d = SmallData();
+      detail::MapKV* d = SmallData();
       old = d[i];
-      std::memmove(static_cast<void*>(d + i), d + i + 1, sizeof(details::MapKV) * (size_ - i - 1));
+      std::memmove(static_cast<void*>(d + i), d + i + 1, sizeof(detail::MapKV) * (size_ - i - 1));
       --size_;
     } else {
       old = Item(i).kv;
       DenseRemoveSlot(i);
     }
     // Released last: a destructor may run code that reads this map.
-    details::MapCellDecRef(old.key);
-    details::MapCellDecRef(old.value);
+    detail::MapCellDecRef(old.key);
+    detail::MapCellDecRef(old.value);
   }
 
   /*! \brief Remove every entry, keeping the layout and storage. */
   void Clear() {
-    std::vector<details::MapKV> old;
+    std::vector<detail::MapKV> old;
     old.reserve(size_);
     for (uint64_t i = BeginIndex(); i != EndIndex(); i = NextIndex(i)) old.push_back(KVAt(i));
     if (!IsSmall()) {
       for (uint64_t b = 0; b < BlockCount(slots_); ++b) {
-        std::memset(Blocks()[b].meta, details::kMapEmptySlot, 16);
+        std::memset(Blocks()[b].meta, detail::kMapEmptySlot, 16);
       }
-      Extra()->iter_list_head = Extra()->iter_list_tail = details::kMapNoIndex;
+      Extra()->iter_list_head = Extra()->iter_list_tail = detail::kMapNoIndex;
     }
     size_ = 0;
     // Detached first, so a destructor that reads this map sees it empty.
-    for (const details::MapKV& kv : old) {
-      details::MapCellDecRef(kv.key);
-      details::MapCellDecRef(kv.value);
+    for (const detail::MapKV& kv : old) {
+      detail::MapCellDecRef(kv.key);
+      detail::MapCellDecRef(kv.value);
     }
   }
 
@@ -418,7 +418,7 @@ class MapBaseObj : public Object {
   void Reserve(uint64_t n) {
     if (n <= SlotCount() && IsSmall()) return;
     if (IsSmall()) {
-      if (n <= details::kMapSmallMax) {
+      if (n <= detail::kMapSmallMax) {
         GrowSmall(n);
       } else {
         Rehash(DenseSlotsFor(n));
@@ -434,17 +434,17 @@ class MapBaseObj : public Object {
    */
   void CopyFrom(const MapBaseObj& src) {
     if (!src.IsSmall() && !IsSmall() && slots_ == src.slots_) {
-      std::memcpy(static_cast<void*>(data_), src.data_, sizeof(details::DenseMapBlock) * BlockCount(slots_));
+      std::memcpy(static_cast<void*>(data_), src.data_, sizeof(detail::DenseMapBlock) * BlockCount(slots_));
       *Extra() = *src.Extra();
       size_ = src.size_;
-      for (uint64_t i = BeginIndex(); i != details::kMapNoIndex && i != slots_; i = Item(i).next) {
-        details::MapCellIncRef(Item(i).kv.key);
-        details::MapCellIncRef(Item(i).kv.value);
+      for (uint64_t i = BeginIndex(); i != detail::kMapNoIndex && i != slots_; i = Item(i).next) {
+        detail::MapCellIncRef(Item(i).kv.key);
+        detail::MapCellIncRef(Item(i).kv.value);
       }
       return;
     }
     for (uint64_t i = src.BeginIndex(); i != src.EndIndex(); i = src.NextIndex(i)) {
-      const details::MapKV& kv = src.KVAt(i);
+      const detail::MapKV& kv = src.KVAt(i);
       Any k = AnyView::CopyFromTVMFFIAny(kv.key);
       Any v = AnyView::CopyFromTVMFFIAny(kv.value);
       Insert(&k, &v, true);
@@ -457,13 +457,13 @@ class MapBaseObj : public Object {
    */
   template <typename T>
   static ObjectPtr<T> Create(uint64_t n) {
-    uint64_t cap = n <= details::kMapSmallMax ? std::max<uint64_t>(n, 2) : 1;
-    ObjectPtr<T> obj = make_inplace_array_object<T, details::MapKV>(cap);
-    obj->data_ = InplaceArrayBase<T, details::MapKV>(obj.get());
+    uint64_t cap = n <= detail::kMapSmallMax ? std::max<uint64_t>(n, 2) : 1;
+    ObjectPtr<T> obj = make_inplace_array_object<T, detail::MapKV>(cap);
+    obj->data_ = InplaceArrayBase<T, detail::MapKV>(obj.get());
     obj->size_ = 0;
-    obj->slots_ = details::kMapSmallFlag | cap;
+    obj->slots_ = detail::kMapSmallFlag | cap;
     obj->data_deleter_ = nullptr;
-    if (n > details::kMapSmallMax) obj->Rehash(DenseSlotsFor(n));
+    if (n > detail::kMapSmallMax) obj->Rehash(DenseSlotsFor(n));
     return obj;
   }
 
@@ -475,9 +475,9 @@ class MapBaseObj : public Object {
     if (!src.IsSmall() && (n + 1) * 100 <= src.slots_ * 99) {
       obj = Create<T>(1);
       obj->Rehash(src.slots_);
-    } else if (src.IsSmall() && n > details::kMapSmallMax) {
+    } else if (src.IsSmall() && n > detail::kMapSmallMax) {
       // Leaving the small layout: the dense table starts at twice the small capacity.
-      uint64_t slots = DenseSlotsFor(std::max<uint64_t>(src.size_, details::kMapSmallMax));
+      uint64_t slots = DenseSlotsFor(std::max<uint64_t>(src.size_, detail::kMapSmallMax));
       while ((n + 1) * 100 > slots * 99) slots *= 2;
       obj = Create<T>(1);
       obj->Rehash(slots);
@@ -491,14 +491,14 @@ class MapBaseObj : public Object {
  protected:
   [[noreturn]] void ThrowMissingKey(const TVMFFIAny* key) const;
 
-  details::MapKV* SmallData() const { return static_cast<details::MapKV*>(data_); }
-  details::DenseMapExtra* Extra() const {
-    return reinterpret_cast<details::DenseMapExtra*>(
+  detail::MapKV* SmallData() const { return static_cast<detail::MapKV*>(data_); }
+  detail::DenseMapExtra* Extra() const {
+    return reinterpret_cast<detail::DenseMapExtra*>(
         reinterpret_cast<char*>(const_cast<MapBaseObj*>(this)) + sizeof(MapBaseObj));
   }
-  details::DenseMapBlock* Blocks() const { return static_cast<details::DenseMapBlock*>(data_); }
+  detail::DenseMapBlock* Blocks() const { return static_cast<detail::DenseMapBlock*>(data_); }
   uint8_t& Meta(uint64_t i) const { return Blocks()[i >> 4].meta[i & 15]; }
-  details::DenseMapItem& Item(uint64_t i) const { return Blocks()[i >> 4].items[i & 15]; }
+  detail::DenseMapItem& Item(uint64_t i) const { return Blocks()[i >> 4].items[i & 15]; }
   static uint64_t BlockCount(uint64_t slots) { return (slots + 15) / 16; }
   // A power of two with room for n at half load (the dense layout is never under 8 slots).
   static uint64_t DenseSlotsFor(uint64_t n) {
@@ -509,23 +509,23 @@ class MapBaseObj : public Object {
 
   // The dense table being built or edited: a view of the fields of one layout.
   struct DenseView {
-    details::DenseMapBlock* blocks;
+    detail::DenseMapBlock* blocks;
     uint64_t slots;
     uint32_t shift;
     uint64_t head;
     uint64_t tail;
 
     uint8_t& Meta(uint64_t i) const { return blocks[i >> 4].meta[i & 15]; }
-    details::DenseMapItem& Item(uint64_t i) const { return blocks[i >> 4].items[i & 15]; }
-    uint64_t Home(uint64_t hash) const { return (details::kMapFibMul * hash) >> shift; }
+    detail::DenseMapItem& Item(uint64_t i) const { return blocks[i >> 4].items[i & 15]; }
+    uint64_t Home(uint64_t hash) const { return (detail::kMapFibMul * hash) >> shift; }
     uint64_t Step(uint64_t i, uint8_t k) const {
-      return (i + details::MapJumpDistance(k)) & (slots - 1);
+      return (i + detail::MapJumpDistance(k)) & (slots - 1);
     }
     // The first empty slot reachable from i with a known jump, not in `taken`; 0 when none.
     uint8_t FindEmpty(uint64_t i, const uint64_t* taken, size_t num_taken) const {
-      for (uint8_t k = 1; k < details::kMapKnownJumps; ++k) {
+      for (uint8_t k = 1; k < detail::kMapKnownJumps; ++k) {
         uint64_t c = Step(i, k);
-        if (Meta(c) != details::kMapEmptySlot) continue;
+        if (Meta(c) != detail::kMapEmptySlot) continue;
         bool used = false;
         for (size_t t = 0; t < num_taken; ++t) used = used || taken[t] == c;
         if (!used) return k;
@@ -534,8 +534,8 @@ class MapBaseObj : public Object {
     }
     void LinkBack(uint64_t i) {
       Item(i).prev = tail;
-      Item(i).next = details::kMapNoIndex;
-      if (tail == details::kMapNoIndex) {
+      Item(i).next = detail::kMapNoIndex;
+      if (tail == detail::kMapNoIndex) {
         head = i;
       } else {
         Item(tail).next = i;
@@ -543,13 +543,13 @@ class MapBaseObj : public Object {
       tail = i;
     }
     void Unlink(uint64_t i) {
-      details::DenseMapItem& it = Item(i);
-      if (it.prev == details::kMapNoIndex) {
+      detail::DenseMapItem& it = Item(i);
+      if (it.prev == detail::kMapNoIndex) {
         head = it.next;
       } else {
         Item(it.prev).next = it.next;
       }
-      if (it.next == details::kMapNoIndex) {
+      if (it.next == detail::kMapNoIndex) {
         tail = it.prev;
       } else {
         Item(it.next).prev = it.prev;
@@ -557,14 +557,14 @@ class MapBaseObj : public Object {
     }
     // Move the item of slot `from` to the empty slot `to`, keeping the insertion list.
     void MoveItem(uint64_t from, uint64_t to) {
-      details::DenseMapItem& it = Item(from);
+      detail::DenseMapItem& it = Item(from);
       Item(to) = it;
-      if (it.prev == details::kMapNoIndex) {
+      if (it.prev == detail::kMapNoIndex) {
         head = to;
       } else {
         Item(it.prev).next = to;
       }
-      if (it.next == details::kMapNoIndex) {
+      if (it.next == detail::kMapNoIndex) {
         tail = to;
       } else {
         Item(it.next).prev = to;
@@ -574,8 +574,8 @@ class MapBaseObj : public Object {
     uint64_t ChainPrev(uint64_t home, uint64_t i) const {
       uint64_t p = home;
       while (true) {
-        uint8_t k = Meta(p) & details::kMapJumpMask;
-        if (k == 0 || k >= details::kMapKnownJumps) return details::kMapNoIndex;
+        uint8_t k = Meta(p) & detail::kMapJumpMask;
+        if (k == 0 || k >= detail::kMapKnownJumps) return detail::kMapNoIndex;
         uint64_t n = Step(p, k);
         if (n == i) return p;
         p = n;
@@ -585,16 +585,16 @@ class MapBaseObj : public Object {
      * \brief Place a pair whose key is absent. Returns false, changing
      *  nothing, when no slot is reachable (the caller grows the table).
      */
-    bool Place(const details::MapKV& kv, uint64_t hash) {
+    bool Place(const detail::MapKV& kv, uint64_t hash) {
       uint64_t i = Home(hash);
       uint8_t m = Meta(i);
-      if (m == details::kMapEmptySlot) {
+      if (m == detail::kMapEmptySlot) {
         Item(i).kv = kv;
         Meta(i) = 0;
         LinkBack(i);
         return true;
       }
-      if (m & details::kMapNotHead) {
+      if (m & detail::kMapNotHead) {
         // Another chain passes through our home slot: move its tail part elsewhere.
         if (!Evict(i)) return false;
         Item(i).kv = kv;
@@ -603,24 +603,24 @@ class MapBaseObj : public Object {
         return true;
       }
       uint64_t t = i;
-      while (uint8_t k = Meta(t) & details::kMapJumpMask) {
-        if (k >= details::kMapKnownJumps) return false;
+      while (uint8_t k = Meta(t) & detail::kMapJumpMask) {
+        if (k >= detail::kMapKnownJumps) return false;
         t = Step(t, k);
       }
       uint8_t k = FindEmpty(t, nullptr, 0);
       if (k == 0) return false;
       uint64_t c = Step(t, k);
       Item(c).kv = kv;
-      Meta(c) = details::kMapNotHead;
-      Meta(t) = static_cast<uint8_t>((Meta(t) & details::kMapNotHead) | k);
+      Meta(c) = detail::kMapNotHead;
+      Meta(t) = static_cast<uint8_t>((Meta(t) & detail::kMapNotHead) | k);
       LinkBack(c);
       return true;
     }
     // Relocate the chain elements from non-head slot i onward; slot i ends empty.
     bool Evict(uint64_t i) {
-      uint64_t home = Home(details::MapKeyHash(&Item(i).kv.key));
+      uint64_t home = Home(detail::MapKeyHash(&Item(i).kv.key));
       uint64_t p = ChainPrev(home, i);
-      if (p == details::kMapNoIndex) return false;
+      if (p == detail::kMapNoIndex) return false;
       // Plan first (old slots, new slots, jumps), so a failure changes nothing.
       constexpr size_t kMaxPlan = 256;
       uint64_t from[kMaxPlan], to[kMaxPlan];
@@ -636,67 +636,67 @@ class MapBaseObj : public Object {
         jump[n] = k;
         prev_new = to[n];
         ++n;
-        uint8_t nk = Meta(cur) & details::kMapJumpMask;
+        uint8_t nk = Meta(cur) & detail::kMapJumpMask;
         if (nk == 0) break;
-        if (nk >= details::kMapKnownJumps) return false;
+        if (nk >= detail::kMapKnownJumps) return false;
         cur = Step(cur, nk);
       }
-      Meta(p) = static_cast<uint8_t>((Meta(p) & details::kMapNotHead) | jump[0]);
+      Meta(p) = static_cast<uint8_t>((Meta(p) & detail::kMapNotHead) | jump[0]);
       for (size_t j = 0; j < n; ++j) {
         MoveItem(from[j], to[j]);
-        Meta(to[j]) = static_cast<uint8_t>(details::kMapNotHead | (j + 1 < n ? jump[j + 1] : 0));
+        Meta(to[j]) = static_cast<uint8_t>(detail::kMapNotHead | (j + 1 < n ? jump[j + 1] : 0));
       }
-      for (size_t j = 0; j < n; ++j) Meta(from[j]) = details::kMapEmptySlot;
+      for (size_t j = 0; j < n; ++j) Meta(from[j]) = detail::kMapEmptySlot;
       return true;
     }
   };
 
   DenseView LoadDense() const {
-    const details::DenseMapExtra* e = Extra();
+    const detail::DenseMapExtra* e = Extra();
     return DenseView{Blocks(), slots_, e->fib_shift, e->iter_list_head, e->iter_list_tail};
   }
   void StoreDense(const DenseView& v) {
-    details::DenseMapExtra* e = Extra();
+    detail::DenseMapExtra* e = Extra();
     e->iter_list_head = v.head;
     e->iter_list_tail = v.tail;
   }
 
-  static uint64_t MapKeyHashOf(const TVMFFIAny& key) { return details::MapKeyHash(&key); }
+  static uint64_t MapKeyHashOf(const TVMFFIAny& key) { return detail::MapKeyHash(&key); }
 
   TVM_FFI_INLINE uint64_t DenseFind(const TVMFFIAny* key, uint64_t hash) const {
     const uint64_t mask = slots_ - 1;
-    uint64_t i = (details::kMapFibMul * hash) >> Extra()->fib_shift;
+    uint64_t i = (detail::kMapFibMul * hash) >> Extra()->fib_shift;
     uint8_t m = Meta(i);
     // Compare the home item's bits before the metadata says it is valid: the two loads
     // (different cache lines) then overlap. The bits of an empty slot are only compared.
-    const details::MapKV& home = Item(i).kv;
+    const detail::MapKV& home = Item(i).kv;
     uint64_t s0, q0;
     std::memcpy(&s0, &home.key, sizeof(s0));
     std::memcpy(&q0, key, sizeof(q0));
     const bool same_bits = s0 == q0 && home.key.v_uint64 == key->v_uint64;
-    if (m & details::kMapNotHead) return details::kMapNoIndex;  // empty, protected or a body
+    if (m & detail::kMapNotHead) return detail::kMapNoIndex;  // empty, protected or a body
     if (same_bits) return i;
     while (true) {
-      if (details::MapKeyEqual(&Item(i).kv.key, key)) return i;
-      uint8_t k = m & details::kMapJumpMask;
-      if (k == 0) return details::kMapNoIndex;
-      if (TVM_FFI_UNLIKELY(k >= details::kMapKnownJumps)) return DenseScan(key);
-      i = (i + details::MapJumpDistance(k)) & mask;
+      if (detail::MapKeyEqual(&Item(i).kv.key, key)) return i;
+      uint8_t k = m & detail::kMapJumpMask;
+      if (k == 0) return detail::kMapNoIndex;
+      if (TVM_FFI_UNLIKELY(k >= detail::kMapKnownJumps)) return DenseScan(key);
+      i = (i + detail::MapJumpDistance(k)) & mask;
       m = Meta(i);
     }
   }
   // Lookup along the insertion list, for chains that use jumps this build does not know.
   uint64_t DenseScan(const TVMFFIAny* key) const {
-    for (uint64_t i = Extra()->iter_list_head; i != details::kMapNoIndex; i = Item(i).next) {
-      if (details::MapKeyEqual(&Item(i).kv.key, key)) return i;
+    for (uint64_t i = Extra()->iter_list_head; i != detail::kMapNoIndex; i = Item(i).next) {
+      if (detail::MapKeyEqual(&Item(i).kv.key, key)) return i;
     }
-    return details::kMapNoIndex;
+    return detail::kMapNoIndex;
   }
 
   // Insert into the dense layout; key/value are consumed (cells moved out) on return.
   void DenseInsert(TVMFFIAny* key, TVMFFIAny* value, uint64_t hash) {
     uint64_t found = DenseFind(key, hash);
-    if (found != details::kMapNoIndex) {
+    if (found != detail::kMapNoIndex) {
       DenseView v = LoadDense();
       std::swap(v.Item(found).kv.value, *value);
       // A replaced key moves to the end of the insertion order.
@@ -706,7 +706,7 @@ class MapBaseObj : public Object {
       return;
     }
     if ((size_ + 1) * 100 > slots_ * 99) Rehash(slots_ * 2);
-    details::MapKV kv{*key, *value};
+    detail::MapKV kv{*key, *value};
     while (true) {
       DenseView v = LoadDense();
       if (v.Place(kv, hash)) {
@@ -727,22 +727,22 @@ class MapBaseObj : public Object {
   // Remove the item of a live dense slot (its pair is released by the caller).
   void DenseRemoveSlot(uint64_t i) {
     DenseView v = LoadDense();
-    const uint64_t home = v.Home(details::MapKeyHash(&v.Item(i).kv.key));
+    const uint64_t home = v.Home(detail::MapKeyHash(&v.Item(i).kv.key));
     // The last element of the chain from i, and its predecessor.
-    uint64_t last = i, before_last = details::kMapNoIndex;
+    uint64_t last = i, before_last = detail::kMapNoIndex;
     bool walkable = true;
-    while (uint8_t k = v.Meta(last) & details::kMapJumpMask) {
-      if (k >= details::kMapKnownJumps) {
+    while (uint8_t k = v.Meta(last) & detail::kMapJumpMask) {
+      if (k >= detail::kMapKnownJumps) {
         walkable = false;
         break;
       }
       before_last = last;
       last = v.Step(last, k);
     }
-    uint64_t chain_prev = details::kMapNoIndex;
-    if (walkable && last == i && (v.Meta(i) & details::kMapNotHead)) {
+    uint64_t chain_prev = detail::kMapNoIndex;
+    if (walkable && last == i && (v.Meta(i) & detail::kMapNotHead)) {
       chain_prev = v.ChainPrev(home, i);
-      walkable = chain_prev != details::kMapNoIndex;
+      walkable = chain_prev != detail::kMapNoIndex;
     }
     if (!walkable) {
       // A chain written with jumps this build does not know: rebuild with known ones, retry.
@@ -753,13 +753,13 @@ class MapBaseObj : public Object {
     }
     v.Unlink(i);
     if (last == i) {
-      if (chain_prev != details::kMapNoIndex) v.Meta(chain_prev) &= details::kMapNotHead;
-      v.Meta(i) = details::kMapEmptySlot;
+      if (chain_prev != detail::kMapNoIndex) v.Meta(chain_prev) &= detail::kMapNotHead;
+      v.Meta(i) = detail::kMapEmptySlot;
     } else {
       // The chain's last element fills the hole; its predecessor becomes the end.
       v.MoveItem(last, i);
-      v.Meta(before_last) &= details::kMapNotHead;
-      v.Meta(last) = details::kMapEmptySlot;
+      v.Meta(before_last) &= detail::kMapNotHead;
+      v.Meta(last) = detail::kMapEmptySlot;
     }
     StoreDense(v);
     --size_;
@@ -774,17 +774,17 @@ class MapBaseObj : public Object {
     while (true) {
       uint64_t nblocks = BlockCount(slots);
       // Zeroed, so the speculative compare in DenseFind never reads indeterminate bytes.
-      details::DenseMapBlock* blocks = new details::DenseMapBlock[nblocks]();
+      detail::DenseMapBlock* blocks = new detail::DenseMapBlock[nblocks]();
       for (uint64_t b = 0; b < nblocks; ++b) {
-        std::memset(blocks[b].meta, details::kMapEmptySlot, 16);
+        std::memset(blocks[b].meta, detail::kMapEmptySlot, 16);
       }
       uint32_t log2 = 0;
       while ((uint64_t{1} << log2) < slots) ++log2;
-      DenseView nv{blocks, slots, 64 - log2, details::kMapNoIndex, details::kMapNoIndex};
+      DenseView nv{blocks, slots, 64 - log2, detail::kMapNoIndex, detail::kMapNoIndex};
       bool ok = true;
       for (uint64_t i = BeginIndex(); ok && i != EndIndex(); i = NextIndex(i)) {
-        const details::MapKV& kv = KVAt(i);
-        ok = nv.Place(kv, details::MapKeyHash(&kv.key));
+        const detail::MapKV& kv = KVAt(i);
+        ok = nv.Place(kv, detail::MapKeyHash(&kv.key));
       }
       if (!ok) {
         delete[] blocks;
@@ -794,9 +794,9 @@ class MapBaseObj : public Object {
       // The pairs now live in `blocks` (bit copies); free the old storage only.
       if (data_deleter_ != nullptr) data_deleter_(data_);
       data_ = blocks;
-      data_deleter_ = details::MapFreeDenseStorage;
+      data_deleter_ = detail::MapFreeDenseStorage;
       slots_ = slots;
-      details::DenseMapExtra* e = Extra();
+      detail::DenseMapExtra* e = Extra();
       e->fib_shift = nv.shift;
       e->iter_list_head = nv.head;
       e->iter_list_tail = nv.tail;
@@ -806,24 +806,24 @@ class MapBaseObj : public Object {
 
   // Move the small pairs to a heap array of cap pairs.
   void GrowSmall(uint64_t cap) {
-    details::MapKV* fresh = static_cast<details::MapKV*>(::operator new(sizeof(details::MapKV) * cap));
-    std::memcpy(static_cast<void*>(fresh), data_, sizeof(details::MapKV) * size_);
+    detail::MapKV* fresh = static_cast<detail::MapKV*>(::operator new(sizeof(detail::MapKV) * cap));
+    std::memcpy(static_cast<void*>(fresh), data_, sizeof(detail::MapKV) * size_);
     if (data_deleter_ != nullptr) data_deleter_(data_);
     data_ = fresh;
-    data_deleter_ = details::MapFreeSmallStorage;
-    slots_ = details::kMapSmallFlag | cap;
+    data_deleter_ = detail::MapFreeSmallStorage;
+    slots_ = detail::kMapSmallFlag | cap;
   }
 
   void ReleaseAllPairs() {
     for (uint64_t i = BeginIndex(); i != EndIndex(); i = NextIndex(i)) {
-      details::MapCellDecRef(KVAt(i).key);
-      details::MapCellDecRef(KVAt(i).value);
+      detail::MapCellDecRef(KVAt(i).key);
+      detail::MapCellDecRef(KVAt(i).value);
     }
   }
 
   void* data_{nullptr};
   uint64_t size_{0};
-  uint64_t slots_{details::kMapSmallFlag};
+  uint64_t slots_{detail::kMapSmallFlag};
   void (*data_deleter_)(void*){nullptr};
 };
 
@@ -854,17 +854,17 @@ class DictObj : public MapBaseObj {
 
 inline void MapBaseObj::ThrowMissingKey(const TVMFFIAny* key) const {
   TVM_FFI_THROW(KeyError) << "key is not in " << (type_index() == kTVMFFIDict ? "Dict" : "Map")
-                          << ": " << details::MapKeyRepr(key);
+                          << ": " << detail::MapKeyRepr(key);
   TVM_FFI_UNREACHABLE();
 }
 
-namespace details {
+namespace detail {
 /*! \brief Former names of the table type and its pair, kept for existing callers. */
 using MapCore = MapBaseObj;
 using MapEntry = MapKV;
-}  // namespace details
+}  // namespace detail
 
-namespace details {
+namespace detail {
 
 /*! \return The table of a Map or Dict object, or nullptr for any other object. */
 inline const MapCore* MapCoreOf(const TVMFFIObject* obj) {
@@ -1157,7 +1157,7 @@ inline void MapInsertRange(MapCore* core, Iter first, Iter last) {
   }
 }
 
-}  // namespace details
+}  // namespace detail
 
 TVM_FFI_NAMESPACE_END
 #endif  // TVM_FFI_CONTAINER_MAP_BASE_H_

@@ -2,7 +2,7 @@
  * Shared machinery of the sequence containers (Array, List, Tuple).
  *
  * ArrayObj and ListObj are an Object header followed by the TVMFFISeqCell of
- * the ABI (abi.md §2.4): `data` points to `capacity` raw TVMFFIAny slots, the
+ * the ABI (docs/abi.md §2.4): `data` points to `capacity` raw TVMFFIAny slots, the
  * first `size` of which each own their value. Compiled code of other
  * implementations (and the Python binding) reads this cell directly, so the
  * slots are kept as plain TVMFFIAny and ownership is managed by hand here.
@@ -33,7 +33,7 @@
 
 TVM_FFI_NAMESPACE_BEGIN
 
-namespace details {
+namespace detail {
 
 /*! \brief Release the value owned by a slot (the slot is left as None). */
 inline void SeqReleaseCell(TVMFFIAny* cell) {
@@ -133,7 +133,7 @@ class SeqBaseObj : public Object, public TVMFFISeqCell {
   }
 };
 
-// The cell must follow the 24-byte header directly (abi.md §2.4).
+// The cell must follow the 24-byte header directly (docs/abi.md §2.4).
 static_assert(sizeof(SeqBaseObj) == sizeof(TVMFFIObject) + sizeof(TVMFFISeqCell),
               "SeqBaseObj must be the object header followed by TVMFFISeqCell");
 
@@ -434,7 +434,7 @@ template <typename T, typename U>
 constexpr bool kSeqElementUpcast =
     !std::is_same_v<T, U> && (std::is_same_v<T, Any> || SeqRefUpcast<T, U>::value);
 
-}  // namespace details
+}  // namespace detail
 
 TVM_FFI_NAMESPACE_END
 #endif  // TVM_FFI_CONTAINER_SEQ_BASE_H_

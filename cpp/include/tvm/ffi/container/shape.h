@@ -9,7 +9,7 @@
  *   Any a = shape;                         // an ffi.Shape object
  *   Shape s = AnyView(array_of_ints).cast<Shape>();  // Array/List of ints convert
  *
- * Layout (abi.md §2.4): the object header, then TVMFFIShapeCell {data, size};
+ * Layout (docs/abi.md §2.4): the object header, then TVMFFIShapeCell {data, size};
  * the extents are stored in the same allocation right after the object.
  */
 #ifndef TVM_FFI_CONTAINER_SHAPE_H_
@@ -47,7 +47,7 @@ class ShapeObj : public Object, public TVMFFIShapeCell {
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC("ffi.Shape", ShapeObj, Object);
 };
 
-namespace details {
+namespace detail {
 /*! \brief The read API shared by Shape and ShapeView (Derived has data() and size()). */
 template <typename Derived>
 class ShapeReadMixin {
@@ -108,7 +108,7 @@ inline std::ostream& PrintExtents(std::ostream& os, const int64_t* data, size_t 
   }
   return os << ']';
 }
-}  // namespace details
+}  // namespace detail
 
 class Shape;
 
@@ -116,7 +116,7 @@ class Shape;
  * \brief A non-owning view of extents: {pointer, size}. The viewed storage
  *  must outlive the view.
  */
-class ShapeView : public details::ShapeReadMixin<ShapeView> {
+class ShapeView : public detail::ShapeReadMixin<ShapeView> {
  public:
   ShapeView() = default;
   ShapeView(const int64_t* data, size_t size) : data_(data), size_(size) {}
@@ -135,7 +135,7 @@ class ShapeView : public details::ShapeReadMixin<ShapeView> {
   friend bool operator==(const ShapeView& a, const ShapeView& b) { return a.SameExtents(b); }
   friend bool operator!=(const ShapeView& a, const ShapeView& b) { return !a.SameExtents(b); }
   friend std::ostream& operator<<(std::ostream& os, const ShapeView& s) {
-    return details::PrintExtents(os, s.data_, s.size_);
+    return detail::PrintExtents(os, s.data_, s.size_);
   }
 
  private:
@@ -147,11 +147,11 @@ class ShapeView : public details::ShapeReadMixin<ShapeView> {
  * \brief An immutable shape (never null: the default is the empty shape).
  *  Copies share the object; == compares extents, not identity.
  */
-class Shape : public ObjectRef, public details::ShapeReadMixin<Shape> {
+class Shape : public ObjectRef, public detail::ShapeReadMixin<Shape> {
  public:
-  using details::ShapeReadMixin<Shape>::begin;
-  using details::ShapeReadMixin<Shape>::end;
-  using details::ShapeReadMixin<Shape>::empty;
+  using detail::ShapeReadMixin<Shape>::begin;
+  using detail::ShapeReadMixin<Shape>::end;
+  using detail::ShapeReadMixin<Shape>::empty;
 
   /*! \brief The empty shape (a 0-d tensor's). */
   Shape() : Shape(ShapeView()) {}
@@ -191,14 +191,14 @@ class Shape : public ObjectRef, public details::ShapeReadMixin<Shape> {
   bool operator==(const ShapeView& other) const { return SameExtents(other); }
   bool operator!=(const ShapeView& other) const { return !SameExtents(other); }
   friend std::ostream& operator<<(std::ostream& os, const Shape& s) {
-    return details::PrintExtents(os, s.data(), s.size());
+    return detail::PrintExtents(os, s.data(), s.size());
   }
 
   /*! \return The compact row-major strides of shape ({1, 2, 3} -> {6, 3, 1}). */
   static Shape StridesFromShape(ShapeView shape) {
     ObjectPtr<ShapeObj> obj = make_inplace_array_object<ShapeObj, int64_t>(shape.size());
     int64_t* dest = InplaceArrayBase<ShapeObj, int64_t>(obj.get());
-    details::FillStridesFromShape(shape.data(), shape.size(), dest);
+    detail::FillStridesFromShape(shape.data(), shape.size(), dest);
     obj->data = dest;
     obj->size = shape.size();
     return Shape(std::move(obj));
@@ -221,7 +221,7 @@ class Shape : public ObjectRef, public details::ShapeReadMixin<Shape> {
 
 inline ShapeView::ShapeView(const Shape& shape) : data_(shape.data()), size_(shape.size()) {}
 
-namespace details {
+namespace detail {
 /*! \brief A new shape of n extents to fill through *out (valid while the shape lives). */
 inline Shape MakeEmptyShape(size_t n, int64_t** out) {
   ObjectPtr<ShapeObj> obj = make_inplace_array_object<ShapeObj, int64_t>(n);
@@ -239,7 +239,7 @@ inline Shape MakeInplaceShape(It first, It last) {
 }
 /*! \brief The compact row-major strides of shape. */
 inline Shape MakeStridesFromShape(ShapeView shape) { return Shape::StridesFromShape(shape); }
-}  // namespace details
+}  // namespace detail
 
 /*!
  * \brief Shape is an ffi.Shape object (None is rejected). Casting also
@@ -262,22 +262,22 @@ struct TypeTraits<Shape> : ObjectRefTypeTraitsBase<Shape> {
     return Shape(values);
   }
   static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
-    std::string found = details::AnyTypeStr(src);
+    std::string found = detail::AnyTypeStr(src);
     if (const TVMFFISeqCell* seq = SeqCellOf(src)) {
       int64_t bad = FirstNonInt(seq);
       if (bad >= 0) {
         const TVMFFIAny* slots = static_cast<const TVMFFIAny*>(seq->data);
         found += " (element #" + std::to_string(bad) + " is `" +
-                 details::AnyTypeStr(&slots[bad]) + "`, not `int`)";
+                 detail::AnyTypeStr(&slots[bad]) + "`, not `int`)";
       }
     }
     return found;
   }
 
  private:
-  // The sequence cell of an Array or List (abi.md §2.4), or nullptr.
+  // The sequence cell of an Array or List (docs/abi.md §2.4), or nullptr.
   static const TVMFFISeqCell* SeqCellOf(const TVMFFIAny* src) {
-    TVMFFIObject* obj = details::AnyObjectOrNull(src);
+    TVMFFIObject* obj = detail::AnyObjectOrNull(src);
     if (obj == nullptr ||
         (obj->type_index != kTVMFFIArray && obj->type_index != kTVMFFIList)) {
       return nullptr;

@@ -18,7 +18,7 @@
  * TensorView accepts a Tensor or a borrowed DLTensor* argument without any
  * allocation, so `void Kernel(ffi::TensorView x)` takes both.
  *
- * Layout (abi.md §2.4): the object header, then a full DLTensor at offset 24;
+ * Layout (docs/abi.md §2.4): the object header, then a full DLTensor at offset 24;
  * implementation-private fields follow. Code only relies on the header and
  * the DLTensor of a tensor object, since it may have been made by another
  * library.
@@ -132,7 +132,7 @@ inline bool IsAligned(const DLTensor& tensor, size_t alignment) {
   return tensor.byte_offset % alignment == 0;
 }
 
-namespace details {
+namespace detail {
 /*! \brief Row-major strides of shape into out[0..n). */
 inline void FillCompactStrides(const int64_t* shape, int32_t n, int64_t* out) {
   int64_t stride = 1;
@@ -220,7 +220,7 @@ class StridedViewTensorObj : public TensorObj {
 };
 
 inline DLTensor* TensorObjAsDLTensor(const TVMFFIObject* obj) {
-  // The DLTensor follows the object header (abi.md §2.4).
+  // The DLTensor follows the object header (docs/abi.md §2.4).
   return reinterpret_cast<DLTensor*>(const_cast<char*>(reinterpret_cast<const char*>(obj)) +
                                      sizeof(TVMFFIObject));
 }
@@ -271,7 +271,7 @@ class TensorObjFromNDAlloc : public TensorObj {
  private:
   TNDAlloc alloc_;
 };
-}  // namespace details
+}  // namespace detail
 
 /*!
  * \brief A managed n-d array. Copies share the tensor. A default-constructed
@@ -306,12 +306,12 @@ class Tensor : public ObjectRef {
   /*! \return Extent idx; negative idx counts from the end; IndexError when out of range. */
   int64_t size(int64_t idx) const {
     const TensorObj* t = checked();
-    return t->shape[details::NormalizeTensorDim(idx, t->ndim)];
+    return t->shape[detail::NormalizeTensorDim(idx, t->ndim)];
   }
   /*! \return Stride idx in elements; negative idx counts from the end. */
   int64_t stride(int64_t idx) const {
     const TensorObj* t = checked();
-    int32_t i = details::NormalizeTensorDim(idx, t->ndim);
+    int32_t i = detail::NormalizeTensorDim(idx, t->ndim);
     return strides().data()[i];
   }
   /*! \return The number of dimensions (aten spelling of ndim()). */
@@ -328,23 +328,23 @@ class Tensor : public ObjectRef {
   Tensor as_strided(ShapeView shape, ShapeView strides,
                     std::optional<int64_t> element_offset = std::nullopt) const {
     const TensorObj* t = checked();
-    DLTensor proto = details::MakeStridedPrototype(*t, shape, strides, element_offset);
-    return Tensor(make_inplace_array_object<details::StridedViewTensorObj, int64_t>(
+    DLTensor proto = detail::MakeStridedPrototype(*t, shape, strides, element_offset);
+    return Tensor(make_inplace_array_object<detail::StridedViewTensorObj, int64_t>(
         2 * shape.size(), *this, proto));
   }
   DLDataType dtype() const { return checked()->dtype; }
   DLDevice device() const { return checked()->device; }
   int32_t ndim() const { return checked()->ndim; }
   /*! \return The number of elements (1 for a 0-d tensor). */
-  int64_t numel() const { return details::TensorNumel(*checked()); }
+  int64_t numel() const { return detail::TensorNumel(*checked()); }
   /*! \return The data pointer; the first element is at data_ptr() + byte_offset(). */
   void* data_ptr() const { return checked()->data; }
   uint64_t byte_offset() const { return checked()->byte_offset; }
   /*! \return Whether the layout is compact row-major. */
-  bool IsContiguous() const { return details::TensorIsContiguous(*checked()); }
+  bool IsContiguous() const { return detail::TensorIsContiguous(*checked()); }
   /*! \return Whether the first element's address is a multiple of alignment bytes. */
   bool IsAligned(size_t alignment) const {
-    return details::TensorIsAligned(*checked(), alignment);
+    return detail::TensorIsAligned(*checked(), alignment);
   }
   /*! \return The DLTensor inside the object (for passing to kernels). */
   DLTensor* GetDLTensorPtr() const { return const_cast<TensorObj*>(checked()); }
@@ -357,8 +357,8 @@ class Tensor : public ObjectRef {
   template <typename TNDAlloc, typename... ExtraArgs>
   static Tensor FromNDAlloc(TNDAlloc alloc, ShapeView shape, DLDataType dtype, DLDevice device,
                             ExtraArgs&&... extra_args) {
-    details::CheckTensorShape(shape, "Tensor::FromNDAlloc");
-    return Tensor(make_inplace_array_object<details::TensorObjFromNDAlloc<TNDAlloc>, int64_t>(
+    detail::CheckTensorShape(shape, "Tensor::FromNDAlloc");
+    return Tensor(make_inplace_array_object<detail::TensorObjFromNDAlloc<TNDAlloc>, int64_t>(
         2 * shape.size(), std::move(alloc), shape, nullptr, dtype, device,
         std::forward<ExtraArgs>(extra_args)...));
   }
@@ -378,7 +378,7 @@ class Tensor : public ObjectRef {
   template <typename TNDAlloc, typename... ExtraArgs>
   static Tensor FromNDAllocStrided(TNDAlloc alloc, ShapeView shape, ShapeView strides,
                                    DLDataType dtype, DLDevice device, ExtraArgs&&... extra_args) {
-    details::CheckTensorShape(shape, "Tensor::FromNDAllocStrided");
+    detail::CheckTensorShape(shape, "Tensor::FromNDAllocStrided");
     if (strides.size() != shape.size()) {
       TVM_FFI_THROW(ValueError) << "Tensor::FromNDAllocStrided: strides " << strides << " have "
                                 << strides.size() << " entries but shape " << shape << " has "
@@ -390,7 +390,7 @@ class Tensor : public ObjectRef {
                                   << strides.data()[i] << ")";
       }
     }
-    return Tensor(make_inplace_array_object<details::TensorObjFromNDAlloc<TNDAlloc>, int64_t>(
+    return Tensor(make_inplace_array_object<detail::TensorObjFromNDAlloc<TNDAlloc>, int64_t>(
         2 * shape.size(), std::move(alloc), shape, strides.data(), dtype, device,
         std::forward<ExtraArgs>(extra_args)...));
   }
@@ -440,7 +440,7 @@ class Tensor : public ObjectRef {
    */
   DLManagedTensor* ToDLPack() const {
     DLManagedTensor* out = nullptr;
-    TVM_FFI_CHECK_SAFE_CALL(TVMFFITensorToDLPack(details::ObjectUnsafe::GetHeader(checked()), &out));
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFITensorToDLPack(detail::ObjectUnsafe::GetHeader(checked()), &out));
     return out;
   }
 
@@ -448,7 +448,7 @@ class Tensor : public ObjectRef {
   DLManagedTensorVersioned* ToDLPackVersioned() const {
     DLManagedTensorVersioned* out = nullptr;
     TVM_FFI_CHECK_SAFE_CALL(
-        TVMFFITensorToDLPackVersioned(details::ObjectUnsafe::GetHeader(checked()), &out));
+        TVMFFITensorToDLPackVersioned(detail::ObjectUnsafe::GetHeader(checked()), &out));
     return out;
   }
 
@@ -458,7 +458,7 @@ class Tensor : public ObjectRef {
    */
   static Tensor FromDLPackAlloc(DLPackManagedTensorAllocator allocator, ShapeView shape,
                                 DLDataType dtype, DLDevice device) {
-    details::CheckTensorShape(shape, "Tensor::FromDLPackAlloc");
+    detail::CheckTensorShape(shape, "Tensor::FromDLPackAlloc");
     if (allocator == nullptr) {
       TVM_FFI_THROW(RuntimeError) << "Tensor::FromDLPackAlloc: the allocator is NULL";
     }
@@ -501,7 +501,7 @@ class Tensor : public ObjectRef {
    */
   static Tensor FromEnvAlloc(int (*env_alloc)(DLTensor*, TVMFFIObjectHandle*), ShapeView shape,
                              DLDataType dtype, DLDevice device) {
-    details::CheckTensorShape(shape, "Tensor::FromEnvAlloc");
+    detail::CheckTensorShape(shape, "Tensor::FromEnvAlloc");
     if (env_alloc == nullptr) {
       TVM_FFI_THROW(ValueError) << "Tensor::FromEnvAlloc: the allocator function is NULL";
     }
@@ -537,7 +537,7 @@ class Tensor : public ObjectRef {
     return t;
   }
   static Tensor FromOwnedHandle(TVMFFIObjectHandle handle) {
-    return Tensor(details::ObjectUnsafe::ObjectPtrFromOwned<TensorObj>(
+    return Tensor(detail::ObjectUnsafe::ObjectPtrFromOwned<TensorObj>(
         static_cast<TVMFFIObject*>(handle)));
   }
   // Collects the error an allocator reports through its set_error callback.
@@ -595,25 +595,25 @@ class TensorView {
     }
     if (compact_strides_.size() != static_cast<size_t>(tensor_.ndim)) {
       compact_strides_.resize(static_cast<size_t>(tensor_.ndim));
-      details::FillCompactStrides(tensor_.shape, tensor_.ndim, compact_strides_.data());
+      detail::FillCompactStrides(tensor_.shape, tensor_.ndim, compact_strides_.data());
     }
     return ShapeView(compact_strides_);
   }
   DLDataType dtype() const { return tensor_.dtype; }
   DLDevice device() const { return tensor_.device; }
   int32_t ndim() const { return tensor_.ndim; }
-  int64_t numel() const { return details::TensorNumel(tensor_); }
+  int64_t numel() const { return detail::TensorNumel(tensor_); }
   void* data_ptr() const { return tensor_.data; }
   uint64_t byte_offset() const { return tensor_.byte_offset; }
-  bool IsContiguous() const { return details::TensorIsContiguous(tensor_); }
-  bool IsAligned(size_t alignment) const { return details::TensorIsAligned(tensor_, alignment); }
+  bool IsContiguous() const { return detail::TensorIsContiguous(tensor_); }
+  bool IsAligned(size_t alignment) const { return detail::TensorIsAligned(tensor_, alignment); }
   /*! \return Extent idx; negative idx counts from the end; IndexError when out of range. */
   int64_t size(int64_t idx) const {
-    return tensor_.shape[details::NormalizeTensorDim(idx, tensor_.ndim)];
+    return tensor_.shape[detail::NormalizeTensorDim(idx, tensor_.ndim)];
   }
   /*! \return Stride idx in elements; negative idx counts from the end. */
   int64_t stride(int64_t idx) const {
-    int32_t i = details::NormalizeTensorDim(idx, tensor_.ndim);
+    int32_t i = detail::NormalizeTensorDim(idx, tensor_.ndim);
     return strides().data()[i];
   }
   int64_t dim() const { return tensor_.ndim; }
@@ -625,7 +625,7 @@ class TensorView {
    */
   TensorView as_strided(ShapeView shape, ShapeView strides,
                         std::optional<int64_t> element_offset = std::nullopt) const {
-    DLTensor proto = details::MakeStridedPrototype(tensor_, shape, strides, element_offset);
+    DLTensor proto = detail::MakeStridedPrototype(tensor_, shape, strides, element_offset);
     return TensorView(&proto);
   }
   /*! \return The view's DLTensor (valid while the view lives). */
@@ -656,22 +656,22 @@ struct TypeTraits<TensorView> : TypeTraitsBase {
     if (src->type_index == kTVMFFIDLTensorPtr) {
       return TensorView(static_cast<const DLTensor*>(src->v_ptr));
     }
-    return TensorView(details::TensorObjAsDLTensor(src->v_obj));
+    return TensorView(detail::TensorObjAsDLTensor(src->v_obj));
   }
   // The view borrows from the cell's tensor, which the caller keeps alive.
   static TensorView MoveFromAnyAfterCheck(TVMFFIAny* src) { return CopyFromAnyViewAfterCheck(src); }
   static std::optional<TensorView> TryCastFromAnyView(const TVMFFIAny* src) {
     if (CheckAnyStrict(src)) return CopyFromAnyViewAfterCheck(src);
-    TVMFFIObject* obj = details::AnyObjectOrNull(src);
+    TVMFFIObject* obj = detail::AnyObjectOrNull(src);
     if (obj != nullptr && obj->type_index == kTVMFFITensor) {
-      return TensorView(details::TensorObjAsDLTensor(obj));
+      return TensorView(detail::TensorObjAsDLTensor(obj));
     }
     return std::nullopt;
   }
   static std::string TypeStr() { return "DLTensor*"; }
   // A view travels as a borrowed DLTensor*: bindings read this schema to pass
   // their arrays without making a Tensor object.
-  static std::string TypeSchema() { return details::SchemaOf("DLTensor*"); }
+  static std::string TypeSchema() { return detail::SchemaOf("DLTensor*"); }
 };
 
 TVM_FFI_NAMESPACE_END

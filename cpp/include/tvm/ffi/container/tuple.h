@@ -53,8 +53,8 @@ class Tuple : public ObjectRef {
             typename = std::enable_if_t<std::is_void_v<Dummy> &&
                                         std::conjunction_v<std::is_default_constructible<Types>...>>>
   Tuple() : ObjectRef(nullptr) {
-    ObjectPtr<ArrayObj> p = details::SeqAllocInplace<ArrayObj>(static_cast<int64_t>(kSize));
-    (p->AppendCellUnchecked(details::SeqToCell<Types>(Types())), ...);
+    ObjectPtr<ArrayObj> p = detail::SeqAllocInplace<ArrayObj>(static_cast<int64_t>(kSize));
+    (p->AppendCellUnchecked(detail::SeqToCell<Types>(Types())), ...);
     data_ = std::move(p);
   }
   Tuple(const Tuple&) = default;
@@ -71,8 +71,8 @@ class Tuple : public ObjectRef {
                 !(kSize == 1 && std::conjunction_v<std::is_same<std::decay_t<UTypes>, Tuple>...>) &&
                 std::conjunction_v<std::is_constructible<Types, UTypes&&>...>>>
   explicit Tuple(UTypes&&... args) : ObjectRef(nullptr) {
-    ObjectPtr<ArrayObj> p = details::SeqAllocInplace<ArrayObj>(static_cast<int64_t>(kSize));
-    (p->AppendCellUnchecked(details::SeqToCell<Types>(std::forward<UTypes>(args))), ...);
+    ObjectPtr<ArrayObj> p = detail::SeqAllocInplace<ArrayObj>(static_cast<int64_t>(kSize));
+    (p->AppendCellUnchecked(detail::SeqToCell<Types>(std::forward<UTypes>(args))), ...);
     data_ = std::move(p);
   }
 
@@ -83,18 +83,18 @@ class Tuple : public ObjectRef {
   template <size_t I>
   ElemType<I> get() const {
     static_assert(I < kSize, "Tuple index out of range");
-    return details::SeqFromCell<ElemType<I>>(obj()->slots() + I);
+    return detail::SeqFromCell<ElemType<I>>(obj()->slots() + I);
   }
 
   /*! \brief Replace the I-th element, copying the object first if it is shared. */
   template <size_t I, typename U>
   void Set(U&& value) {
     static_assert(I < kSize, "Tuple index out of range");
-    details::CellBuffer cells;
-    cells.push_back(details::SeqToCell<ElemType<I>>(std::forward<U>(value)));
+    detail::CellBuffer cells;
+    cells.push_back(detail::SeqToCell<ElemType<I>>(std::forward<U>(value)));
     if (!data_.unique()) {
       const TVMFFIAny* s = obj()->slots();
-      data_ = details::SeqCopyFrom<ArrayObj>(s, s + kSize, static_cast<int64_t>(kSize));
+      data_ = detail::SeqCopyFrom<ArrayObj>(s, s + kSize, static_cast<int64_t>(kSize));
     }
     obj()->SetCell(I, *cells.data());
     cells.release();
@@ -107,7 +107,7 @@ class Tuple : public ObjectRef {
   ArrayObj* obj() const { return static_cast<ArrayObj*>(data_.get()); }
 };
 
-namespace details {
+namespace detail {
 template <typename... Types>
 struct TupleTraitsHelper {
   template <size_t... I>
@@ -161,11 +161,11 @@ struct TupleTraitsHelper {
     return s;
   }
 };
-}  // namespace details
+}  // namespace detail
 
 template <typename... Types>
 struct TypeTraits<Tuple<Types...>> : TypeTraitsBase {
-  using Helper = details::TupleTraitsHelper<Types...>;
+  using Helper = detail::TupleTraitsHelper<Types...>;
   using Indices = std::index_sequence_for<Types...>;
   static constexpr int64_t kSize = static_cast<int64_t>(sizeof...(Types));
 
@@ -177,48 +177,48 @@ struct TypeTraits<Tuple<Types...>> : TypeTraitsBase {
   }
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     if (src->type_index != kTVMFFIArray) return false;
-    const details::SeqBaseObj* seq = AsSeq(src->v_obj);
+    const detail::SeqBaseObj* seq = AsSeq(src->v_obj);
     return seq->size == kSize && Helper::FirstNonStrict(seq->slots(), Indices{}) < 0;
   }
   static Tuple<Types...> CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
-    return details::ObjectUnsafe::ObjectRefFromObjectPtr<Tuple<Types...>>(
-        details::ObjectUnsafe::ObjectPtrFromUnowned<Object>(src->v_obj));
+    return detail::ObjectUnsafe::ObjectRefFromObjectPtr<Tuple<Types...>>(
+        detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(src->v_obj));
   }
   static Tuple<Types...> MoveFromAnyAfterCheck(TVMFFIAny* src) {
     TVMFFIObject* obj = src->v_obj;
-    details::SetNone(src);
-    return details::ObjectUnsafe::ObjectRefFromObjectPtr<Tuple<Types...>>(
-        details::ObjectUnsafe::ObjectPtrFromOwned<Object>(obj));
+    detail::SetNone(src);
+    return detail::ObjectUnsafe::ObjectRefFromObjectPtr<Tuple<Types...>>(
+        detail::ObjectUnsafe::ObjectPtrFromOwned<Object>(obj));
   }
   static std::optional<Tuple<Types...>> TryCastFromAnyView(const TVMFFIAny* src) {
-    const details::SeqBaseObj* seq = details::SeqObjectOf(src, true);
+    const detail::SeqBaseObj* seq = detail::SeqObjectOf(src, true);
     if (seq == nullptr || seq->size != kSize) return std::nullopt;
     if (seq->type_index() == kTVMFFIArray && Helper::FirstNonStrict(seq->slots(), Indices{}) < 0) {
-      return details::ObjectUnsafe::ObjectRefFromObjectPtr<Tuple<Types...>>(
-          details::ObjectUnsafe::ObjectPtrFromUnowned<Object>(
-              const_cast<details::SeqBaseObj*>(seq)));
+      return detail::ObjectUnsafe::ObjectRefFromObjectPtr<Tuple<Types...>>(
+          detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(
+              const_cast<detail::SeqBaseObj*>(seq)));
     }
     ObjectPtr<ArrayObj> p = Helper::Convert(seq->slots(), Indices{});
     if (p == nullptr) return std::nullopt;
-    return details::ObjectUnsafe::ObjectRefFromObjectPtr<Tuple<Types...>>(std::move(p));
+    return detail::ObjectUnsafe::ObjectRefFromObjectPtr<Tuple<Types...>>(std::move(p));
   }
   static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
-    const details::SeqBaseObj* seq = details::SeqObjectOf(src, true);
-    if (seq == nullptr) return details::AnyTypeStr(src);
+    const detail::SeqBaseObj* seq = detail::SeqObjectOf(src, true);
+    if (seq == nullptr) return detail::AnyTypeStr(src);
     if (seq->size != kSize) {
-      return std::string(details::SeqKindName(seq)) + "[size " + std::to_string(seq->size) + "]";
+      return std::string(detail::SeqKindName(seq)) + "[size " + std::to_string(seq->size) + "]";
     }
     std::string r = Helper::Mismatch(seq, Indices{});
-    return r.empty() ? details::AnyTypeStr(src) : r;
+    return r.empty() ? detail::AnyTypeStr(src) : r;
   }
   static std::string TypeStr() { return "Tuple<" + Helper::TypeStrs() + ">"; }
   static std::string TypeSchema() {
-    return details::SchemaWithArgs("ffi.Array", {TypeTraits<Types>::TypeSchema()...});
+    return detail::SchemaWithArgs("ffi.Array", {TypeTraits<Types>::TypeSchema()...});
   }
 
  private:
-  static const details::SeqBaseObj* AsSeq(TVMFFIObject* obj) {
-    return static_cast<const details::SeqBaseObj*>(reinterpret_cast<const Object*>(obj));
+  static const detail::SeqBaseObj* AsSeq(TVMFFIObject* obj) {
+    return static_cast<const detail::SeqBaseObj*>(reinterpret_cast<const Object*>(obj));
   }
 };
 

@@ -16,7 +16,7 @@
 
 TVM_FFI_NAMESPACE_BEGIN
 
-namespace details {
+namespace detail {
 /*! \return The 6-bit value of a base64 digit, or -1 when c is not one. */
 inline int Base64DigitValue(unsigned char c) {
   if (c >= 'A' && c <= 'Z') return c - 'A';
@@ -26,7 +26,7 @@ inline int Base64DigitValue(unsigned char c) {
   if (c == '/') return 63;
   return -1;
 }
-}  // namespace details
+}  // namespace detail
 
 /*! \return The base64 text of the bytes, padded with '=' to a multiple of 4. */
 inline String Base64Encode(TVMFFIByteArray data) {
@@ -86,7 +86,7 @@ inline Bytes Base64Decode(TVMFFIByteArray text) {
         }
         break;
       }
-      int d = details::Base64DigitValue(c);
+      int d = detail::Base64DigitValue(c);
       if (d < 0) {
         TVM_FFI_THROW(InternalError) << "invalid base64 encoding: character code "
                                      << static_cast<int>(c) << " at position " << g + k

@@ -41,7 +41,7 @@ TVM_FFI_NAMESPACE_BEGIN
 template <typename T>
 struct dtype_trait {};
 
-namespace details {
+namespace detail {
 template <uint8_t kCode, uint8_t kBits, uint16_t kLanes = 1>
 struct DTypeTraitValue {
   static constexpr DLDataType value = {kCode, kBits, kLanes};
@@ -50,66 +50,66 @@ template <typename T>
 using IntDTypeTrait =
     DTypeTraitValue<std::is_signed_v<T> ? static_cast<uint8_t>(kDLInt) : static_cast<uint8_t>(kDLUInt),
                     static_cast<uint8_t>(8 * sizeof(T))>;
-}  // namespace details
+}  // namespace detail
 
 template <>
-struct dtype_trait<signed char> : details::IntDTypeTrait<signed char> {};
+struct dtype_trait<signed char> : detail::IntDTypeTrait<signed char> {};
 template <>
-struct dtype_trait<unsigned char> : details::IntDTypeTrait<unsigned char> {};
+struct dtype_trait<unsigned char> : detail::IntDTypeTrait<unsigned char> {};
 template <>
-struct dtype_trait<short> : details::IntDTypeTrait<short> {};  // NOLINT(runtime/int)
+struct dtype_trait<short> : detail::IntDTypeTrait<short> {};  // NOLINT(runtime/int)
 template <>
-struct dtype_trait<unsigned short> : details::IntDTypeTrait<unsigned short> {};  // NOLINT
+struct dtype_trait<unsigned short> : detail::IntDTypeTrait<unsigned short> {};  // NOLINT
 template <>
-struct dtype_trait<int> : details::IntDTypeTrait<int> {};
+struct dtype_trait<int> : detail::IntDTypeTrait<int> {};
 template <>
-struct dtype_trait<unsigned int> : details::IntDTypeTrait<unsigned int> {};
+struct dtype_trait<unsigned int> : detail::IntDTypeTrait<unsigned int> {};
 template <>
-struct dtype_trait<long> : details::IntDTypeTrait<long> {};  // NOLINT(runtime/int)
+struct dtype_trait<long> : detail::IntDTypeTrait<long> {};  // NOLINT(runtime/int)
 template <>
-struct dtype_trait<unsigned long> : details::IntDTypeTrait<unsigned long> {};  // NOLINT
+struct dtype_trait<unsigned long> : detail::IntDTypeTrait<unsigned long> {};  // NOLINT
 template <>
-struct dtype_trait<long long> : details::IntDTypeTrait<long long> {};  // NOLINT(runtime/int)
+struct dtype_trait<long long> : detail::IntDTypeTrait<long long> {};  // NOLINT(runtime/int)
 template <>
 struct dtype_trait<unsigned long long>  // NOLINT(runtime/int)
-    : details::IntDTypeTrait<unsigned long long> {};  // NOLINT(runtime/int)
+    : detail::IntDTypeTrait<unsigned long long> {};  // NOLINT(runtime/int)
 template <>
-struct dtype_trait<float> : details::DTypeTraitValue<kDLFloat, 32> {};
+struct dtype_trait<float> : detail::DTypeTraitValue<kDLFloat, 32> {};
 template <>
-struct dtype_trait<double> : details::DTypeTraitValue<kDLFloat, 64> {};
+struct dtype_trait<double> : detail::DTypeTraitValue<kDLFloat, 64> {};
 template <>
-struct dtype_trait<bool> : details::DTypeTraitValue<kDLBool, 8> {};
+struct dtype_trait<bool> : detail::DTypeTraitValue<kDLBool, 8> {};
 
 template <>
-struct dtype_trait<__half> : details::DTypeTraitValue<kDLFloat, 16> {};
+struct dtype_trait<__half> : detail::DTypeTraitValue<kDLFloat, 16> {};
 template <>
-struct dtype_trait<__nv_bfloat16> : details::DTypeTraitValue<kDLBfloat, 16> {};
+struct dtype_trait<__nv_bfloat16> : detail::DTypeTraitValue<kDLBfloat, 16> {};
 template <>
-struct dtype_trait<__nv_fp8_e4m3> : details::DTypeTraitValue<kDLFloat8_e4m3fn, 8> {};
+struct dtype_trait<__nv_fp8_e4m3> : detail::DTypeTraitValue<kDLFloat8_e4m3fn, 8> {};
 template <>
-struct dtype_trait<__nv_fp8_e5m2> : details::DTypeTraitValue<kDLFloat8_e5m2, 8> {};
+struct dtype_trait<__nv_fp8_e5m2> : detail::DTypeTraitValue<kDLFloat8_e5m2, 8> {};
 template <>
-struct dtype_trait<__nv_fp8_e8m0> : details::DTypeTraitValue<kDLFloat8_e8m0fnu, 8> {};
+struct dtype_trait<__nv_fp8_e8m0> : detail::DTypeTraitValue<kDLFloat8_e8m0fnu, 8> {};
 template <>
-struct dtype_trait<__nv_fp4_e2m1> : details::DTypeTraitValue<kDLFloat4_e2m1fn, 4> {};
+struct dtype_trait<__nv_fp4_e2m1> : detail::DTypeTraitValue<kDLFloat4_e2m1fn, 4> {};
 template <>
-struct dtype_trait<__nv_fp4x2_e2m1> : details::DTypeTraitValue<kDLFloat4_e2m1fn, 4, 2> {};
+struct dtype_trait<__nv_fp4x2_e2m1> : detail::DTypeTraitValue<kDLFloat4_e2m1fn, 4, 2> {};
 template <>
-struct dtype_trait<__hip_bfloat16> : details::DTypeTraitValue<kDLBfloat, 16> {};
+struct dtype_trait<__hip_bfloat16> : detail::DTypeTraitValue<kDLBfloat, 16> {};
 template <>
-struct dtype_trait<hip_bfloat16> : details::DTypeTraitValue<kDLBfloat, 16> {};
+struct dtype_trait<hip_bfloat16> : detail::DTypeTraitValue<kDLBfloat, 16> {};
 template <>
-struct dtype_trait<__hip_fp8_e4m3> : details::DTypeTraitValue<kDLFloat8_e4m3fn, 8> {};
+struct dtype_trait<__hip_fp8_e4m3> : detail::DTypeTraitValue<kDLFloat8_e4m3fn, 8> {};
 template <>
-struct dtype_trait<__hip_fp8_e4m3_fnuz> : details::DTypeTraitValue<kDLFloat8_e4m3fnuz, 8> {};
+struct dtype_trait<__hip_fp8_e4m3_fnuz> : detail::DTypeTraitValue<kDLFloat8_e4m3fnuz, 8> {};
 template <>
-struct dtype_trait<__hip_fp8_e5m2> : details::DTypeTraitValue<kDLFloat8_e5m2, 8> {};
+struct dtype_trait<__hip_fp8_e5m2> : detail::DTypeTraitValue<kDLFloat8_e5m2, 8> {};
 template <>
-struct dtype_trait<__hip_fp8_e5m2_fnuz> : details::DTypeTraitValue<kDLFloat8_e5m2fnuz, 8> {};
+struct dtype_trait<__hip_fp8_e5m2_fnuz> : detail::DTypeTraitValue<kDLFloat8_e5m2fnuz, 8> {};
 template <>
-struct dtype_trait<__hip_fp4_e2m1> : details::DTypeTraitValue<kDLFloat4_e2m1fn, 4> {};
+struct dtype_trait<__hip_fp4_e2m1> : detail::DTypeTraitValue<kDLFloat4_e2m1fn, 4> {};
 template <>
-struct dtype_trait<__hip_fp4x2_e2m1> : details::DTypeTraitValue<kDLFloat4_e2m1fn, 4, 2> {};
+struct dtype_trait<__hip_fp4x2_e2m1> : detail::DTypeTraitValue<kDLFloat4_e2m1fn, 4, 2> {};
 
 TVM_FFI_NAMESPACE_END
 #endif  // TVM_FFI_EXTRA_DTYPE_H_

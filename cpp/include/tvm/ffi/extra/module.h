@@ -183,7 +183,7 @@ constexpr const char* tvm_ffi_metadata_prefix = "__tvm_ffi__metadata_";
 constexpr const char* tvm_ffi_doc_prefix = "__tvm_ffi__doc_";
 }  // namespace symbol
 
-namespace details {
+namespace detail {
 /*! \brief Whether target is root or reachable from root through imports. */
 inline bool ModuleReaches(const ModuleObj* root, const ModuleObj* target) {
   std::vector<const ModuleObj*> stack{root};
@@ -206,10 +206,10 @@ inline std::vector<Module> ModuleImportList(const ModuleObj* mod) {
   for (const Any& item : mod->imports()) out.push_back(item.cast<Module>());
   return out;
 }
-}  // namespace details
+}  // namespace detail
 
 inline void ModuleObj::ImportModule(const Module& other) {
-  if (details::ModuleReaches(other.get(), this)) {
+  if (detail::ModuleReaches(other.get(), this)) {
     TVM_FFI_THROW(RuntimeError) << "Cyclic dependency detected during import";
   }
   imports_.push_back(other);
@@ -225,7 +225,7 @@ inline void ModuleObj::ClearImports() {
 inline Optional<Function> ModuleObj::GetFunction(const String& name, bool query_imports) {
   Optional<Function> own = GetFunction(name);
   if (own.has_value() || !query_imports) return own;
-  for (const Module& m : details::ModuleImportList(this)) {
+  for (const Module& m : detail::ModuleImportList(this)) {
     Optional<Function> f = m->GetFunction(name, true);
     if (f.has_value()) return f;
   }
@@ -235,7 +235,7 @@ inline Optional<Function> ModuleObj::GetFunction(const String& name, bool query_
 inline bool ModuleObj::ImplementsFunction(const String& name, bool query_imports) {
   if (ImplementsFunction(name)) return true;
   if (!query_imports) return false;
-  for (const Module& m : details::ModuleImportList(this)) {
+  for (const Module& m : detail::ModuleImportList(this)) {
     if (m->ImplementsFunction(name, true)) return true;
   }
   return false;
@@ -244,7 +244,7 @@ inline bool ModuleObj::ImplementsFunction(const String& name, bool query_imports
 inline Optional<String> ModuleObj::GetFunctionDoc(const String& name, bool query_imports) {
   Optional<String> own = GetFunctionDoc(name);
   if (own.has_value() || !query_imports) return own;
-  for (const Module& m : details::ModuleImportList(this)) {
+  for (const Module& m : detail::ModuleImportList(this)) {
     Optional<String> doc = m->GetFunctionDoc(name, true);
     if (doc.has_value()) return doc;
   }
@@ -254,7 +254,7 @@ inline Optional<String> ModuleObj::GetFunctionDoc(const String& name, bool query
 inline Optional<String> ModuleObj::GetFunctionMetadata(const String& name, bool query_imports) {
   Optional<String> own = GetFunctionMetadata(name);
   if (own.has_value() || !query_imports) return own;
-  for (const Module& m : details::ModuleImportList(this)) {
+  for (const Module& m : detail::ModuleImportList(this)) {
     Optional<String> meta = m->GetFunctionMetadata(name, true);
     if (meta.has_value()) return meta;
   }

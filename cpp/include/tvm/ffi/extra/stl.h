@@ -51,7 +51,7 @@
 
 TVM_FFI_NAMESPACE_BEGIN
 
-namespace details {
+namespace detail {
 
 template <typename>
 constexpr bool kStlAlwaysFalse = false;
@@ -291,29 +291,29 @@ struct StlMapTraits : StlNoViewTraitsBase<Self> {
   }
 };
 
-}  // namespace details
+}  // namespace detail
 
 template <typename T, typename Alloc>
 struct TypeTraits<std::vector<T, Alloc>>
-    : details::StlSeqTraits<std::vector<T, Alloc>, T, -1> {};
+    : detail::StlSeqTraits<std::vector<T, Alloc>, T, -1> {};
 
 template <typename T, size_t N>
 struct TypeTraits<std::array<T, N>>
-    : details::StlSeqTraits<std::array<T, N>, T, static_cast<int64_t>(N)> {};
+    : detail::StlSeqTraits<std::array<T, N>, T, static_cast<int64_t>(N)> {};
 
 template <typename... Ts>
-struct TypeTraits<std::tuple<Ts...>> : details::StlTupleTraits<std::tuple<Ts...>, Ts...> {};
+struct TypeTraits<std::tuple<Ts...>> : detail::StlTupleTraits<std::tuple<Ts...>, Ts...> {};
 
 template <typename A, typename B>
-struct TypeTraits<std::pair<A, B>> : details::StlTupleTraits<std::pair<A, B>, A, B> {};
+struct TypeTraits<std::pair<A, B>> : detail::StlTupleTraits<std::pair<A, B>, A, B> {};
 
 template <typename K, typename V, typename Cmp, typename Alloc>
 struct TypeTraits<std::map<K, V, Cmp, Alloc>>
-    : details::StlMapTraits<std::map<K, V, Cmp, Alloc>, K, V> {};
+    : detail::StlMapTraits<std::map<K, V, Cmp, Alloc>, K, V> {};
 
 template <typename K, typename V, typename Hash, typename Eq, typename Alloc>
 struct TypeTraits<std::unordered_map<K, V, Hash, Eq, Alloc>>
-    : details::StlMapTraits<std::unordered_map<K, V, Hash, Eq, Alloc>, K, V> {};
+    : detail::StlMapTraits<std::unordered_map<K, V, Hash, Eq, Alloc>, K, V> {};
 
 /*! \brief std::optional<T>: None <-> std::nullopt, otherwise the rules of T. */
 template <typename T>
@@ -324,14 +324,14 @@ struct TypeTraits<std::optional<T>> : TypeTraitsBase {
     if (src.has_value()) {
       Inner::CopyToAnyView(*src, r);
     } else {
-      details::SetNone(r);
+      detail::SetNone(r);
     }
   }
   static void MoveToAny(std::optional<T> src, TVMFFIAny* r) {
     if (src.has_value()) {
       Inner::MoveToAny(std::move(*src), r);
     } else {
-      details::SetNone(r);
+      detail::SetNone(r);
     }
   }
   static bool CheckAnyStrict(const TVMFFIAny* src) {
@@ -356,7 +356,7 @@ struct TypeTraits<std::optional<T>> : TypeTraitsBase {
   }
   static std::string TypeStr() { return "Optional<" + Inner::TypeStr() + ">"; }
   static std::string TypeSchema() {
-    return details::SchemaWithArgs("Optional", {Inner::TypeSchema()});
+    return detail::SchemaWithArgs("Optional", {Inner::TypeSchema()});
   }
 };
 
@@ -390,7 +390,7 @@ struct TypeTraits<std::variant<Ts...>> : TypeTraitsBase {
   }
   static Self MoveFromAnyAfterCheck(TVMFFIAny* src) {
     Self out = CopyFromAnyViewAfterCheck(src);
-    details::SeqReleaseCell(src);
+    detail::SeqReleaseCell(src);
     return out;
   }
   static std::optional<Self> TryCastFromAnyView(const TVMFFIAny* src) {
@@ -406,7 +406,7 @@ struct TypeTraits<std::variant<Ts...>> : TypeTraitsBase {
     return s + ">";
   }
   static std::string TypeSchema() {
-    return details::SchemaWithArgs("Variant", {TypeTraits<Ts>::TypeSchema()...});
+    return detail::SchemaWithArgs("Variant", {TypeTraits<Ts>::TypeSchema()...});
   }
 
  private:
@@ -432,14 +432,14 @@ struct TypeTraits<std::function<R(Args...)>> : TypeTraitsBase {
 
   static void MoveToAny(Self src, TVMFFIAny* r) {
     if (!src) {
-      details::SetNone(r);
+      detail::SetNone(r);
       return;
     }
     FuncTraits::MoveToAny(Function::FromTyped(std::move(src)), r);
   }
   template <typename Dummy = Self>
   static void CopyToAnyView(const Self&, TVMFFIAny*) {
-    static_assert(details::kStlAlwaysFalse<Dummy>,
+    static_assert(detail::kStlAlwaysFalse<Dummy>,
                   "std::function cannot be passed as a borrowed view: wrap it with "
                   "Function::FromTyped first");
   }

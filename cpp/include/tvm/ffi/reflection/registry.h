@@ -10,7 +10,7 @@
  *
  * Each function is registered through TVMFFIFunctionSetGlobalFromMethodInfo
  * with its doc and the metadata JSON {"type_schema": "<schema>", "doc": "..."}
- * (abi.md §5; "doc" only when given).
+ * (docs/abi.md §5; "doc" only when given).
  * Registering a name that already exists raises an error naming it, unless
  * GlobalDef(true) asks to override.
  */
@@ -42,7 +42,7 @@ class GlobalDef {
     using F = std::decay_t<TCallable>;
     Function f = Function::FromTyped(F(std::move(callable)), std::string(name));
     Register(name, f, doc,
-             details::MakeFuncMetadata(details::FuncSignature<F>::Schema(), doc));
+             detail::MakeFuncMetadata(detail::FuncSignature<F>::Schema(), doc));
     return *this;
   }
 
@@ -51,13 +51,13 @@ class GlobalDef {
   GlobalDef& def_packed(std::string_view name, TCallable callable, std::string_view doc = {}) {
     Function f = Function::FromPacked(std::move(callable));
     // A packed function takes any arguments: its schema is Function(...) -> Any.
-    Register(name, f, doc, details::MakeFuncMetadata("{\"type\":\"ffi.Function\"}", doc));
+    Register(name, f, doc, detail::MakeFuncMetadata("{\"type\":\"ffi.Function\"}", doc));
     return *this;
   }
 
   /*! \brief Register an existing Function (e.g. a TypedFunction's) as name. */
   GlobalDef& def_function(std::string_view name, const Function& f, std::string_view doc = {}) {
-    Register(name, f, doc, details::MakeFuncMetadata("{\"type\":\"ffi.Function\"}", doc));
+    Register(name, f, doc, detail::MakeFuncMetadata("{\"type\":\"ffi.Function\"}", doc));
     return *this;
   }
 
