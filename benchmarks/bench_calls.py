@@ -82,7 +82,8 @@ def python_includes():
 def build_tvm_ffi(out_dir):
     src = os.path.join(PEERS, "tvm_ffi_bench.cc")
     flags = subprocess.check_output(
-        ["tvm-ffi-config", "--cxxflags", "--ldflags", "--libs"], text=True)
+        ["tvm-ffi-config", "--cxxflags", "--ldflags", "--libs"], text=True
+    )
     out = os.path.join(out_dir, "tvm_ffi_bench_%s.so" % source_key(src, extra=flags))
     if not os.path.exists(out):
         run([CXX, "-O2", "-shared", "-fPIC", src, "-o", out + ".tmp"] + shlex.split(flags))
@@ -101,13 +102,24 @@ def build_nanobind(out_dir):
     if os.path.exists(out):
         return out
     os.makedirs(mod_dir, exist_ok=True)
-    incs = python_includes() + ["-I" + os.path.join(root, "include"),
-                                "-I" + os.path.join(root, "ext", "robin_map", "include")]
+    incs = python_includes() + [
+        "-I" + os.path.join(root, "include"),
+        "-I" + os.path.join(root, "ext", "robin_map", "include"),
+    ]
     # Compiled like nanobind's own CMake build: optimized, hidden visibility.
-    flags = ["-std=c++17", "-O3", "-DNDEBUG", "-fPIC", "-fvisibility=hidden", "-fno-strict-aliasing"]
+    flags = [
+        "-std=c++17",
+        "-O3",
+        "-DNDEBUG",
+        "-fPIC",
+        "-fvisibility=hidden",
+        "-fno-strict-aliasing",
+    ]
     objs = []
-    for name, path in (("nb_combined", os.path.join(root, "src", "nb_combined.cpp")),
-                       ("module", src)):
+    for name, path in (
+        ("nb_combined", os.path.join(root, "src", "nb_combined.cpp")),
+        ("module", src),
+    ):
         obj = os.path.join(mod_dir, name + ".o")
         objs.append((path, obj))
     with ThreadPoolExecutor(2) as pool:
@@ -126,8 +138,22 @@ def build_pybind11(out_dir):
     out = os.path.join(mod_dir, "pybind11_bench" + ext_suffix())
     if not os.path.exists(out):
         os.makedirs(mod_dir, exist_ok=True)
-        run([CXX, "-std=c++17", "-O3", "-DNDEBUG", "-shared", "-fPIC", "-fvisibility=hidden",
-             src, "-o", out + ".tmp", "-I" + pybind11.get_include()] + python_includes())
+        run(
+            [
+                CXX,
+                "-std=c++17",
+                "-O3",
+                "-DNDEBUG",
+                "-shared",
+                "-fPIC",
+                "-fvisibility=hidden",
+                src,
+                "-o",
+                out + ".tmp",
+                "-I" + pybind11.get_include(),
+            ]
+            + python_includes()
+        )
         os.replace(out + ".tmp", out)
     return out
 
@@ -179,8 +205,13 @@ def load_ext(name, path):
 
 def build_all(out_dir):
     os.makedirs(out_dir, exist_ok=True)
-    jobs = {"tvm_ffi": build_tvm_ffi, "nanobind": build_nanobind, "pybind11": build_pybind11,
-            "clib": build_clib, "cffi_api": build_cffi_api}
+    jobs = {
+        "tvm_ffi": build_tvm_ffi,
+        "nanobind": build_nanobind,
+        "pybind11": build_pybind11,
+        "clib": build_clib,
+        "cffi_api": build_cffi_api,
+    }
     with ThreadPoolExecutor(len(jobs)) as pool:
         futures = {k: pool.submit(fn, out_dir) for k, fn in jobs.items()}
         return {k: f.result() for k, f in futures.items()}
@@ -201,7 +232,9 @@ TORCH_ROWS = [
 def build_tensor_kernels(out_dir, flags, tag):
     """benchmarks/peers/tvm_ffi_tensor_kernels.cc built with the given compiler flags."""
     src = os.path.join(PEERS, "tvm_ffi_tensor_kernels.cc")
-    out = os.path.join(out_dir, "tensor_kernels_%s_%s.so" % (tag, source_key(src, extra=" ".join(flags))))
+    out = os.path.join(
+        out_dir, "tensor_kernels_%s_%s.so" % (tag, source_key(src, extra=" ".join(flags)))
+    )
     if not os.path.exists(out):
         run([CXX, "-O2", "-std=c++17", "-shared", "-fPIC", src, "-o", out + ".tmp"] + flags)
         os.replace(out + ".tmp", out)
@@ -221,10 +254,20 @@ def torch_namespace(kernels):
 
     m = tvm_ffi.load_module(kernels)
     x, y, z, w = (torch.zeros(16, dtype=torch.float32) for _ in range(4))
-    return {"torch": torch, "from_dlpack": tvm_ffi.from_dlpack, "x": x, "y": y, "z": z, "w": w,
-            "t": tvm_ffi.from_dlpack(x), "view1": m["view_nop1"], "view2": m["view_nop2"],
-            "view4": m["view_nop4"], "tensor_nop": m["tensor_nop"],
-            "alloc_like": m["env_alloc_like"]}
+    return {
+        "torch": torch,
+        "from_dlpack": tvm_ffi.from_dlpack,
+        "x": x,
+        "y": y,
+        "z": z,
+        "w": w,
+        "t": tvm_ffi.from_dlpack(x),
+        "view1": m["view_nop1"],
+        "view2": m["view_nop2"],
+        "view4": m["view_nop4"],
+        "tensor_nop": m["tensor_nop"],
+        "alloc_like": m["env_alloc_like"],
+    }
 
 
 def torch_worker(kernels):
@@ -241,22 +284,30 @@ def torch_worker(kernels):
 def run_torch_table(out_dir, wheel_dir, repeat, budget):
     import tvm_ffi
 
-    ours_flags = shlex.split(subprocess.check_output(
-        ["tvm-ffi-config", "--cxxflags", "--ldflags", "--libs"], text=True))
+    ours_flags = shlex.split(
+        subprocess.check_output(["tvm-ffi-config", "--cxxflags", "--ldflags", "--libs"], text=True)
+    )
     ours_lib = build_tensor_kernels(out_dir, ours_flags, "ours")
     wheel_lib = build_tensor_kernels(out_dir, wheel_flags(wheel_dir), "wheel")
     ns = torch_namespace(ours_lib)
     assert type(ns["alloc_like"](ns["x"])) is ns["torch"].Tensor
     env = dict(os.environ, PYTHONPATH=wheel_dir)
-    worker = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--torch-worker",
-                               wheel_lib], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              text=True, env=env, cwd=tempfile.gettempdir())
+    worker = subprocess.Popen(
+        [sys.executable, os.path.abspath(__file__), "--torch-worker", wheel_lib],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=tempfile.gettempdir(),
+    )
     try:
         if worker.stdout.readline().strip() != "ready":
             raise RuntimeError("the wheel's worker process did not start")
-        print("\ntorch %s CPU tensors (16 x float32): this tree (tvm_ffi from %s) vs the "
-              "apache-tvm-ffi wheel in %s, ns per call, min of %d interleaved rounds\n"
-              % (ns["torch"].__version__, os.path.dirname(tvm_ffi.__file__), wheel_dir, repeat))
+        print(
+            "\ntorch %s CPU tensors (16 x float32): this tree (tvm_ffi from %s) vs the "
+            "apache-tvm-ffi wheel in %s, ns per call, min of %d interleaved rounds\n"
+            % (ns["torch"].__version__, os.path.dirname(tvm_ffi.__file__), wheel_dir, repeat)
+        )
         header = "%-30s%12s%12s%10s%9s%7s" % ("call", "this tree", "wheel", "ratio", "target", "")
         print(header)
         print("-" * len(header))
@@ -274,8 +325,11 @@ def run_torch_table(out_dir, wheel_dir, repeat, budget):
             ratio = ours / wheel
             verdict = "PASS" if ratio <= target else "MISS"
             verdicts.append(verdict)
-            print("%-30s%12.1f%12.1f%9.2fx%9s%7s" % (row, ours, wheel, ratio, "<=%.1fx" % target,
-                                                     verdict), flush=True)
+            print(
+                "%-30s%12.1f%12.1f%9.2fx%9s%7s"
+                % (row, ours, wheel, ratio, "<=%.1fx" % target, verdict),
+                flush=True,
+            )
         print("torch targets: %d PASS, %d MISS" % (verdicts.count("PASS"), verdicts.count("MISS")))
     finally:
         worker.stdin.close()
@@ -303,8 +357,15 @@ def make_cases(paths):
     mod = tvm_ffi.load_module(paths["tvm_ffi"])
     for binding, release in (("tvm_ffi", True), ("tvm_ffi nogil=0", False)):
         fns = {}
-        for name in ("nop", "f3", "add_one", "echo", "sum_list", "call_callback",
-                     "tensor_data_ptr"):
+        for name in (
+            "nop",
+            "f3",
+            "add_one",
+            "echo",
+            "sum_list",
+            "call_callback",
+            "tensor_data_ptr",
+        ):
             f = mod[name]
             f.release_gil = release
             fns[name] = f
@@ -327,13 +388,20 @@ def make_cases(paths):
         add("TensorView(ndarray)", "tvm_ffi nogil=0", "f(arr)", {"f": f_keep, "arr": arr})
     except Exception as exc:  # tensors come with issue 7
         tensor_note = "TensorView rows skipped: passing a numpy array failed (%s: %s)" % (
-            type(exc).__name__, exc)
+            type(exc).__name__,
+            exc,
+        )
     if hasattr(tvm_ffi, "from_dlpack"):
-        add("from_dlpack(ndarray)", "tvm_ffi", "from_dlpack(arr)",
-            {"from_dlpack": tvm_ffi.from_dlpack, "arr": arr})
+        add(
+            "from_dlpack(ndarray)",
+            "tvm_ffi",
+            "from_dlpack(arr)",
+            {"from_dlpack": tvm_ffi.from_dlpack, "arr": arr},
+        )
     else:
-        tensor_note = (tensor_note + "; " if tensor_note else "") + \
-            "from_dlpack row skipped: tvm_ffi.from_dlpack does not exist yet"
+        tensor_note = (
+            tensor_note + "; " if tensor_note else ""
+        ) + "from_dlpack row skipped: tvm_ffi.from_dlpack does not exist yet"
 
     nb = load_ext("nanobind_bench", paths["nanobind"])
     ns = {"m": nb, "ints": ints, "cb": cb, "arr": arr}
@@ -383,8 +451,7 @@ def make_cases(paths):
     abi = ffi.dlopen(paths["clib"])
     api = load_ext("cffi_bench_api", paths["cffi_api"])
     for binding, m, f in (("cffi ABI", abi, ffi), ("cffi API", api.lib, api.ffi)):
-        ns = {"lib": m, "ffi": f, "ints": ints,
-              "fcb": f.callback("int64_t(*)(int64_t)", cb)}
+        ns = {"lib": m, "ffi": f, "ints": ints, "fcb": f.callback("int64_t(*)(int64_t)", cb)}
         add("f()", binding, "lib.nop()", ns)
         add("f(1, 2, 3)", binding, "lib.f3(1, 2, 3)", ns)
         add("add_one(1)", binding, "lib.add_one(1)", ns)
@@ -416,13 +483,18 @@ def time_row(per_binding, repeat, budget):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats (noisier)")
-    parser.add_argument("--build-dir", default=os.path.join(tempfile.gettempdir(),
-                                                            "tvm_ffi_bench_build"))
-    parser.add_argument("--wheel", default=os.path.join(tempfile.gettempdir(), "tvm_peer"),
-                        help="directory the apache-tvm-ffi wheel is installed in (--target)")
+    parser.add_argument(
+        "--build-dir", default=os.path.join(tempfile.gettempdir(), "tvm_ffi_bench_build")
+    )
+    parser.add_argument(
+        "--wheel",
+        default=os.path.join(tempfile.gettempdir(), "tvm_peer"),
+        help="directory the apache-tvm-ffi wheel is installed in (--target)",
+    )
     parser.add_argument("--torch-only", action="store_true", help="only the torch table")
-    parser.add_argument("--repeat", type=int, default=None,
-                        help="rounds per row (default 7, 3 with --quick)")
+    parser.add_argument(
+        "--repeat", type=int, default=None, help="rounds per row (default 7, 3 with --quick)"
+    )
     parser.add_argument("--torch-worker", metavar="KERNELS", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.torch_worker:
@@ -440,13 +512,25 @@ def main():
     print("building peers in %s ..." % args.build_dir, flush=True)
     paths = build_all(args.build_dir)
     cases, tensor_note = make_cases(paths)
-    bindings = ["tvm_ffi", "tvm_ffi nogil=0", "nanobind", "nanobind nogil", "pybind11",
-                "ctypes", "cffi ABI", "cffi API"]
-    print("Python %s, %s, tvm_ffi from %s" % (platform.python_version(), platform.machine(),
-                                              os.path.dirname(tvm_ffi.__file__)))
-    print("ns per call, min of %d runs; 'tvm_ffi' releases the GIL (the default), "
-          "'tvm_ffi nogil=0' has release_gil=False; 'nanobind nogil' releases it too "
-          "(nb::gil_scoped_release)\n" % repeat)
+    bindings = [
+        "tvm_ffi",
+        "tvm_ffi nogil=0",
+        "nanobind",
+        "nanobind nogil",
+        "pybind11",
+        "ctypes",
+        "cffi ABI",
+        "cffi API",
+    ]
+    print(
+        "Python %s, %s, tvm_ffi from %s"
+        % (platform.python_version(), platform.machine(), os.path.dirname(tvm_ffi.__file__))
+    )
+    print(
+        "ns per call, min of %d runs; 'tvm_ffi' releases the GIL (the default), "
+        "'tvm_ffi nogil=0' has release_gil=False; 'nanobind nogil' releases it too "
+        "(nb::gil_scoped_release)\n" % repeat
+    )
     row_w = max(len(r) for r in cases) + 2
     header = "%-*s" % (row_w, "call") + "".join("%17s" % b for b in bindings)
     header += "%10s%10s%12s%8s%7s" % ("tvm/nb", "keep/nb", "tvm/nb-rel", "target", "")
@@ -474,12 +558,18 @@ def main():
     print()
     if tensor_note:
         print("note:", tensor_note)
-    print("note: ctypes/cffi pass echo's string as bytes (C char*), and build a C array "
-          "for the list per call")
-    print("note: 'from_dlpack(ndarray)' compares tvm_ffi.from_dlpack(arr) with nanobind's "
-          "nb::ndarray<> call on the same array")
-    print("targets: %d PASS, %d MISS" % (sum(v == "PASS" for _, v in results),
-                                          sum(v == "MISS" for _, v in results)))
+    print(
+        "note: ctypes/cffi pass echo's string as bytes (C char*), and build a C array "
+        "for the list per call"
+    )
+    print(
+        "note: 'from_dlpack(ndarray)' compares tvm_ffi.from_dlpack(arr) with nanobind's "
+        "nb::ndarray<> call on the same array"
+    )
+    print(
+        "targets: %d PASS, %d MISS"
+        % (sum(v == "PASS" for _, v in results), sum(v == "MISS" for _, v in results))
+    )
     try:
         import torch  # noqa: F401
     except ImportError:

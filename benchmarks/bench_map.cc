@@ -108,17 +108,18 @@ Row Measure(const std::vector<StdKeyT>& std_keys) {
 
 void Print(const char* kind, size_t n, const Row& r) {
   std::printf("%-7s %7zu | %8.1f %8.1f %8.1f %6.2fx | %8.1f %8.1f %8.1f\n", kind, n, r.map_lookup,
-              r.dict_lookup, r.std_lookup, r.map_lookup / r.std_lookup, r.map_insert,
-              r.dict_insert, r.std_insert);
+              r.dict_lookup, r.std_lookup, r.map_lookup / r.std_lookup, r.map_insert, r.dict_insert,
+              r.std_insert);
 }
 
 }  // namespace
 
 int main() {
-  std::printf("ns per operation (thread CPU time, best of 5 rounds);"
-              " ratio = Map lookup / std::unordered_map lookup\n");
-  std::printf("%-7s %7s | %8s %8s %8s %7s | %8s %8s %8s\n", "keys", "entries", "Map", "Dict",
-              "std", "ratio", "Map", "Dict", "std");
+  std::printf(
+      "ns per operation (thread CPU time, best of 5 rounds);"
+      " ratio = Map lookup / std::unordered_map lookup\n");
+  std::printf("%-7s %7s | %8s %8s %8s %7s | %8s %8s %8s\n", "keys", "entries", "Map", "Dict", "std",
+              "ratio", "Map", "Dict", "std");
   std::printf("%-15s | %-35s | %s\n", "", "lookup", "insert");
   const size_t sizes[] = {10, 1000, 100000};
   for (size_t n : sizes) {
@@ -130,7 +131,8 @@ int main() {
   // "key_<number>": 5 to 11 bytes, so a mix of inline and heap Strings.
   for (size_t n : sizes) {
     std::vector<std::string> keys;
-    for (size_t i = 0; i < n; ++i) keys.push_back("key_" + std::to_string(i * 2654435761u % 1000003u));
+    for (size_t i = 0; i < n; ++i)
+      keys.push_back("key_" + std::to_string(i * 2654435761u % 1000003u));
     Print("string", n, Measure<ffi::String>(keys));
   }
   return 0;

@@ -22,9 +22,8 @@ NB_MODULE(nanobind_bench, m) {
     return total;
   });
   m.def("call_callback", [](nb::callable cb) { return nb::cast<int64_t>(cb(1)); });
-  m.def("tensor_data_ptr", [](nb::ndarray<> t) {
-    return static_cast<int64_t>(reinterpret_cast<intptr_t>(t.data()));
-  });
+  m.def("tensor_data_ptr",
+        [](nb::ndarray<> t) { return static_cast<int64_t>(reinterpret_cast<intptr_t>(t.data())); });
   // The same functions releasing the GIL around the call, as tvm_ffi does by
   // default: the column that shows what the release itself costs.
   using release = nb::call_guard<nb::gil_scoped_release>;
@@ -32,7 +31,8 @@ NB_MODULE(nanobind_bench, m) {
   m.def("f3_nogil", [](int64_t a, int64_t b, int64_t c) { return a + b + c; }, release());
   m.def("add_one_nogil", [](int64_t x) { return x + 1; }, release());
   m.def("echo_nogil", [](const std::string& s) { return s; }, release());
-  m.def("tensor_data_ptr_nogil", [](nb::ndarray<> t) {
-    return static_cast<int64_t>(reinterpret_cast<intptr_t>(t.data()));
-  }, release());
+  m.def(
+      "tensor_data_ptr_nogil",
+      [](nb::ndarray<> t) { return static_cast<int64_t>(reinterpret_cast<intptr_t>(t.data())); },
+      release());
 }

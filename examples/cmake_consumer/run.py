@@ -1,6 +1,6 @@
 """Load the library built by this CMake project and call its functions.
 
-    python examples/cmake_consumer/run.py <cmake build directory>
+python examples/cmake_consumer/run.py <cmake build directory>
 """
 
 import os

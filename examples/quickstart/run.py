@@ -8,7 +8,6 @@ The first run compiles add_one.cc (a few seconds); later runs load the cached li
 import pathlib
 
 import numpy as np
-
 import tvm_ffi.cpp
 
 source = (pathlib.Path(__file__).parent / "add_one.cc").read_text()

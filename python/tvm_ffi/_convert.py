@@ -7,8 +7,13 @@ from . import core
 from .core import Function, Object
 
 _UNCHANGED = (bool, numbers.Number, ctypes.c_void_p, core.dtype, core.String, core.Bytes)
-_PASS_THROUGH_PROTOCOLS = ("__cuda_stream__", "__tvm_ffi_opaque_ptr__", "__dlpack_device__",
-                           "__tvm_ffi_int__", "__tvm_ffi_float__")
+_PASS_THROUGH_PROTOCOLS = (
+    "__cuda_stream__",
+    "__tvm_ffi_opaque_ptr__",
+    "__dlpack_device__",
+    "__tvm_ffi_int__",
+    "__tvm_ffi_float__",
+)
 
 
 def convert(value):
@@ -33,13 +38,15 @@ def convert(value):
     if hasattr(cls, "__tvm_ffi_object__"):
         return value.__tvm_ffi_object__()
     if any(hasattr(cls, name) for name in _PASS_THROUGH_PROTOCOLS) and not hasattr(
-            cls, "__dlpack__"):
+        cls, "__dlpack__"
+    ):
         return value
     result = core.convert(value)
     if result is value:
         # Values with no FFI form come back as themselves: wrap them like the reference does.
         return core._convert_to_opaque_object(value)
     return result
+
 
 __all__ = ["convert", "convert_func"]
 
@@ -53,8 +60,10 @@ def convert_func(pyfunc, tensor_cls=None):
     if tensor_cls is not None:
         if getattr(tensor_cls, "__dlpack_c_exchange_api__", None) is None:
             raise TypeError("tensor_cls %r must expose __dlpack_c_exchange_api__" % (tensor_cls,))
-        raise NotImplementedError("convert_func(tensor_cls=...) needs the DLPack exchange API, "
-                                  "which this build of tvm_ffi does not implement")
+        raise NotImplementedError(
+            "convert_func(tensor_cls=...) needs the DLPack exchange API, "
+            "which this build of tvm_ffi does not implement"
+        )
     if not callable(pyfunc):
         raise TypeError("convert_func expects a callable, got %s" % type(pyfunc).__name__)
     return Function(pyfunc)

@@ -2,7 +2,7 @@
 
 from .core import DataType, DataTypeCode, dtype
 
-bool = dtype("bool")  # noqa: A001  (shadows the builtin inside this module only)
+bool = dtype("bool")
 int8 = dtype("int8")
 int16 = dtype("int16")
 int32 = dtype("int32")
@@ -31,10 +31,31 @@ float4_e2m1fnx2 = dtype("float4_e2m1fnx2")
 float4_e2m1fn_x2 = float4_e2m1fnx2
 
 LITERALS = (
-    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float16", "float32", "float64", "bfloat16", "float8_e3m4", "float8_e4m3",
-    "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz",
-    "float8_e8m0fnu", "float6_e2m3fn", "float6_e3m2fn", "float4_e2m1fn", "float4_e2m1fnx2",
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float16",
+    "float32",
+    "float64",
+    "bfloat16",
+    "float8_e3m4",
+    "float8_e4m3",
+    "float8_e4m3b11fnuz",
+    "float8_e4m3fn",
+    "float8_e4m3fnuz",
+    "float8_e5m2",
+    "float8_e5m2fnuz",
+    "float8_e8m0fnu",
+    "float6_e2m3fn",
+    "float6_e3m2fn",
+    "float4_e2m1fn",
+    "float4_e2m1fnx2",
 )
 
 __all__ = ["dtype", "DataType", "DataTypeCode"] + list(LITERALS)

@@ -15,8 +15,10 @@ _KDL_ROCM = 10
 # cudaEventDisableTiming / hipEventDisableTiming
 _EVENT_DISABLE_TIMING = 0x02
 _RUNTIMES = {
-    _KDL_CUDA: ("cuda", ("libcudart.so", "libcudart.so.13", "libcudart.so.12",
-                         "libcudart.so.11.0")),
+    _KDL_CUDA: (
+        "cuda",
+        ("libcudart.so", "libcudart.so.13", "libcudart.so.12", "libcudart.so.11.0"),
+    ),
     _KDL_ROCM: ("hip", ("libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5")),
 }
 _LOADED = {}
@@ -34,11 +36,19 @@ def _runtime(device_type):
         except OSError:
             continue
     if lib is None:
-        raise BufferError("tvm_ffi.Tensor.__dlpack__: cannot order streams: none of %s "
-                          "could be loaded" % ", ".join(names))
+        raise BufferError(
+            "tvm_ffi.Tensor.__dlpack__: cannot order streams: none of %s "
+            "could be loaded" % ", ".join(names)
+        )
     fns = {}
-    for what in ("EventCreateWithFlags", "EventRecord", "StreamWaitEvent", "EventDestroy",
-                 "SetDevice", "GetDevice"):
+    for what in (
+        "EventCreateWithFlags",
+        "EventRecord",
+        "StreamWaitEvent",
+        "EventDestroy",
+        "SetDevice",
+        "GetDevice",
+    ):
         fn = getattr(lib, prefix + what)
         fn.restype = ctypes.c_int
         fns[what] = fn
@@ -48,15 +58,18 @@ def _runtime(device_type):
 
 def _check(prefix, what, rc):
     if rc != 0:
-        raise BufferError("tvm_ffi.Tensor.__dlpack__: %s%s failed with error %d"
-                          % (prefix, what, rc))
+        raise BufferError(
+            "tvm_ffi.Tensor.__dlpack__: %s%s failed with error %d" % (prefix, what, rc)
+        )
 
 
 def stream_wait(device_type, device_id, producer_stream, consumer_stream):
     """Make consumer_stream wait for the work queued on producer_stream (raw handles)."""
     if device_type not in _RUNTIMES:
-        raise BufferError("tvm_ffi.Tensor.__dlpack__: stream ordering is not supported for "
-                          "device type %d" % device_type)
+        raise BufferError(
+            "tvm_ffi.Tensor.__dlpack__: stream ordering is not supported for "
+            "device type %d" % device_type
+        )
     prefix, fns = _runtime(device_type)
     current = ctypes.c_int(0)
     _check(prefix, "GetDevice", fns["GetDevice"](ctypes.byref(current)))
@@ -64,15 +77,20 @@ def stream_wait(device_type, device_id, producer_stream, consumer_stream):
         _check(prefix, "SetDevice", fns["SetDevice"](ctypes.c_int(device_id)))
     event = ctypes.c_void_p()
     try:
-        _check(prefix, "EventCreateWithFlags",
-               fns["EventCreateWithFlags"](ctypes.byref(event),
-                                           ctypes.c_uint(_EVENT_DISABLE_TIMING)))
+        _check(
+            prefix,
+            "EventCreateWithFlags",
+            fns["EventCreateWithFlags"](ctypes.byref(event), ctypes.c_uint(_EVENT_DISABLE_TIMING)),
+        )
         try:
-            _check(prefix, "EventRecord",
-                   fns["EventRecord"](event, ctypes.c_void_p(producer_stream)))
-            _check(prefix, "StreamWaitEvent",
-                   fns["StreamWaitEvent"](ctypes.c_void_p(consumer_stream), event,
-                                          ctypes.c_uint(0)))
+            _check(
+                prefix, "EventRecord", fns["EventRecord"](event, ctypes.c_void_p(producer_stream))
+            )
+            _check(
+                prefix,
+                "StreamWaitEvent",
+                fns["StreamWaitEvent"](ctypes.c_void_p(consumer_stream), event, ctypes.c_uint(0)),
+            )
         finally:
             fns["EventDestroy"](event)
     finally:

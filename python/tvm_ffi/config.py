@@ -24,16 +24,21 @@ def _include_flags():
 # (flag, help, value) in output order.
 _FLAGS = [
     ("--includedir", "directory of the tvm/ffi headers", libinfo.find_include_path),
-    ("--dlpack-includedir", "directory holding dlpack/dlpack.h",
-     libinfo.find_dlpack_include_path),
-    ("--cmakedir", "directory of the CMake package (pass as -Dtvm_ffi_DIR)",
-     libinfo.find_cmake_path),
+    ("--dlpack-includedir", "directory holding dlpack/dlpack.h", libinfo.find_dlpack_include_path),
+    (
+        "--cmakedir",
+        "directory of the CMake package (pass as -Dtvm_ffi_DIR)",
+        libinfo.find_cmake_path,
+    ),
     ("--libdir", "directory of libtvm_ffi", _libdir),
     ("--libfiles", "full path of libtvm_ffi", libinfo.find_libtvm_ffi),
     ("--sourcedir", "directory of the runtime sources", libinfo.find_source_path),
     ("--cython-lib-path", "path of the tvm_ffi.core extension", libinfo.find_cython_lib),
-    ("--cxxflags", "C++ compiler flags (include paths, -std=c++17)",
-     lambda: _include_flags() + " -std=c++17"),
+    (
+        "--cxxflags",
+        "C++ compiler flags (include paths, -std=c++17)",
+        lambda: _include_flags() + " -std=c++17",
+    ),
     ("--cflags", "C compiler flags (include paths)", _include_flags),
     ("--libs", "linker flag naming the library (-ltvm_ffi)", lambda: "-ltvm_ffi"),
     ("--ldflags", "linker flags (-L<libdir>)", lambda: "-L" + _libdir()),
@@ -51,8 +56,9 @@ def main(argv=None, prog=None):
     """Run the command; returns the exit code (0; argparse exits 2 on a bad option)."""
     parser = _parser(prog)
     args = parser.parse_args(argv)
-    requested = [(flag, value) for flag, _, value in _FLAGS
-                 if getattr(args, flag[2:].replace("-", "_"))]
+    requested = [
+        (flag, value) for flag, _, value in _FLAGS if getattr(args, flag[2:].replace("-", "_"))
+    ]
     if not requested:
         parser.print_help()
         return 0

@@ -60,9 +60,13 @@ def _rt(name):
 # Structural equality, hashing and printing (the FFI's rules, seen from Python)
 # ---------------------------------------------------------------------------
 
+
 def _is_plain_sequence(x):
-    return (isinstance(x, (list, tuple)) and not isinstance(x, _FFISequence)
-            and not hasattr(x, "__tvm_ffi_object__"))
+    return (
+        isinstance(x, (list, tuple))
+        and not isinstance(x, _FFISequence)
+        and not hasattr(x, "__tvm_ffi_object__")
+    )
 
 
 def _ffi_equal(a, b):
@@ -71,7 +75,8 @@ def _ffi_equal(a, b):
         return True
     if isinstance(a, _FFISequence) or isinstance(b, _FFISequence):
         if not isinstance(a, (_FFISequence, list, tuple)) or not isinstance(
-                b, (_FFISequence, list, tuple)):
+            b, (_FFISequence, list, tuple)
+        ):
             return False
         la = core._seq_to_list(a) if isinstance(a, _FFISequence) else list(a)
         lb = core._seq_to_list(b) if isinstance(b, _FFISequence) else list(b)
@@ -122,8 +127,7 @@ def _ffi_hash(x):
     if isinstance(x, _FFISequence):
         return hash(("ffi.Seq",) + tuple(_ffi_hash(e) for e in core._seq_to_list(x)))
     if isinstance(x, _FFIMapping):
-        return hash(("ffi.Mapping", frozenset((_ffi_hash(k), _ffi_hash(v))
-                                              for k, v in x.items())))
+        return hash(("ffi.Mapping", frozenset((_ffi_hash(k), _ffi_hash(v)) for k, v in x.items())))
     if _is_plain_sequence(x):
         return hash(("ffi.Seq",) + tuple(_ffi_hash(e) for e in x))
     try:
@@ -144,8 +148,7 @@ def _ffi_repr(x):
     if isinstance(x, List):
         return "[" + ", ".join(_ffi_repr(e) for e in core._seq_to_list(x)) + "]"
     if isinstance(x, _FFIMapping):
-        return "{" + ", ".join("%s: %s" % (_ffi_repr(k), _ffi_repr(v))
-                               for k, v in x.items()) + "}"
+        return "{" + ", ".join("%s: %s" % (_ffi_repr(k), _ffi_repr(v)) for k, v in x.items()) + "}"
     if isinstance(x, core.dtype):
         return str(x)
     if isinstance(x, str):
@@ -160,6 +163,7 @@ def _ffi_repr(x):
 # ---------------------------------------------------------------------------
 # Array and List
 # ---------------------------------------------------------------------------
+
 
 def _index_error(size, index):
     return IndexError("Index out of range. size: %d, got index %d" % (size, index))
@@ -182,8 +186,9 @@ class _FFISequence(CContainerBase, _abc.Sequence):
         try:
             i = index.__index__()
         except AttributeError:
-            raise TypeError("indices must be integers or slices, not %s"
-                            % type(index).__name__) from None
+            raise TypeError(
+                "indices must be integers or slices, not %s" % type(index).__name__
+            ) from None
         try:
             return core._seq_getitem(self, i)
         except (IndexError, OverflowError):
@@ -215,7 +220,8 @@ class _FFISequence(CContainerBase, _abc.Sequence):
         if isinstance(other, _FFISequence):
             return _ffi_equal(self, other)
         if isinstance(other, _abc.Sequence) and not isinstance(
-                other, (str, bytes, bytearray, _abc.Mapping)):
+            other, (str, bytes, bytearray, _abc.Mapping)
+        ):
             try:
                 other = type(self)(other)
             except Exception:
@@ -291,8 +297,10 @@ class List(_FFISequence, _abc.MutableSequence):
             if step != 1:
                 size = len(range(start, stop, step))
                 if len(new_values) != size:
-                    raise ValueError("attempt to assign sequence of size %d to extended "
-                                     "slice of size %d" % (len(new_values), size))
+                    raise ValueError(
+                        "attempt to assign sequence of size %d to extended "
+                        "slice of size %d" % (len(new_values), size)
+                    )
                 setitem = _rt("ffi.ListSetItem")
                 for i, v in zip(range(start, stop, step), new_values):
                     setitem(self, i, v)
@@ -303,8 +311,9 @@ class List(_FFISequence, _abc.MutableSequence):
         try:
             i = self._normalize(index)
         except AttributeError:
-            raise TypeError("indices must be integers or slices, not %s"
-                            % type(index).__name__) from None
+            raise TypeError(
+                "indices must be integers or slices, not %s" % type(index).__name__
+            ) from None
         _rt("ffi.ListSetItem")(self, i, value)
 
     def __delitem__(self, index):
@@ -357,6 +366,7 @@ class List(_FFISequence, _abc.MutableSequence):
 # Map and Dict
 # ---------------------------------------------------------------------------
 
+
 class _FFIMapping(CContainerBase, _abc.Mapping):
     """Read access shared by Map and Dict; _PREFIX picks the runtime globals."""
 
@@ -398,8 +408,9 @@ class _FFIMapping(CContainerBase, _abc.Mapping):
         return ItemsView(self)
 
     def __eq__(self, other):
-        if isinstance(other, _FFIMapping) and (isinstance(other, type(self))
-                                               or isinstance(self, type(other))):
+        if isinstance(other, _FFIMapping) and (
+            isinstance(other, type(self)) or isinstance(self, type(other))
+        ):
             return _ffi_equal(self, other)
         return NotImplemented
 

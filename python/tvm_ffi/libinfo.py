@@ -72,8 +72,10 @@ def find_cmake_path():
 
     The installed package's share/cmake/tvm_ffi, else <repo>/cmake in a source checkout.
     """
-    candidates = [os.path.join(_PKG_DIR, "share", "cmake", "tvm_ffi"),
-                  os.path.join(_REPO_ROOT, "cmake")]
+    candidates = [
+        os.path.join(_PKG_DIR, "share", "cmake", "tvm_ffi"),
+        os.path.join(_REPO_ROOT, "cmake"),
+    ]
     return _first_dir(candidates, "CMake package directory")
 
 
@@ -81,7 +83,8 @@ def find_source_path():
     """The directory holding the runtime sources: the package dir or the checkout root."""
     for path in (_PKG_DIR, _REPO_ROOT):
         if os.path.isdir(os.path.join(path, "src")) or os.path.isdir(
-                os.path.join(path, "cpp", "src")):
+            os.path.join(path, "cpp", "src")
+        ):
             return os.path.abspath(path)
     raise RuntimeError("cannot find the tvm-ffi sources; searched: %s, %s" % (_PKG_DIR, _REPO_ROOT))
 
@@ -95,8 +98,10 @@ def find_cython_lib():
     exact = os.path.join(_PKG_DIR, "core" + suffix)
     if os.path.isfile(exact):
         return os.path.realpath(exact)
-    found = sorted(glob.glob(os.path.join(_PKG_DIR, "core.*.so")) +
-                   glob.glob(os.path.join(_PKG_DIR, "core.*.pyd")))
+    found = sorted(
+        glob.glob(os.path.join(_PKG_DIR, "core.*.so"))
+        + glob.glob(os.path.join(_PKG_DIR, "core.*.pyd"))
+    )
     if found:
         return os.path.realpath(found[0])
     raise RuntimeError("cannot find the tvm_ffi.core extension in %s" % _PKG_DIR)
@@ -104,12 +109,16 @@ def find_cython_lib():
 
 def find_python_helper_include_path():
     """Directory holding tvm_ffi_python_helpers.h (installed: <pkg>/include)."""
-    for path in (os.path.join(_PKG_DIR, "include"), os.path.join(_PKG_DIR, "cython"),
-                 os.path.join(_REPO_ROOT, "python", "tvm_ffi", "cython")):
+    for path in (
+        os.path.join(_PKG_DIR, "include"),
+        os.path.join(_PKG_DIR, "cython"),
+        os.path.join(_REPO_ROOT, "python", "tvm_ffi", "cython"),
+    ):
         if os.path.isfile(os.path.join(path, "tvm_ffi_python_helpers.h")):
             return os.path.abspath(path)
-    raise RuntimeError("cannot find tvm_ffi_python_helpers.h under %s or %s"
-                       % (_PKG_DIR, _REPO_ROOT))
+    raise RuntimeError(
+        "cannot find tvm_ffi_python_helpers.h under %s or %s" % (_PKG_DIR, _REPO_ROOT)
+    )
 
 
 def include_paths():
@@ -130,8 +139,9 @@ def _library_basename(target_name):
     return "lib" + target_name + ".so"
 
 
-def _find_library_by_basename(package, target_name, extra_lib_paths=None, *,
-                              use_fallback_build_path=True, use_env_path=True):
+def _find_library_by_basename(
+    package, target_name, extra_lib_paths=None, *, use_fallback_build_path=True, use_env_path=True
+):
     """Locate the shared library of target_name shipped by distribution package.
 
     Searched in order: the files the distribution installed (its RECORD), the
@@ -160,15 +170,22 @@ def _find_library_by_basename(package, target_name, extra_lib_paths=None, *,
     dirs = []
     for i, path in enumerate(extra_lib_paths or []):
         if not isinstance(path, pathlib.Path):
-            raise TypeError("extra_lib_paths[%d] must be a pathlib.Path, got %s"
-                            % (i, type(path).__name__))
+            raise TypeError(
+                "extra_lib_paths[%d] must be a pathlib.Path, got %s" % (i, type(path).__name__)
+            )
         dirs.append(path)
     if use_fallback_build_path:
-        dirs += [pathlib.Path(_PKG_DIR, "build", "lib"), pathlib.Path(_PKG_DIR, "lib"),
-                 pathlib.Path(_REPO_ROOT, "build", "lib"), pathlib.Path(_REPO_ROOT, "lib")]
+        dirs += [
+            pathlib.Path(_PKG_DIR, "build", "lib"),
+            pathlib.Path(_PKG_DIR, "lib"),
+            pathlib.Path(_REPO_ROOT, "build", "lib"),
+            pathlib.Path(_REPO_ROOT, "lib"),
+        ]
     if use_env_path:
-        names = ["DYLD_LIBRARY_PATH" if sys.platform.startswith("darwin") else "LD_LIBRARY_PATH",
-                 "PATH"]
+        names = [
+            "DYLD_LIBRARY_PATH" if sys.platform.startswith("darwin") else "LD_LIBRARY_PATH",
+            "PATH",
+        ]
         for name in names:
             dirs += [pathlib.Path(p) for p in os.environ.get(name, "").split(os.pathsep) if p]
     for d in dirs:
@@ -176,8 +193,10 @@ def _find_library_by_basename(package, target_name, extra_lib_paths=None, *,
         if candidate.is_file():
             return candidate.resolve()
         searched.append(str(d))
-    raise RuntimeError("Cannot find library %s of package %s; searched: %s"
-                       % (basename, package, ", ".join(searched)))
+    raise RuntimeError(
+        "Cannot find library %s of package %s; searched: %s"
+        % (basename, package, ", ".join(searched))
+    )
 
 
 def load_lib_ctypes(package, target_name, mode, extra_lib_paths=None):

@@ -64,8 +64,9 @@ class Module(Object):
         # DLTensor* parameters go as stack DLTensor views (no Tensor object).
         # The Function may outlive this Python object (the library stays loaded),
         # so the source holds the module itself.
-        func._set_schema_source(_rt("ffi.ModuleGetFunctionMetadata"),
-                                (self, name, bool(query_imports)))
+        func._set_schema_source(
+            _rt("ffi.ModuleGetFunctionMetadata"), (self, name, bool(query_imports))
+        )
         return func
 
     def implements_function(self, name, query_imports=False):

@@ -3,7 +3,7 @@
 import sys
 
 from . import core
-from .core import Object, Function
+from .core import Function
 
 
 def register_global_func(func_name, f=None, override=False):
@@ -78,11 +78,11 @@ def init_ffi_api(namespace, target_module_name=None):
     """
     target_module_name = target_module_name if target_module_name is not None else namespace
     module = sys.modules[target_module_name]
-    prefix = namespace[len("tvm."):] if namespace.startswith("tvm.") else namespace
+    prefix = namespace[len("tvm.") :] if namespace.startswith("tvm.") else namespace
     for name in list_global_func_names():
         if not name.startswith(prefix):
             continue
-        short = name[len(prefix) + 1:]
+        short = name[len(prefix) + 1 :]
         if not short or "." in short:
             continue
         func = get_global_func(name)
@@ -99,6 +99,7 @@ def _make_property(type_index, field_index, name, doc, writable):
 
     fset = None
     if writable:
+
         def fset(self, value):
             core._field_set(self, type_index, field_index, value)
 
@@ -134,8 +135,11 @@ def _install_reflection(cls, type_index, init=True):
     for name, doc, flags, field_index in fields:
         if name in own:
             continue
-        setattr(cls, name, _make_property(type_index, field_index, name, doc,
-                                          bool(flags & _FIELD_WRITABLE)))
+        setattr(
+            cls,
+            name,
+            _make_property(type_index, field_index, name, doc, bool(flags & _FIELD_WRITABLE)),
+        )
     for name, doc, flags, func in methods:
         if not isinstance(func, Function):
             continue
@@ -153,8 +157,9 @@ def _install_reflection(cls, type_index, init=True):
 
 def _init_guard(type_key):
     def __init__(self, *args, **kwargs):
-        raise TypeError("%s cannot be constructed from Python: the type registers no "
-                        "__ffi_init__" % type_key)
+        raise TypeError(
+            "%s cannot be constructed from Python: the type registers no __ffi_init__" % type_key
+        )
 
     return __init__
 
@@ -187,8 +192,9 @@ def register_object(type_key=None, *, init=True):
         cls, type_key = type_key, None
         return register(cls)
     if type_key is not None and not isinstance(type_key, str):
-        raise TypeError("register_object expects a type key (str) or a class, got %s"
-                        % type(type_key).__name__)
+        raise TypeError(
+            "register_object expects a type key (str) or a class, got %s" % type(type_key).__name__
+        )
     return register
 
 
@@ -196,12 +202,16 @@ def _make_fallback_class(type_index, type_key, parent):
     """The class of objects of an unregistered type: named after the key, deriving from the
     parent type's class, with the type's reflected fields and methods."""
     module, _, name = type_key.rpartition(".")
-    cls = type(name, (parent,), {
-        "__slots__": (),
-        "__doc__": "Auto-generated fallback class for the unregistered type %s." % type_key,
-        "__module__": module,
-        "__qualname__": type_key,
-    })
+    cls = type(
+        name,
+        (parent,),
+        {
+            "__slots__": (),
+            "__doc__": "Auto-generated fallback class for the unregistered type %s." % type_key,
+            "__module__": module,
+            "__qualname__": type_key,
+        },
+    )
     cls.__tvm_ffi_type_key__ = type_key
     cls.__tvm_ffi_type_index__ = type_index
     _install_reflection(cls, type_index)
@@ -211,6 +221,13 @@ def _make_fallback_class(type_index, type_key, parent):
 core._set_fallback_class_factory(_make_fallback_class)
 
 
-__all__ = ["get_global_func", "get_global_func_metadata", "get_registered_type_keys",
-           "init_ffi_api", "list_global_func_names", "register_global_func", "register_object",
-           "remove_global_func"]
+__all__ = [
+    "get_global_func",
+    "get_global_func_metadata",
+    "get_registered_type_keys",
+    "init_ffi_api",
+    "list_global_func_names",
+    "register_global_func",
+    "register_object",
+    "remove_global_func",
+]

@@ -8,8 +8,13 @@ or producers without the DLPack C exchange API).
 
 from . import core
 
-__all__ = ["StreamContext", "use_raw_stream", "use_torch_stream", "get_raw_stream",
-           "TorchStreamContext"]
+__all__ = [
+    "StreamContext",
+    "use_raw_stream",
+    "use_torch_stream",
+    "get_raw_stream",
+    "TorchStreamContext",
+]
 
 
 class StreamContext:
@@ -40,7 +45,8 @@ def use_raw_stream(device, stream):
     if not isinstance(stream, (int, ctypes.c_void_p)):
         raise ValueError(
             "use_raw_stream expects a raw stream handle (int), got %s; for torch streams "
-            "use tvm_ffi.use_torch_stream" % type(stream).__name__)
+            "use tvm_ffi.use_torch_stream" % type(stream).__name__
+        )
     return StreamContext(device, stream)
 
 

@@ -23,7 +23,7 @@ mapfile -t cxx_files < <(git ls-files '*.h' '*.cc' '*.c' '*.cu')
 status=0
 if [ "${1:-}" = "--fix" ]; then
   "$VENV/bin/clang-format" -i "${cxx_files[@]}"
-  "$VENV/bin/ruff" check --fix -q .
+  "$VENV/bin/ruff" check --fix -q . || true  # what remains is reported by the check
   "$VENV/bin/ruff" format -q .
   exit 0
 fi

@@ -93,9 +93,7 @@ ffi::Optional<Expr> MaybeExpr(const ExprNode* node) {
   return ffi::GetRef<ffi::Optional<Expr>>(node);
 }
 
-ffi::ObjectPtr<ffi::Object> Erase(IntImmNode* node) {
-  return ffi::GetObjectPtr<ffi::Object>(node);
-}
+ffi::ObjectPtr<ffi::Object> Erase(IntImmNode* node) { return ffi::GetObjectPtr<ffi::Object>(node); }
 
 bool IsVar(const ffi::ObjectRef& ref) {
   return ref.defined() && ref->IsInstance<VarNode>() && !ref->IsInstance<IntImmNode>();

@@ -4,19 +4,19 @@
 // ownership rule of AnyView -> Any for borrowed strings.
 #include <gtest/gtest.h>
 
-#include "testing_helpers.h"
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/dtype.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/object.h>
 #include <tvm/ffi/string.h>
+#include "testing_helpers.h"
 
 #include <cmath>
 #include <cstdint>
-#include <limits>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,9 +45,8 @@ class Point : public ffi::ObjectRef {
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(Point, ffi::ObjectRef, PointObj);
 };
 
-using tvm_ffi_testing::ErrorMessage;
 using tvm_ffi_testing::Cell;
-
+using tvm_ffi_testing::ErrorMessage;
 
 int32_t UseCount(const ffi::Object* obj) { return obj->use_count(); }
 
@@ -262,10 +261,9 @@ TEST(AnyPOD, PaddingIsZeroForEveryKindButSmallStrings) {
   DLDevice dev{kDLCPU, 0};
   Point point(1, 2);
   String heap = "a heap string value";
-  std::vector<AnyView> views = {AnyView(),        AnyView(1),          AnyView(true),
-                                AnyView(1.5),     AnyView(ptr),        AnyView(i8),
-                                AnyView(dev),     AnyView(tensor_ptr), AnyView("raw"),
-                                AnyView(point),   AnyView(heap)};
+  std::vector<AnyView> views = {AnyView(),      AnyView(1),     AnyView(true), AnyView(1.5),
+                                AnyView(ptr),   AnyView(i8),    AnyView(dev),  AnyView(tensor_ptr),
+                                AnyView("raw"), AnyView(point), AnyView(heap)};
   for (const AnyView& v : views) {
     EXPECT_EQ(Cell(v)->zero_padding, 0u) << "type index " << v.type_index();
   }
@@ -483,8 +481,7 @@ TEST(AnyCast, MessagesNameThePODTypes) {
             "Cannot convert from type `Device` to `int`");
   int x = 0;
   void* p = &x;
-  EXPECT_EQ(ErrorMessage([&] { Any(p).cast<int>(); }),
-            "Cannot convert from type `void*` to `int`");
+  EXPECT_EQ(ErrorMessage([&] { Any(p).cast<int>(); }), "Cannot convert from type `void*` to `int`");
   DLDataType f32{kDLFloat, 32, 1};
   EXPECT_EQ(ErrorMessage([&] { Any(f32).cast<int>(); }),
             "Cannot convert from type `dtype` to `int`");

@@ -291,8 +291,8 @@ TEST(Array, NestedArraysConvertAndReportNestedErrors) {
   Any bad = Array<Any>({Array<Any>({1}), Array<Any>({2, "x"})});
   std::string kind;
   std::string msg = ErrorMessageOf([&] { bad.cast<Array<Array<int>>>(); }, &kind);
-  EXPECT_EQ(msg,
-            "Cannot convert from type `Array[index 1: Array[index 1: str]]` to `Array<Array<int>>`");
+  EXPECT_EQ(
+      msg, "Cannot convert from type `Array[index 1: Array[index 1: str]]` to `Array<Array<int>>`");
 
   Any convertible = Array<Any>({Array<Any>({1}), Array<Any>({2, 3.5})});
   Array<Array<double>> d = convertible.cast<Array<Array<double>>>();

@@ -3,7 +3,6 @@
 // byte swapping, allocation, base64 and dtype_trait.
 #include <gtest/gtest.h>
 
-#include "testing_helpers.h"
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/base_detail.h>
 #include <tvm/ffi/endian.h>
@@ -11,6 +10,7 @@
 #include <tvm/ffi/extra/dtype.h>
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/string.h>
+#include "testing_helpers.h"
 
 #include <cstdint>
 #include <cstring>
@@ -172,8 +172,7 @@ TEST(Base64, DecodesWhatItEncodes) {
 }
 
 TEST(Base64, LengthNotMultipleOfFourIsInvalid) {
-  EXPECT_EQ(ErrorMessage([] { Decoded("abc"); }, "InternalError")
-                .find("invalid base64 encoding"),
+  EXPECT_EQ(ErrorMessage([] { Decoded("abc"); }, "InternalError").find("invalid base64 encoding"),
             0u);
 }
 

@@ -74,9 +74,9 @@ static_assert(TVM_FFI_VERSION_PATCH == 16, "tvm-ffi patch version");
 static_assert(kTVMFFIObjectDeleterFlagBitMaskStrong == 1, "strong deleter flag");
 static_assert(kTVMFFIObjectDeleterFlagBitMaskWeak == 2, "weak deleter flag");
 static_assert(kTVMFFIObjectDeleterFlagBitMaskBoth == 3, "both deleter flag");
-static_assert(std::is_same<std::underlying_type<TVMFFIObjectDeleterFlagBitMask>::type,
-                           int32_t>::value,
-              "deleter flag enum is int32_t");
+static_assert(
+    std::is_same<std::underlying_type<TVMFFIObjectDeleterFlagBitMask>::type, int32_t>::value,
+    "deleter flag enum is int32_t");
 
 // ---------------------------------------------------------------------------
 // DLPack (docs/abi.md section 1)
@@ -214,9 +214,9 @@ TVM_FFI_CHECK_FIELD(TVMFFIErrorCell, update_backtrace, 48,
 TVM_FFI_CHECK_FIELD(TVMFFIErrorCell, cause_chain, 56, TVMFFIObjectHandle);
 TVM_FFI_CHECK_FIELD(TVMFFIErrorCell, extra_context, 64, TVMFFIObjectHandle);
 
-static_assert(std::is_same<TVMFFISafeCallType,
-                           int (*)(void*, const TVMFFIAny*, int32_t, TVMFFIAny*)>::value,
-              "safe call signature");
+static_assert(
+    std::is_same<TVMFFISafeCallType, int (*)(void*, const TVMFFIAny*, int32_t, TVMFFIAny*)>::value,
+    "safe call signature");
 TVM_FFI_CHECK_SIZE(TVMFFIFunctionCell, 16, 8);
 TVM_FFI_CHECK_FIELD(TVMFFIFunctionCell, safe_call, 0, TVMFFISafeCallType);
 TVM_FFI_CHECK_FIELD(TVMFFIFunctionCell, cpp_call, 8, void*);
@@ -226,10 +226,8 @@ TVM_FFI_CHECK_FIELD(TVMFFIOpaqueObjectCell, handle, 0, void*);
 
 // Type registry (docs/abi.md section 2.6)
 static_assert(std::is_same<TVMFFIFieldGetter, int (*)(void*, TVMFFIAny*)>::value, "getter");
-static_assert(std::is_same<TVMFFIFieldSetter, int (*)(void*, const TVMFFIAny*)>::value,
-              "setter");
-static_assert(std::is_same<TVMFFIObjectCreator, int (*)(TVMFFIObjectHandle*)>::value,
-              "creator");
+static_assert(std::is_same<TVMFFIFieldSetter, int (*)(void*, const TVMFFIAny*)>::value, "setter");
+static_assert(std::is_same<TVMFFIObjectCreator, int (*)(TVMFFIObjectHandle*)>::value, "creator");
 
 static_assert(kTVMFFIFieldFlagBitMaskWritable == 1 && kTVMFFIFieldFlagBitMaskHasDefault == 2,
               "field flags");
@@ -250,8 +248,7 @@ static_assert(std::is_same<std::underlying_type<TVMFFIFieldFlagBitMask>::type, i
 
 static_assert(kTVMFFISEqHashKindUnsupported == 0 && kTVMFFISEqHashKindTreeNode == 1 &&
                   kTVMFFISEqHashKindFreeVar == 2 && kTVMFFISEqHashKindDAGNode == 3 &&
-                  kTVMFFISEqHashKindConstTreeNode == 4 &&
-                  kTVMFFISEqHashKindUniqueInstance == 5,
+                  kTVMFFISEqHashKindConstTreeNode == 4 && kTVMFFISEqHashKindUniqueInstance == 5,
               "structural equal/hash kinds");
 static_assert(sizeof(TVMFFISEqHashKind) == 4, "TVMFFISEqHashKind is 4 bytes");
 static_assert(kTVMFFIDefRegionKindNone == 0 && kTVMFFIDefRegionKindPattern == 1 &&
@@ -264,8 +261,7 @@ static_assert(sizeof(TVMFFIDefRegionKind) == 4, "TVMFFIDefRegionKind is 4 bytes"
 TVM_FFI_CHECK_SIZE(TVMFFIObjectAllocHeader, 8, 8);
 TVM_FFI_CHECK_FIELD(TVMFFIObjectAllocHeader, delete_space, 0, void (*)(void*));
 TVM_FFI_CHECK_SIZE(TVMFFICustomAllocator, 16, 8);
-TVM_FFI_CHECK_FIELD(TVMFFICustomAllocator, allocate, 0,
-                    void* (*)(size_t, size_t, int32_t, void*));
+TVM_FFI_CHECK_FIELD(TVMFFICustomAllocator, allocate, 0, void* (*)(size_t, size_t, int32_t, void*));
 TVM_FFI_CHECK_FIELD(TVMFFICustomAllocator, context, 8, void*);
 
 static_assert(kTVMFFIFieldFlagBitMaskReprOff == 64 && kTVMFFIFieldFlagBitMaskCompareOff == 128,
@@ -338,8 +334,7 @@ TVM_FFI_CHECK_SIGNATURE(TVMFFITypeGetOrAllocIndex,
 TVM_FFI_CHECK_SIGNATURE(TVMFFIGetTypeInfo, const TVMFFITypeInfo* (*)(int32_t));
 TVM_FFI_CHECK_SIGNATURE(TVMFFITypeRegisterField, int (*)(int32_t, const TVMFFIFieldInfo*));
 TVM_FFI_CHECK_SIGNATURE(TVMFFITypeRegisterMethod, int (*)(int32_t, const TVMFFIMethodInfo*));
-TVM_FFI_CHECK_SIGNATURE(TVMFFITypeRegisterMetadata,
-                        int (*)(int32_t, const TVMFFITypeMetadata*));
+TVM_FFI_CHECK_SIGNATURE(TVMFFITypeRegisterMetadata, int (*)(int32_t, const TVMFFITypeMetadata*));
 TVM_FFI_CHECK_SIGNATURE(TVMFFITypeRegisterAttr, int (*)(int32_t, Bytes, const TVMFFIAny*));
 TVM_FFI_CHECK_SIGNATURE(TVMFFIGetTypeAttrColumn, const TVMFFITypeAttrColumn* (*)(Bytes));
 TVM_FFI_CHECK_SIGNATURE(TVMFFIFunctionCreate,
@@ -358,15 +353,14 @@ TVM_FFI_CHECK_SIGNATURE(TVMFFIErrorMoveFromRaised, void (*)(Handle*));
 TVM_FFI_CHECK_SIGNATURE(TVMFFIErrorCreate, int (*)(Bytes, Bytes, Bytes, Handle*));
 TVM_FFI_CHECK_SIGNATURE(TVMFFIErrorCreateWithCauseAndExtraContext,
                         int (*)(Bytes, Bytes, Bytes, Handle, Handle, Handle*));
-TVM_FFI_CHECK_SIGNATURE(TVMFFIBacktrace, const TVMFFIByteArray* (*)(const char*, int,
-                                                                    const char*, int));
+TVM_FFI_CHECK_SIGNATURE(TVMFFIBacktrace,
+                        const TVMFFIByteArray* (*)(const char*, int, const char*, int));
 TVM_FFI_CHECK_SIGNATURE(TVMFFITensorFromDLPack,
                         int (*)(DLManagedTensor*, int32_t, int32_t, Handle*));
 TVM_FFI_CHECK_SIGNATURE(TVMFFITensorFromDLPackVersioned,
                         int (*)(DLManagedTensorVersioned*, int32_t, int32_t, Handle*));
 TVM_FFI_CHECK_SIGNATURE(TVMFFITensorToDLPack, int (*)(Handle, DLManagedTensor**));
-TVM_FFI_CHECK_SIGNATURE(TVMFFITensorToDLPackVersioned,
-                        int (*)(Handle, DLManagedTensorVersioned**));
+TVM_FFI_CHECK_SIGNATURE(TVMFFITensorToDLPackVersioned, int (*)(Handle, DLManagedTensorVersioned**));
 TVM_FFI_CHECK_SIGNATURE(TVMFFITensorCreateUnsafeView, int (*)(Handle, const DLTensor*, Handle*));
 TVM_FFI_CHECK_SIGNATURE(TVMFFIStringFromByteArray, int (*)(Bytes, TVMFFIAny*));
 TVM_FFI_CHECK_SIGNATURE(TVMFFIBytesFromByteArray, int (*)(Bytes, TVMFFIAny*));
@@ -388,8 +382,7 @@ static_assert(std::is_same<DLPackManagedTensorAllocator,
 TVM_FFI_CHECK_SIGNATURE(TVMFFIEnvSetStream, int (*)(int32_t, int32_t, void*, void**));
 TVM_FFI_CHECK_SIGNATURE(TVMFFIEnvGetStream, void* (*)(int32_t, int32_t));
 TVM_FFI_CHECK_SIGNATURE(TVMFFIEnvSetDLPackManagedTensorAllocator,
-                        int (*)(DLPackManagedTensorAllocator, int,
-                                DLPackManagedTensorAllocator*));
+                        int (*)(DLPackManagedTensorAllocator, int, DLPackManagedTensorAllocator*));
 TVM_FFI_CHECK_SIGNATURE(TVMFFIEnvGetDLPackManagedTensorAllocator,
                         DLPackManagedTensorAllocator (*)());
 TVM_FFI_CHECK_SIGNATURE(TVMFFIEnvTensorAlloc, int (*)(DLTensor*, Handle*));
@@ -401,8 +394,7 @@ TVM_FFI_CHECK_SIGNATURE(TVMFFIEnvModRegisterSystemLibSymbol, int (*)(const char*
 
 // C++-only inline accessors (cpp_api section 4.3)
 TVM_FFI_CHECK_SIGNATURE(TVMFFIObjectGetTypeIndex, int32_t (*)(Handle));
-TVM_FFI_CHECK_SIGNATURE(TVMFFISmallBytesGetContentByteArray,
-                        TVMFFIByteArray (*)(const TVMFFIAny*));
+TVM_FFI_CHECK_SIGNATURE(TVMFFISmallBytesGetContentByteArray, TVMFFIByteArray (*)(const TVMFFIAny*));
 TVM_FFI_CHECK_SIGNATURE(TVMFFIBytesGetByteArrayPtr, TVMFFIByteArray* (*)(Handle));
 TVM_FFI_CHECK_SIGNATURE(TVMFFIErrorGetCellPtr, TVMFFIErrorCell* (*)(Handle));
 TVM_FFI_CHECK_SIGNATURE(TVMFFIFunctionGetCellPtr, TVMFFIFunctionCell* (*)(Handle));

@@ -21,11 +21,21 @@ struct NamedType {
 
 // Every DLDeviceType of spec §1 with its name.
 const NamedType kNamedTypes[] = {
-    {kDLCPU, "cpu"},         {kDLCUDA, "cuda"},           {kDLCUDAHost, "cuda_host"},
-    {kDLOpenCL, "opencl"},   {kDLVulkan, "vulkan"},       {kDLMetal, "metal"},
-    {kDLVPI, "vpi"},         {kDLROCM, "rocm"},           {kDLROCMHost, "rocm_host"},
-    {kDLExtDev, "ext_dev"},  {kDLCUDAManaged, "cuda_managed"}, {kDLOneAPI, "oneapi"},
-    {kDLWebGPU, "webgpu"},   {kDLHexagon, "hexagon"},     {kDLMAIA, "maia"},
+    {kDLCPU, "cpu"},
+    {kDLCUDA, "cuda"},
+    {kDLCUDAHost, "cuda_host"},
+    {kDLOpenCL, "opencl"},
+    {kDLVulkan, "vulkan"},
+    {kDLMetal, "metal"},
+    {kDLVPI, "vpi"},
+    {kDLROCM, "rocm"},
+    {kDLROCMHost, "rocm_host"},
+    {kDLExtDev, "ext_dev"},
+    {kDLCUDAManaged, "cuda_managed"},
+    {kDLOneAPI, "oneapi"},
+    {kDLWebGPU, "webgpu"},
+    {kDLHexagon, "hexagon"},
+    {kDLMAIA, "maia"},
     {kDLTrn, "trn"},
 };
 
@@ -65,8 +75,8 @@ TEST(DeviceHelpers, UnnamedDeviceTypesUseTheirCode) {
 }
 
 TEST(DeviceHelpers, BadStringsRaiseValueErrorQuotingThem) {
-  const char* bad[] = {"", "gpu:0", "cuda:", "cuda:-1", "cuda:x", "cuda:1:2", "CPU", "cuda:99999999999",
-                       ":0"};
+  const char* bad[] = {
+      "", "gpu:0", "cuda:", "cuda:-1", "cuda:x", "cuda:1:2", "CPU", "cuda:99999999999", ":0"};
   for (const char* text : bad) {
     SCOPED_TRACE(text);
     try {

@@ -4,9 +4,9 @@
  * typedefs, and a table used the way a consumer uses one (allocate, export
  * a tensor into the runtime, read the stream).
  */
+#include <dlpack/dlpack.h>
 #include <gtest/gtest.h>
 #include <tvm/ffi/c_api.h>  // also defines DLPackManagedTensorAllocator: guarded, no clash
-#include <dlpack/dlpack.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -43,8 +43,7 @@ static_assert(std::is_same<DLPackManagedTensorToPyObjectNoSync,
               "to_py signature");
 static_assert(std::is_same<DLPackDLTensorFromPyObjectNoSync, int (*)(void*, DLTensor*)>::value,
               "dltensor_from_py signature");
-static_assert(std::is_same<DLPackCurrentWorkStream,
-                           int (*)(DLDeviceType, int32_t, void**)>::value,
+static_assert(std::is_same<DLPackCurrentWorkStream, int (*)(DLDeviceType, int32_t, void**)>::value,
               "current_work_stream signature");
 
 int64_t g_shape[1] = {4};
@@ -79,9 +78,12 @@ int CurrentStream(DLDeviceType type, int32_t, void** out) {
   return 0;
 }
 
-const DLPackExchangeAPI kTable = {
-    {{DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION}, nullptr}, Allocate, nullptr, nullptr,
-    nullptr, CurrentStream};
+const DLPackExchangeAPI kTable = {{{DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION}, nullptr},
+                                  Allocate,
+                                  nullptr,
+                                  nullptr,
+                                  nullptr,
+                                  CurrentStream};
 
 void RecordError(void* ctx, const char* kind, const char*) {
   *static_cast<const char**>(ctx) = kind;
@@ -98,8 +100,8 @@ TEST(DLPackExchange, TableAllocatorFeedsTheRuntime) {
   TVMFFIObjectHandle tensor = nullptr;
   g_deleted = 0;
   ASSERT_EQ(TVMFFITensorFromDLPackVersioned(m, 0, 0, &tensor), 0);
-  const DLTensor* t = reinterpret_cast<const DLTensor*>(static_cast<char*>(tensor) +
-                                                        sizeof(TVMFFIObject));
+  const DLTensor* t =
+      reinterpret_cast<const DLTensor*>(static_cast<char*>(tensor) + sizeof(TVMFFIObject));
   EXPECT_EQ(t->data, g_data);
   EXPECT_EQ(t->shape[0], 4);
   TVMFFIObjectDecRef(tensor);
@@ -117,8 +119,7 @@ TEST(DLPackExchange, TableAllocatorReportsErrorsThroughSetError) {
 
 TEST(DLPackExchange, EnvAllocatorAcceptsATableAllocator) {
   DLPackManagedTensorAllocator prev = nullptr;
-  ASSERT_EQ(TVMFFIEnvSetDLPackManagedTensorAllocator(kTable.managed_tensor_allocator, 0, &prev),
-            0);
+  ASSERT_EQ(TVMFFIEnvSetDLPackManagedTensorAllocator(kTable.managed_tensor_allocator, 0, &prev), 0);
   EXPECT_EQ(TVMFFIEnvGetDLPackManagedTensorAllocator(), kTable.managed_tensor_allocator);
   ASSERT_EQ(TVMFFIEnvSetDLPackManagedTensorAllocator(prev, 0, nullptr), 0);
   EXPECT_EQ(TVMFFIEnvGetDLPackManagedTensorAllocator(), prev);

@@ -63,8 +63,8 @@ TEST(DTypeHelpers, NamedStringsParseAndPrintBack) {
   for (const Named& n : NamedDTypes()) {
     SCOPED_TRACE(n.text);
     DLDataType parsed = ffi::StringToDLDataType(n.text);
-    EXPECT_TRUE(parsed == n.dtype) << int(parsed.code) << " " << int(parsed.bits) << " "
-                                   << parsed.lanes;
+    EXPECT_TRUE(parsed == n.dtype)
+        << int(parsed.code) << " " << int(parsed.bits) << " " << parsed.lanes;
     EXPECT_EQ(ffi::DLDataTypeToString(parsed), n.text);
   }
 }
@@ -90,8 +90,8 @@ TEST(DTypeHelpers, EveryDataTypeRoundTripsThroughText) {
 }
 
 TEST(DTypeHelpers, BadStringsRaiseValueErrorQuotingThem) {
-  const char* bad[] = {"fp16",     "flot32",    "i",        "int0",     "int256",
-                       "float32x", "float32x0", "float32 ", "int8x4x4", "Float32",
+  const char* bad[] = {"fp16",     "flot32",    "i",        "int0",       "int256",
+                       "float32x", "float32x0", "float32 ", "int8x4x4",   "Float32",
                        "void4",    "handlex",   "uint-8",   "float8_e9m9"};
   for (const char* text : bad) {
     SCOPED_TRACE(text);
@@ -169,8 +169,8 @@ TEST(DTypeTypeTraits, BadConversionsReportWhatWasFound) {
 }
 
 TEST(DTypeTypeTraits, TypedFunctionParameterAcceptsDataTypeOrString) {
-  ffi::Function f = ffi::Function::FromTyped(
-      [](DLDataType d) -> int64_t { return d.bits * d.lanes; }, "bits_of");
+  ffi::Function f =
+      ffi::Function::FromTyped([](DLDataType d) -> int64_t { return d.bits * d.lanes; }, "bits_of");
   EXPECT_EQ(f(DT(kDLFloat, 16, 4)).cast<int64_t>(), 64);
   EXPECT_EQ(f("int32").cast<int64_t>(), 32);
   EXPECT_EQ(f(std::string("float64x2")).cast<int64_t>(), 128);

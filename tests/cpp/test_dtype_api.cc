@@ -35,9 +35,7 @@ DLDataType DT(int code, int bits, int lanes) {
                     static_cast<uint16_t>(lanes)};
 }
 
-TEST(DTypeApi, TypeStrIsDataType) {
-  EXPECT_EQ(ffi::TypeTraits<DLDataType>::TypeStr(), "DataType");
-}
+TEST(DTypeApi, TypeStrIsDataType) { EXPECT_EQ(ffi::TypeTraits<DLDataType>::TypeStr(), "DataType"); }
 
 TEST(DTypeApi, OperatorsFoundInsideOtherNamespaces) {
   EXPECT_TRUE(DT(kDLFloat, 16, 1) == DT(kDLFloat, 16, 1));

@@ -132,16 +132,31 @@ TEST(DataTypeCAPI, AliasSpellingsParseToTheirCanonicalType) {
     const char* canonical;
   };
   const Alias aliases[] = {
-      {"i8", "int8"},           {"i32", "int32"},           {"u8", "uint8"},
-      {"u64", "uint64"},        {"f16", "float16"},         {"f32", "float32"},
-      {"f64", "float64"},       {"bf16", "bfloat16"},       {"int", "int32"},
-      {"uint", "uint32"},       {"float", "float32"},       {"bfloat", "bfloat16"},
-      {"intx4", "int32x4"},     {"f32x4", "float32x4"},     {"f8", "float8"},
-      {"f8_e4m3fn", "float8_e4m3fn"},     {"fp8_e5m2", "float8_e5m2"},
-      {"f8_e4m3", "float8_e4m3"},         {"fp8_e4m3b11fnuz", "float8_e4m3b11fnuz"},
-      {"f6_e3m2fn", "float6_e3m2fn"},     {"fp6_e2m3fn", "float6_e2m3fn"},
-      {"f4_e2m1fn", "float4_e2m1fn"},     {"f8_e4m3fnx4", "float8_e4m3fnx4"},
-      {"float4_e2m1fn_x2", "float4_e2m1fnx2"}, {"fp4_e2m1fn_x2", "float4_e2m1fnx2"},
+      {"i8", "int8"},
+      {"i32", "int32"},
+      {"u8", "uint8"},
+      {"u64", "uint64"},
+      {"f16", "float16"},
+      {"f32", "float32"},
+      {"f64", "float64"},
+      {"bf16", "bfloat16"},
+      {"int", "int32"},
+      {"uint", "uint32"},
+      {"float", "float32"},
+      {"bfloat", "bfloat16"},
+      {"intx4", "int32x4"},
+      {"f32x4", "float32x4"},
+      {"f8", "float8"},
+      {"f8_e4m3fn", "float8_e4m3fn"},
+      {"fp8_e5m2", "float8_e5m2"},
+      {"f8_e4m3", "float8_e4m3"},
+      {"fp8_e4m3b11fnuz", "float8_e4m3b11fnuz"},
+      {"f6_e3m2fn", "float6_e3m2fn"},
+      {"fp6_e2m3fn", "float6_e2m3fn"},
+      {"f4_e2m1fn", "float4_e2m1fn"},
+      {"f8_e4m3fnx4", "float8_e4m3fnx4"},
+      {"float4_e2m1fn_x2", "float4_e2m1fnx2"},
+      {"fp4_e2m1fn_x2", "float4_e2m1fnx2"},
       {"f4_e2m1fn_x2", "float4_e2m1fnx2"},
   };
   for (const Alias& alias : aliases) {
@@ -199,7 +214,7 @@ TEST(DataTypeCAPI, UnnamedCodesAndWidthsRoundTrip) {
   // Widths without a name of their own, and unknown codes, print in a form
   // that parses back to the same DLDataType.
   const DLDataType dtypes[] = {
-      {kDLInt, 4, 1},   {kDLFloat, 8, 1},   {kDLBool, 1, 1},   {kDLOpaqueHandle, 32, 1},
+      {kDLInt, 4, 1},    {kDLFloat, 8, 1}, {kDLBool, 1, 1},         {kDLOpaqueHandle, 32, 1},
       {kDLUInt, 255, 1}, {200, 16, 1},     {kDLFloat8_e5m2, 16, 2}, {kDLOpaqueHandle, 0, 1},
   };
   for (const DLDataType& dtype : dtypes) {
@@ -216,12 +231,34 @@ TEST(DataTypeCAPI, UnnamedCodesAndWidthsRoundTrip) {
 
 TEST(DataTypeCAPI, MalformedStringsRaiseValueError) {
   const std::string inputs[] = {
-      "i",         "bf",         "floaty",      "float33x",  "float32x",    "float32x0",
-      "float32x4y", "int0",      "int256",      "fp16",      "f8_x2",       "complex",
-      "float8_e4m3fn_x2", "float32_x2", "f8_e9m9",
-      "Float32",   " float32",   "float32 ",    "voidx4",    "bool8",       "float8_e4m3fnuzz",
-      "handle64",  "float32xvscalex", "float32xvscalex0", "float32x32768", "custom[7",
-      "custom[256]8", std::string("int8\0x", 6),
+      "i",
+      "bf",
+      "floaty",
+      "float33x",
+      "float32x",
+      "float32x0",
+      "float32x4y",
+      "int0",
+      "int256",
+      "fp16",
+      "f8_x2",
+      "complex",
+      "float8_e4m3fn_x2",
+      "float32_x2",
+      "f8_e9m9",
+      "Float32",
+      " float32",
+      "float32 ",
+      "voidx4",
+      "bool8",
+      "float8_e4m3fnuzz",
+      "handle64",
+      "float32xvscalex",
+      "float32xvscalex0",
+      "float32x32768",
+      "custom[7",
+      "custom[256]8",
+      std::string("int8\0x", 6),
   };
   for (const std::string& text : inputs) {
     SCOPED_TRACE(text);

@@ -33,8 +33,7 @@ int FakeCheckSignals() {
 
 TEST(CAPIEnv, SignalChecker) {
   EXPECT_EQ(TVMFFIEnvCheckSignals(), 0);  // nothing registered yet
-  ASSERT_EQ(TVMFFIEnvRegisterCAPI("PyErr_CheckSignals",
-                                  reinterpret_cast<void*>(&FakeCheckSignals)),
+  ASSERT_EQ(TVMFFIEnvRegisterCAPI("PyErr_CheckSignals", reinterpret_cast<void*>(&FakeCheckSignals)),
             0);
   g_signal_result = 0;
   EXPECT_EQ(TVMFFIEnvCheckSignals(), 0);
@@ -63,13 +62,12 @@ int LoggingCheckSignals() {
 }
 
 TEST(CAPIEnv, SignalCheckerRunsInsideTheRegisteredGILHooks) {
-  ASSERT_EQ(TVMFFIEnvRegisterCAPI("PyGILState_Ensure", reinterpret_cast<void*>(&FakeGILEnsure)),
-            0);
+  ASSERT_EQ(TVMFFIEnvRegisterCAPI("PyGILState_Ensure", reinterpret_cast<void*>(&FakeGILEnsure)), 0);
   ASSERT_EQ(TVMFFIEnvRegisterCAPI("PyGILState_Release", reinterpret_cast<void*>(&FakeGILRelease)),
             0);
-  ASSERT_EQ(TVMFFIEnvRegisterCAPI("PyErr_CheckSignals",
-                                  reinterpret_cast<void*>(&LoggingCheckSignals)),
-            0);
+  ASSERT_EQ(
+      TVMFFIEnvRegisterCAPI("PyErr_CheckSignals", reinterpret_cast<void*>(&LoggingCheckSignals)),
+      0);
   g_gil_log.clear();
   EXPECT_EQ(TVMFFIEnvCheckSignals(), 0);
   EXPECT_EQ(g_gil_log, "ensure;check;release(7);");
@@ -82,14 +80,14 @@ TEST(CAPIEnv, SignalCheckerRunsInsideTheRegisteredGILHooks) {
 }
 
 TEST(CAPIEnv, RegisterCAPIRejectsUnknownNames) {
-  EXPECT_EQ(TVMFFIEnvRegisterCAPI("test.env.SomeSymbol", reinterpret_cast<void*>(&FakeCheckSignals)),
-            -1);
+  EXPECT_EQ(
+      TVMFFIEnvRegisterCAPI("test.env.SomeSymbol", reinterpret_cast<void*>(&FakeCheckSignals)), -1);
   auto err = TakeEnvError();
   EXPECT_EQ(err.first, "ValueError");
   EXPECT_EQ(err.second, "Unknown env API test.env.SomeSymbol");
   EXPECT_EQ(TVMFFIEnvRegisterCAPI("", nullptr), -1);
-  EXPECT_EQ(TakeEnvError(), std::make_pair(std::string("ValueError"),
-                                           std::string("Unknown env API ")));
+  EXPECT_EQ(TakeEnvError(),
+            std::make_pair(std::string("ValueError"), std::string("Unknown env API ")));
   // The unknown name left the signal checker alone.
   int before = g_signal_calls;
   EXPECT_EQ(TVMFFIEnvCheckSignals(), 0);
@@ -121,10 +119,12 @@ TEST(CAPIEnv, StreamsPerDeviceAndThread) {
   ASSERT_EQ(TVMFFIEnvSetStream(kDLCUDA, 1, nullptr, nullptr), 0);
 }
 
-int AllocatorA(DLTensor*, DLManagedTensorVersioned**, void*, void (*)(void*, const char*, const char*)) {
+int AllocatorA(DLTensor*, DLManagedTensorVersioned**, void*,
+               void (*)(void*, const char*, const char*)) {
   return 0;
 }
-int AllocatorB(DLTensor*, DLManagedTensorVersioned**, void*, void (*)(void*, const char*, const char*)) {
+int AllocatorB(DLTensor*, DLManagedTensorVersioned**, void*,
+               void (*)(void*, const char*, const char*)) {
   return 0;
 }
 

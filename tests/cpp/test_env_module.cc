@@ -117,15 +117,15 @@ TEST(EnvModLookupFromImports, FallsBackToTheGlobalRegistry) {
   Function::SetGlobal("test.env.global_plus_one",
                       Function::FromTyped([](int64_t x) { return x + 1; }), true);
   Module lib = Module::LoadFromFile(EnvLibPath());
-  EXPECT_EQ(lib->GetFunction("call_imported").value()("test.env.global_plus_one", 41)
-                .cast<int64_t>(),
-            42);
+  EXPECT_EQ(
+      lib->GetFunction("call_imported").value()("test.env.global_plus_one", 41).cast<int64_t>(),
+      42);
 }
 
 TEST(EnvModLookupFromImports, MissingFunctionIsARuntimeError) {
   Module lib = Module::LoadFromFile(EnvLibPath());
-  ffi::Error e = CatchError(
-      [&] { lib->GetFunction("call_imported").value()("test.env.nowhere", 1); });
+  ffi::Error e =
+      CatchError([&] { lib->GetFunction("call_imported").value()("test.env.nowhere", 1); });
   EXPECT_EQ(e.kind(), "RuntimeError");
   EXPECT_EQ(e.message(),
             "Cannot find function test.env.nowhere in the imported modules or global registry.");

@@ -98,7 +98,7 @@ TEST(EnvTensorAlloc, AllocatesThroughTheInstalledAllocator) {
   prototype.ndim = 3;
   prototype.dtype = kF32;
   prototype.shape = shape;
-  prototype.strides = shape;  // ignored
+  prototype.strides = shape;   // ignored
   prototype.byte_offset = 99;  // ignored
   TVMFFIObjectHandle out = nullptr;
   ASSERT_EQ(TVMFFIEnvTensorAlloc(&prototype, &out), 0);

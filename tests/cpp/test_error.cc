@@ -117,8 +117,7 @@ TEST(ErrorThrow, EveryKindNameIsKeptVerbatim) {
   EXPECT_EQ(Catch([] { TVM_FFI_THROW(KeyError) << "m"; }).kind(), "KeyError");
   EXPECT_EQ(Catch([] { TVM_FFI_THROW(AttributeError) << "m"; }).kind(), "AttributeError");
   EXPECT_EQ(Catch([] { TVM_FFI_THROW(RuntimeError) << "m"; }).kind(), "RuntimeError");
-  EXPECT_EQ(Catch([] { TVM_FFI_THROW(NotImplementedError) << "m"; }).kind(),
-            "NotImplementedError");
+  EXPECT_EQ(Catch([] { TVM_FFI_THROW(NotImplementedError) << "m"; }).kind(), "NotImplementedError");
   EXPECT_EQ(Catch([] { TVM_FFI_THROW(InternalError) << "m"; }).kind(), "InternalError");
   EXPECT_EQ(Catch([] { TVM_FFI_THROW(MyCustomError) << "m"; }).kind(), "MyCustomError");
 }
@@ -435,8 +434,7 @@ TEST(ErrorSafeCall, FfiErrorKeepsItsKindMessageAndBacktrace) {
   Error err = ffi::detail::MoveFromRaised();
   EXPECT_EQ(err.kind(), "IndexError");
   EXPECT_EQ(err.message(), "ffi error inside");
-  EXPECT_NE(err.backtrace().find("SafeCallThrowingFfiError"), std::string::npos)
-      << err.backtrace();
+  EXPECT_NE(err.backtrace().find("SafeCallThrowingFfiError"), std::string::npos) << err.backtrace();
   EXPECT_FALSE(TakeRaisedIfAny());  // the slot is emptied by the move
 }
 

@@ -260,9 +260,9 @@ TEST(ErrorCAPI, CauseAndExtraContextReferences) {
   std::atomic<int> leaf_destroyed{0};
   CountedObject* leaf = NewCounted(&leaf_destroyed);
   TVMFFIObjectHandle inner = nullptr, outer = nullptr;
-  ASSERT_EQ(TVMFFIErrorCreateWithCauseAndExtraContext(&kind, &message, nullptr, nullptr, leaf,
-                                                      &inner),
-            0);
+  ASSERT_EQ(
+      TVMFFIErrorCreateWithCauseAndExtraContext(&kind, &message, nullptr, nullptr, leaf, &inner),
+      0);
   TVMFFIObjectDecRef(leaf);
   EXPECT_EQ(Cell(inner)->cause_chain, nullptr);
   ASSERT_EQ(
@@ -424,8 +424,8 @@ TEST(ErrorCAPI, RaisedErrorReleasedAtThreadExit) {
     CountedObject* cause = NewCounted(&destroyed);
     TVMFFIByteArray kind = Bytes("RuntimeError"), message = Bytes("left behind");
     TVMFFIObjectHandle err = nullptr;
-    if (TVMFFIErrorCreateWithCauseAndExtraContext(&kind, &message, nullptr, cause, nullptr,
-                                                  &err) != 0) {
+    if (TVMFFIErrorCreateWithCauseAndExtraContext(&kind, &message, nullptr, cause, nullptr, &err) !=
+        0) {
       return;
     }
     TVMFFIObjectDecRef(cause);
@@ -509,8 +509,8 @@ TEST(ErrorCAPI, BacktraceIsThreadLocalAndThreadSafe) {
       for (int i = 0; i < 200; ++i) {
         const TVMFFIByteArray* bt = TVMFFIBacktrace(file.c_str(), i, "work", 0);
         std::string text = Str(*bt);
-        std::string expected_first = "  File \"" + file + "\", line " + std::to_string(i) +
-                                     ", in work\n";
+        std::string expected_first =
+            "  File \"" + file + "\", line " + std::to_string(i) + ", in work\n";
         if (text.rfind(expected_first, 0) != 0 || !AllFramesWellFormed(text)) bad.fetch_add(1);
       }
     });
@@ -532,8 +532,7 @@ TEST(ErrorCAPI, ManyErrorsStayQuick) {
     ASSERT_NE(err, nullptr);
     TVMFFIObjectDecRef(err);
   }
-  double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   // Symbolization is cached per PC; 10k errors take well under a second.
   EXPECT_LT(seconds, 10.0);
 }

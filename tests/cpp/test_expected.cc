@@ -3,7 +3,6 @@
 // round trip (the value itself, or the Error object).
 #include <gtest/gtest.h>
 
-#include "testing_helpers.h"
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/expected.h>
 #include <tvm/ffi/error.h>
@@ -11,6 +10,7 @@
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/object.h>
 #include <tvm/ffi/string.h>
+#include "testing_helpers.h"
 
 #include <functional>
 #include <string>

@@ -209,9 +209,9 @@ TEST(CallExpected, MismatchedResultTypeIsTypeError) {
   Expected<int> r = text.CallExpected<int>();
   ASSERT_TRUE(r.is_err());
   EXPECT_EQ(r.error().kind(), "TypeError");
-  EXPECT_EQ(r.error().message().rfind("CallExpected: result type mismatch, expected int, but got ",
-                                      0),
-            0u)
+  EXPECT_EQ(
+      r.error().message().rfind("CallExpected: result type mismatch, expected int, but got ", 0),
+      0u)
       << r.error().message();
 }
 

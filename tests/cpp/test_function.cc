@@ -4,7 +4,6 @@
 // typed call with PODs allocates nothing.
 #include <gtest/gtest.h>
 
-#include "testing_helpers.h"
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/dtype.h>
@@ -12,6 +11,7 @@
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/optional.h>
 #include <tvm/ffi/string.h>
+#include "testing_helpers.h"
 
 #include <atomic>
 #include <cstdlib>
@@ -103,8 +103,8 @@ TEST(Function, GuideExamples) {
   });
   EXPECT_EQ(fpacked(1).cast<int>(), 2);
 
-  Function fapply = Function::FromTyped(
-      [](const Function f, Any param) { return f(param.cast<int>()); });
+  Function fapply =
+      Function::FromTyped([](const Function f, Any param) { return f(param.cast<int>()); });
   EXPECT_EQ(fapply(fadd1, 2).cast<int>(), 3);
 }
 
@@ -171,7 +171,8 @@ TEST(Function, PodParameters) {
   EXPECT_EQ(dt_out.code, kDLFloat);
   EXPECT_EQ(dt_out.bits, 16);
   // A string converts to a dtype.
-  DLDataType parsed = Function::FromTyped([](DLDataType t) { return t; })("int8").cast<DLDataType>();
+  DLDataType parsed =
+      Function::FromTyped([](DLDataType t) { return t; })("int8").cast<DLDataType>();
   EXPECT_EQ(parsed.code, kDLInt);
   EXPECT_EQ(parsed.bits, 8);
   int64_t shape[1] = {4};
@@ -185,7 +186,8 @@ TEST(Function, StringParameters) {
   Function by_string = Function::FromTyped([](String s) { return s.size(); });
   Function by_cref = Function::FromTyped([](const String& s) { return s + "!"; });
   Function by_std = Function::FromTyped([](const std::string& s) { return s + "?"; });
-  Function by_bytes = Function::FromTyped([](ffi::Bytes b) { return static_cast<int64_t>(b.size()); });
+  Function by_bytes =
+      Function::FromTyped([](ffi::Bytes b) { return static_cast<int64_t>(b.size()); });
   std::string long_text = "a string well beyond the small-string limit";
   EXPECT_EQ(by_string("abc").cast<int64_t>(), 3);
   EXPECT_EQ(by_string(String(long_text)).cast<size_t>(), long_text.size());
@@ -216,7 +218,8 @@ TEST(Function, ObjectParameters) {
   // The callee holds its own reference while running; none leaks afterwards.
   EXPECT_EQ(ref.use_count(), 1);
   // Returned objects come back with the right count.
-  Function make = Function::FromTyped([](int64_t v) { return TestRef(ffi::make_object<TestObj>(v)); });
+  Function make =
+      Function::FromTyped([](int64_t v) { return TestRef(ffi::make_object<TestObj>(v)); });
   TestRef made = make(7).cast<TestRef>();
   EXPECT_EQ(made->value, 7);
   EXPECT_EQ(made.use_count(), 1);
@@ -262,9 +265,8 @@ TEST(Function, ReturnTypes) {
   EXPECT_EQ(Function::FromTyped([]() { return String("s"); })().cast<String>(), "s");
   EXPECT_EQ(Function::FromTyped([]() { return Any(3); })().cast<int>(), 3);
   // A function returning a function (closure) that keeps its capture alive.
-  Function make_adder = Function::FromTyped([](int64_t base) {
-    return Function::FromTyped([base](int64_t x) { return base + x; });
-  });
+  Function make_adder = Function::FromTyped(
+      [](int64_t base) { return Function::FromTyped([base](int64_t x) { return base + x; }); });
   Function add10 = make_adder(10).cast<Function>();
   EXPECT_EQ(add10(5).cast<int64_t>(), 15);
 }
@@ -368,8 +370,9 @@ TEST(Function, MismatchReportsContainerElement) {
 TEST(Function, SignatureAndSchema) {
   using Sig = ffi::detail::FuncSignature<decltype(&Add3)>;
   EXPECT_EQ(Sig::Sig(), "(0: int, 1: int, 2: int) -> int");
-  EXPECT_EQ(Sig::Schema(),
-            R"({"type":"ffi.Function","args":[{"type":"int"},{"type":"int"},{"type":"int"},{"type":"int"}]})");
+  EXPECT_EQ(
+      Sig::Schema(),
+      R"({"type":"ffi.Function","args":[{"type":"int"},{"type":"int"},{"type":"int"},{"type":"int"}]})");
   auto lambda = [](const String&, ffi::Array<double>, Any) {};
   using LSig = ffi::detail::FuncSignature<decltype(lambda)>;
   EXPECT_EQ(LSig::Sig(), "(0: str, 1: Array<float>, 2: Any) -> void");
@@ -389,7 +392,8 @@ TEST(Function, SignatureAndSchema) {
 // Errors across boundaries
 // ---------------------------------------------------------------------------
 TEST(Function, ErrorKindsCrossTheBoundary) {
-  Function ffi_error = Function::FromTyped([]() { TVM_FFI_THROW(IndexError) << "bad index " << 3; });
+  Function ffi_error =
+      Function::FromTyped([]() { TVM_FFI_THROW(IndexError) << "bad index " << 3; });
   ffi::Error e = CatchError([&] { ffi_error(); });
   EXPECT_EQ(e.kind(), "IndexError");
   EXPECT_EQ(e.message(), "bad index 3");
@@ -405,7 +409,8 @@ TEST(Function, ErrorKindsCrossTheBoundary) {
   EXPECT_EQ(e.message(), "unknown C++ exception");
 
   // The error is a value too: a packed function may return it without raising.
-  Function returns_error = Function::FromTyped([]() { return ffi::Error("ValueError", "as value"); });
+  Function returns_error =
+      Function::FromTyped([]() { return ffi::Error("ValueError", "as value"); });
   Any err_value = returns_error();
   EXPECT_EQ(err_value.type_index(), kTVMFFIError);
   EXPECT_EQ(err_value.cast<ffi::Error>().message(), "as value");
@@ -537,15 +542,14 @@ TEST(Function, TypedFunctionAsValue) {
   auto back = stored.cast<ffi::TypedFunction<int(int)>>();
   EXPECT_EQ(back(21), 42);
   // As a parameter and a return value of typed functions.
-  Function apply = Function::FromTyped(
-      [](ffi::TypedFunction<int(int)> f, int x) { return f(x) + 1; }, "apply");
+  Function apply =
+      Function::FromTyped([](ffi::TypedFunction<int(int)> f, int x) { return f(x) + 1; }, "apply");
   EXPECT_EQ(apply(twice, 5).cast<int>(), 11);
   EXPECT_EQ(CatchError([&] { apply(1, 5); }).message(),
             "Mismatched type on argument #0 when calling: `apply(0: (0: int) -> int, 1: int) -> "
             "int`. Expected `(0: int) -> int` but got `int`");
-  Function maker = Function::FromTyped([]() -> ffi::TypedFunction<int(int)> {
-    return [](int x) { return x - 1; };
-  });
+  Function maker = Function::FromTyped(
+      []() -> ffi::TypedFunction<int(int)> { return [](int x) { return x - 1; }; });
   EXPECT_EQ(maker().cast<ffi::TypedFunction<int(int)>>()(10), 9);
   Function packed = twice;
   EXPECT_EQ(packed(3).cast<int>(), 6);
@@ -629,8 +633,8 @@ TEST(Function, CreateAndCallThroughCApi) {
   TVMFFIObjectHandle err = nullptr;
   TVMFFIErrorMoveFromRaised(&err);
   ASSERT_NE(err, nullptr);
-  ffi::Error e(ffi::detail::ObjectUnsafe::ObjectPtrFromOwned<ffi::Object>(
-      static_cast<TVMFFIObject*>(err)));
+  ffi::Error e(
+      ffi::detail::ObjectUnsafe::ObjectPtrFromOwned<ffi::Object>(static_cast<TVMFFIObject*>(err)));
   EXPECT_EQ(e.kind(), "TypeError");
   EXPECT_EQ(e.message(),
             "Mismatched number of arguments when calling: `sub(0: int, 1: int) -> int`. "
@@ -643,8 +647,8 @@ TEST(Function, CApiBadInput) {
   TVMFFIObjectHandle err = nullptr;
   TVMFFIErrorMoveFromRaised(&err);
   ASSERT_NE(err, nullptr);
-  ffi::Error e1(ffi::detail::ObjectUnsafe::ObjectPtrFromOwned<ffi::Object>(
-      static_cast<TVMFFIObject*>(err)));
+  ffi::Error e1(
+      ffi::detail::ObjectUnsafe::ObjectPtrFromOwned<ffi::Object>(static_cast<TVMFFIObject*>(err)));
   EXPECT_EQ(e1.kind(), "ValueError");
   EXPECT_NE(e1.message().find("safe_call"), std::string::npos);
 
@@ -652,8 +656,8 @@ TEST(Function, CApiBadInput) {
   result.type_index = kTVMFFINone;
   EXPECT_EQ(TVMFFIFunctionCall(nullptr, nullptr, 0, &result), -1);
   TVMFFIErrorMoveFromRaised(&err);
-  ffi::Error e2(ffi::detail::ObjectUnsafe::ObjectPtrFromOwned<ffi::Object>(
-      static_cast<TVMFFIObject*>(err)));
+  ffi::Error e2(
+      ffi::detail::ObjectUnsafe::ObjectPtrFromOwned<ffi::Object>(static_cast<TVMFFIObject*>(err)));
   EXPECT_EQ(e2.kind(), "TypeError");
 
   String not_a_function("definitely not a function object");
@@ -661,8 +665,8 @@ TEST(Function, CApiBadInput) {
   ffi::TypeTraits<String>::CopyToAnyView(not_a_function, &cell);
   EXPECT_EQ(TVMFFIFunctionCall(cell.v_obj, nullptr, 0, &result), -1);
   TVMFFIErrorMoveFromRaised(&err);
-  ffi::Error e3(ffi::detail::ObjectUnsafe::ObjectPtrFromOwned<ffi::Object>(
-      static_cast<TVMFFIObject*>(err)));
+  ffi::Error e3(
+      ffi::detail::ObjectUnsafe::ObjectPtrFromOwned<ffi::Object>(static_cast<TVMFFIObject*>(err)));
   EXPECT_EQ(e3.message(), "TVMFFIFunctionCall: the handle is not a Function");
 }
 
@@ -672,7 +676,8 @@ TEST(Function, CApiBadInput) {
 TEST(Function, TypedCallWithPodsAllocatesNothing) {
   Function add3 = Function::FromTyped(Add3);
   ffi::TypedFunction<int64_t(int64_t, int64_t, int64_t)> typed = Add3;
-  Function mixed = Function::FromTyped([](double a, bool b, DLDevice d) { return b ? a : d.device_id; });
+  Function mixed =
+      Function::FromTyped([](double a, bool b, DLDevice d) { return b ? a : d.device_id; });
   TVMFFIObjectHandle handle = ffi::detail::ObjectUnsafe::GetHeader(add3.get());
   int64_t sum = 0;
   {
@@ -723,8 +728,8 @@ int64_t Twice(int64_t x) { return 2 * x; }
 
 // No metadata flag is set in this file yet: only the function is exported.
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(testing_fn_nometa, export_test::Twice);
-extern "C" int __tvm_ffi__metadata_testing_fn_nometa(void*, const TVMFFIAny*, int32_t,
-                                                     TVMFFIAny*) __attribute__((weak));
+extern "C" int __tvm_ffi__metadata_testing_fn_nometa(void*, const TVMFFIAny*, int32_t, TVMFFIAny*)
+    __attribute__((weak));
 // The guide's spelling of the flag is accepted as a synonym.
 #define TVM_FFI_DLL_EXPORT_TYPED_FUNC_METADATA 1
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(testing_fn_synonym, export_test::Twice);

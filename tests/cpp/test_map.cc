@@ -238,8 +238,7 @@ TEST(Map, Rehash100kEntriesAllFound) {
   auto start = std::chrono::steady_clock::now();
   Map<int64_t, int64_t> m;
   for (int64_t i = 0; i < n; ++i) m.Set(i * 7919, i);
-  double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_LT(seconds, 2.0) << "100k inserts took " << seconds << " s";
   ASSERT_EQ(m.size(), static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) ASSERT_EQ(m.at(i * 7919), i) << i;
@@ -269,7 +268,7 @@ TEST(Map, ManyErasesKeepOrder) {
 
 TEST(Map, SmallAndHeapStringKeysCompareByContent) {
   Map<Any, int> m;
-  m.Set(String("tiny"), 1);                          // small form
+  m.Set(String("tiny"), 1);                           // small form
   m.Set(String("a string of more than 7 bytes"), 2);  // heap form
   std::string heap_copy = "a string of more than 7 bytes";
   EXPECT_EQ(m.at(String(heap_copy)), 2);  // a different heap object, same content
@@ -468,8 +467,7 @@ TEST(Map, NestedMapOfArrays) {
   Map<Any, Any> bad;
   bad.Set("a", ffi::Array<Any>{1, 2});
   bad.Set("b", ffi::Array<Any>{3, "x"});
-  std::string msg =
-      CastError(bad, [](const Any& a) { a.cast<Map<String, ffi::Array<int>>>(); });
+  std::string msg = CastError(bad, [](const Any& a) { a.cast<Map<String, ffi::Array<int>>>(); });
   EXPECT_NE(msg.find("Map[value of key \"b\": "), std::string::npos) << msg;
   EXPECT_NE(msg.find("to `Map<str, Array<int>>`"), std::string::npos) << msg;
 }
@@ -544,8 +542,8 @@ namespace {
 
 TEST(MapGlobals, ForwardIterFunctorWalksInInsertionOrder) {
   Any m = Map<Any, Any>{{String("a"), 1}, {String("b"), 2}};
-  ffi::Function it = ffi::Function::GetGlobalRequired("ffi.MapForwardIterFunctor")(m)
-                         .cast<ffi::Function>();
+  ffi::Function it =
+      ffi::Function::GetGlobalRequired("ffi.MapForwardIterFunctor")(m).cast<ffi::Function>();
   EXPECT_EQ(it(0).cast<String>(), "a");
   EXPECT_EQ(it(1).cast<int>(), 1);
   EXPECT_TRUE(it(2).cast<bool>());
@@ -557,8 +555,8 @@ TEST(MapGlobals, ForwardIterFunctorWalksInInsertionOrder) {
 
 TEST(MapGlobals, ForwardIterFunctorAtEndRaisesIndexError) {
   Any m = Map<Any, Any>();
-  ffi::Function it = ffi::Function::GetGlobalRequired("ffi.MapForwardIterFunctor")(m)
-                         .cast<ffi::Function>();
+  ffi::Function it =
+      ffi::Function::GetGlobalRequired("ffi.MapForwardIterFunctor")(m).cast<ffi::Function>();
   EXPECT_FALSE(it(2).cast<bool>());
   try {
     it(0);
@@ -571,8 +569,8 @@ TEST(MapGlobals, ForwardIterFunctorAtEndRaisesIndexError) {
 TEST(MapGlobals, DictForwardIterFunctorWalksADenseDict) {
   ffi::Dict<int64_t, int64_t> d;
   for (int64_t i = 0; i < 30; ++i) d.Set(i, i * 3);
-  ffi::Function it = ffi::Function::GetGlobalRequired("ffi.DictForwardIterFunctor")(d)
-                         .cast<ffi::Function>();
+  ffi::Function it =
+      ffi::Function::GetGlobalRequired("ffi.DictForwardIterFunctor")(d).cast<ffi::Function>();
   int64_t count = 0;
   do {
     EXPECT_EQ(it(0).cast<int64_t>(), count);

@@ -41,10 +41,10 @@ TEST(MapLayout, FieldOffsetsOfTheObject) {
   Map<int64_t, int64_t> m = {{1, 10}};
   const ffi::MapObj* obj = m.get();
   EXPECT_EQ(sizeof(ffi::MapBaseObj), 56u);
-  EXPECT_EQ(WordAt(obj, 32), 1u);                   // size_
-  EXPECT_EQ(WordAt(obj, 40), kSmall | 2);           // slots_: small, capacity 2
+  EXPECT_EQ(WordAt(obj, 32), 1u);                                    // size_
+  EXPECT_EQ(WordAt(obj, 40), kSmall | 2);                            // slots_: small, capacity 2
   EXPECT_EQ(WordAt(obj, 24), reinterpret_cast<uint64_t>(obj) + 56);  // pairs in place
-  EXPECT_EQ(WordAt(obj, 48), 0u);                   // no data_deleter for in-place pairs
+  EXPECT_EQ(WordAt(obj, 48), 0u);  // no data_deleter for in-place pairs
   const TVMFFIAny* pair = reinterpret_cast<const TVMFFIAny*>(WordAt(obj, 24));
   EXPECT_EQ(pair[0].type_index, kTVMFFIInt);
   EXPECT_EQ(pair[0].v_int64, 1);
@@ -74,7 +74,7 @@ TEST(MapLayout, DenseSlotCountDoublesAtNinetyNinePercentLoad) {
       if (!(last & kSmall)) changes.emplace_back(i + 1, last);
     }
   }
-  std::vector<std::pair<int64_t, uint64_t>> expect = {{5, 8},    {8, 16},   {16, 32}, {32, 64},
+  std::vector<std::pair<int64_t, uint64_t>> expect = {{5, 8},    {8, 16},    {16, 32},  {32, 64},
                                                       {64, 128}, {127, 256}, {254, 512}};
   EXPECT_EQ(changes, expect);
 }
@@ -215,8 +215,8 @@ TEST(AnyHashValues, SmallStringsHashLikeTheirBytes) {
   EXPECT_EQ(small.type_index(), kTVMFFISmallStr);
   EXPECT_EQ(raw.type_index(), kTVMFFIRawStr);
   EXPECT_EQ(h(small), h(raw));
-  EXPECT_EQ(h(small), ffi::detail::StableHashCombine(kTVMFFIStr,
-                                                      ffi::detail::StableHashBytes("abc", 3)));
+  EXPECT_EQ(h(small),
+            ffi::detail::StableHashCombine(kTVMFFIStr, ffi::detail::StableHashBytes("abc", 3)));
   EXPECT_TRUE(ffi::AnyEqual()(ffi::AnyView(small), raw));
   EXPECT_FALSE(ffi::AnyEqual()(Any(String("abc")), Any(ffi::Bytes("abc", 3))));
 }
@@ -293,7 +293,9 @@ ForeignChain MakeForeignChain() {
   const uint64_t slots = WordAt(obj, 40);
   const uint32_t shift = static_cast<uint32_t>(WordAt(obj, 56));
   auto meta = [&](uint64_t i) -> uint8_t& { return blocks[(i / 16) * 784 + i % 16]; };
-  auto item = [&](uint64_t i) { return reinterpret_cast<uint64_t*>(blocks + (i / 16) * 784 + 16 + (i % 16) * 48); };
+  auto item = [&](uint64_t i) {
+    return reinterpret_cast<uint64_t*>(blocks + (i / 16) * 784 + 16 + (i % 16) * 48);
+  };
   auto home = [&](int64_t k) {
     return (ffi::detail::kMapFibMul * ffi::detail::StableHashCombine(kTVMFFIInt, k)) >> shift;
   };

@@ -4,13 +4,13 @@
 // subclasses with imports, and the module globals used by language bindings.
 #include <gtest/gtest.h>
 
-#include "testing_helpers.h"
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/extra/module.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/string.h>
+#include "testing_helpers.h"
 
 #include <dlfcn.h>
 #include <unistd.h>
@@ -25,8 +25,8 @@
 // Declared by the environment API header (extra/c_env_api.h).
 extern "C" {
 TVM_FFI_DLL int TVMFFIEnvModRegisterContextSymbol(const char* name, void* symbol);
-TVM_FFI_DLL int TVMFFIEnvModLookupFromImports(TVMFFIObjectHandle library_ctx,
-                                              const char* func_name, TVMFFIObjectHandle* out);
+TVM_FFI_DLL int TVMFFIEnvModLookupFromImports(TVMFFIObjectHandle library_ctx, const char* func_name,
+                                              TVMFFIObjectHandle* out);
 }
 
 #ifndef TVM_FFI_TEST_LIB_DIR
@@ -364,8 +364,9 @@ TEST(Module, SystemLib) {
             R"({\"type\":\"int\"},{\"type\":\"int\"}]}"})");
   EXPECT_FALSE(sys->GetFunction("not_registered").has_value());
   // Function lookups are made once per name.
-  EXPECT_TRUE(sys->GetFunction("testing_sys_mul").value().same_as(
-      sys->GetFunction("testing_sys_mul").value()));
+  EXPECT_TRUE(sys->GetFunction("testing_sys_mul")
+                  .value()
+                  .same_as(sys->GetFunction("testing_sys_mul").value()));
 }
 
 TEST(Module, SystemLibPrefixFallsBackToPlainName) {
@@ -507,9 +508,8 @@ TEST(Module, ImportsAreSearchedInOrderWhenAsked) {
   EXPECT_EQ(get(root, "b", true).cast<Function>()(4).cast<String>(), "b4");
   EXPECT_TRUE(
       Function::GetGlobalRequired("ffi.ModuleImplementsFunction")(root, "deep", true).cast<bool>());
-  EXPECT_EQ(
-      Function::GetGlobalRequired("ffi.ModuleGetFunctionDoc")(root, "a", true).cast<String>(),
-      "doc of a");
+  EXPECT_EQ(Function::GetGlobalRequired("ffi.ModuleGetFunctionDoc")(root, "a", true).cast<String>(),
+            "doc of a");
 }
 
 TEST(Module, CyclicImportIsRejected) {
@@ -571,9 +571,8 @@ TEST(Module, ContextSymbolsAreWrittenIntoLoadedLibraries) {
   EXPECT_EQ(mod->GetFunction("get_context_symbol").value()().cast<void*>(),
             static_cast<void*>(&g_context_value));
   std::vector<std::pair<std::string, void*>> seen;
-  Module::VisitContextSymbols([&seen](String name, void* symbol) {
-    seen.emplace_back(std::string(name), symbol);
-  });
+  Module::VisitContextSymbols(
+      [&seen](String name, void* symbol) { seen.emplace_back(std::string(name), symbol); });
   bool found = false;
   for (const auto& [name, symbol] : seen) {
     if (name == "__tvm_ffi_test_context_symbol") {
@@ -608,14 +607,12 @@ TEST(Module, LookupFromImportsSearchesImportsThenGlobals) {
   // The module itself is not searched, the global registry is.
   TVMFFIObjectHandle global = nullptr;
   ASSERT_EQ(TVMFFIEnvModLookupFromImports(root.get(), "ffi.ModuleGetKind", &global), 0);
-  EXPECT_EQ(global,
-            ffi::detail::ObjectUnsafe::GetHeader(
-                Function::GetGlobalRequired("ffi.ModuleGetKind").get()));
+  EXPECT_EQ(global, ffi::detail::ObjectUnsafe::GetHeader(
+                        Function::GetGlobalRequired("ffi.ModuleGetKind").get()));
   EXPECT_EQ(TVMFFIEnvModLookupFromImports(root.get(), "root", &handle), -1);
   ffi::Error e = ffi::detail::MoveFromRaised();
   EXPECT_EQ(e.kind(), "RuntimeError");
-  EXPECT_EQ(e.message(),
-            "Cannot find function root in the imported modules or global registry.");
+  EXPECT_EQ(e.message(), "Cannot find function root in the imported modules or global registry.");
   EXPECT_EQ(TVMFFIEnvModLookupFromImports(nullptr, "imported", &handle), -1);
   EXPECT_EQ(ffi::detail::MoveFromRaised().kind(), "ValueError");
   EXPECT_EQ(TVMFFIEnvModLookupFromImports(root.get(), "imported", nullptr), -1);
@@ -639,10 +636,9 @@ TEST(Module, LibraryCodeCallsItsImports) {
 /*! \brief Load a fresh copy of blob_lib.so whose blob is the given variant. */
 Module LoadBlobVariant(const std::string& variant) {
   static bool registered = [] {
-    Function::SetGlobal("ffi.Module.load_from_bytes.test_blob",
-                        Function::FromTyped([](ffi::Bytes payload) {
-                          return MakeTable(std::string(payload));
-                        }));
+    Function::SetGlobal(
+        "ffi.Module.load_from_bytes.test_blob",
+        Function::FromTyped([](ffi::Bytes payload) { return MakeTable(std::string(payload)); }));
     return true;
   }();
   (void)registered;

@@ -347,8 +347,7 @@ ObjectPtr<RecordedObj> MakeRecorded() {
   void* mem = std::malloc(sizeof(RecordedObj));
   RecordedObj* obj = new (mem) RecordedObj();
   ffi::detail::ObjectUnsafe::InitHeader(obj, RecordedObj::RuntimeTypeIndex(), RecordingDeleter);
-  return ffi::detail::ObjectUnsafe::ObjectPtrFromOwned<RecordedObj>(
-      static_cast<ffi::Object*>(obj));
+  return ffi::detail::ObjectUnsafe::ObjectPtrFromOwned<RecordedObj>(static_cast<ffi::Object*>(obj));
 }
 
 TEST(ObjectDeleter, LastStrongReleaseWithoutWeakCallsDeleterOnceWithBoth) {
@@ -930,8 +929,8 @@ ObjectPtr<ElemArrayObj> MakeElemArray(size_t n) {
 TEST(InplaceArray, ElementsFollowTheObjectAligned) {
   ObjectPtr<ElemArrayObj> p = MakeElemArray(5);
   const char* obj = reinterpret_cast<const char*>(p.get());
-  const char* base = reinterpret_cast<const char*>(
-      ffi::InplaceArrayBase<ElemArrayObj, CountedElem>(p.get()));
+  const char* base =
+      reinterpret_cast<const char*>(ffi::InplaceArrayBase<ElemArrayObj, CountedElem>(p.get()));
   EXPECT_GE(base, obj + sizeof(ElemArrayObj));
   EXPECT_LT(base, obj + sizeof(ElemArrayObj) + alignof(CountedElem));
   EXPECT_EQ(reinterpret_cast<uintptr_t>(base) % alignof(CountedElem), 0u);

@@ -5,7 +5,6 @@
 // as_or_throw, weak pointers, Object::unique and the ObjectUnsafe helpers.
 #include <gtest/gtest.h>
 
-#include "testing_helpers.h"
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/cast.h>
 #include <tvm/ffi/function.h>
@@ -13,6 +12,7 @@
 #include <tvm/ffi/object.h>
 #include <tvm/ffi/optional.h>
 #include <tvm/ffi/variant.h>
+#include "testing_helpers.h"
 
 #include <cstdint>
 #include <string>
@@ -144,7 +144,8 @@ TEST(ObjectDecl, RuntimeTypeIndexMatchRules) {
   EXPECT_FALSE(RuntimeTypeIndexMatch(kTVMFFIInt, kTVMFFIFloat));
   EXPECT_FALSE(RuntimeTypeIndexMatch(kTVMFFINone, kTVMFFIObject));
   EXPECT_TRUE(RuntimeTypeIndexMatch(SquareNode::RuntimeTypeIndex(), ShapeNode::RuntimeTypeIndex()));
-  EXPECT_FALSE(RuntimeTypeIndexMatch(CircleNode::RuntimeTypeIndex(), PolygonNode::RuntimeTypeIndex()));
+  EXPECT_FALSE(
+      RuntimeTypeIndexMatch(CircleNode::RuntimeTypeIndex(), PolygonNode::RuntimeTypeIndex()));
 }
 
 TEST(ObjectDecl, MutableObjectRefHandsOutNonConstPointer) {

@@ -3,7 +3,6 @@
 // mapping in Any for PODs, strings, references and Arc.
 #include <gtest/gtest.h>
 
-#include "testing_helpers.h"
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/optional.h>
 #include <tvm/ffi/error.h>
@@ -11,6 +10,7 @@
 #include <tvm/ffi/object.h>
 #include <tvm/ffi/optional.h>
 #include <tvm/ffi/string.h>
+#include "testing_helpers.h"
 
 #include <functional>
 #include <optional>
@@ -247,9 +247,9 @@ TEST(OptionalAny, MismatchNamesTheOptionalType) {
             "Cannot convert from type `int` to `Optional<str>`");
   EXPECT_EQ(ErrorMessage([] { Any(1.5).cast<Optional<Box>>(); }, "TypeError"),
             "Cannot convert from type `float` to `Optional<test.optional.Box>`");
-  EXPECT_EQ(ErrorMessage([] { Any(ffi::make_object<OtherObj>()).cast<Optional<Box>>(); },
-                         "TypeError"),
-            "Cannot convert from type `test.optional.Other` to `Optional<test.optional.Box>`");
+  EXPECT_EQ(
+      ErrorMessage([] { Any(ffi::make_object<OtherObj>()).cast<Optional<Box>>(); }, "TypeError"),
+      "Cannot convert from type `test.optional.Other` to `Optional<test.optional.Box>`");
   EXPECT_EQ(ErrorMessage([] { Any(300).cast<Optional<int8_t>>(); }, "TypeError"),
             "Cannot convert from type `int (value 300 is out of range)` to `Optional<int>`");
 }

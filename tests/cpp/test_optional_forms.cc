@@ -4,13 +4,13 @@
 // comparisons with values, and the trait helpers.
 #include <gtest/gtest.h>
 
-#include "testing_helpers.h"
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/object.h>
 #include <tvm/ffi/optional.h>
 #include <tvm/ffi/string.h>
+#include "testing_helpers.h"
 
 #include <optional>
 #include <string>

@@ -3,13 +3,13 @@
 // and concurrent lookups and registrations from several threads.
 #include <gtest/gtest.h>
 
-#include "testing_helpers.h"
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/reflection/registry.h>
 #include <tvm/ffi/string.h>
+#include "testing_helpers.h"
 
 #include <algorithm>
 #include <atomic>
@@ -63,11 +63,11 @@ TEST(Registry, GuideStyleRegistration) {
 
 TEST(Registry, ChainedDefsWithDocAndMetadata) {
   refl::GlobalDef()
-      .def("testing.registry.mul", [](int64_t a, int64_t b) { return a * b; }, "Multiply.")
+      .def(
+          "testing.registry.mul", [](int64_t a, int64_t b) { return a * b; }, "Multiply.")
       .def("testing.registry.name", [](const String& s) { return s; })
-      .def_packed("testing.registry.packed", [](const AnyView* args, int32_t n, Any* rv) {
-        *rv = args[0];
-      });
+      .def_packed("testing.registry.packed",
+                  [](const AnyView* args, int32_t n, Any* rv) { *rv = args[0]; });
   EXPECT_EQ(Function::GetGlobalRequired("testing.registry.mul")(6, 7).cast<int>(), 42);
   EXPECT_EQ(Function::GetGlobalRequired("testing.registry.packed")("x").cast<String>(), "x");
   EXPECT_EQ(Metadata("testing.registry.mul"),
@@ -83,8 +83,8 @@ TEST(Registry, ChainedDefsWithDocAndMetadata) {
   EXPECT_EQ(e.message(),
             "Mismatched number of arguments when calling: "
             "`testing.registry.mul(0: int, 1: int) -> int`. Expected 2 but got 1 arguments");
-  for (const char* name : {"testing.registry.mul", "testing.registry.name",
-                           "testing.registry.packed"}) {
+  for (const char* name :
+       {"testing.registry.mul", "testing.registry.name", "testing.registry.packed"}) {
     EXPECT_TRUE(Function::RemoveGlobal(name));
   }
 }
@@ -102,15 +102,15 @@ TEST(Registry, MissingFunctions) {
 
 TEST(Registry, DuplicateRegistrationIsAnError) {
   refl::GlobalDef().def("testing.registry.dup", []() { return 1; });
-  ffi::Error e = CatchError([] { refl::GlobalDef().def("testing.registry.dup", []() { return 2; }); });
+  ffi::Error e =
+      CatchError([] { refl::GlobalDef().def("testing.registry.dup", []() { return 2; }); });
   EXPECT_EQ(e.kind(), "ValueError");
   EXPECT_EQ(e.message(),
             "Global function \"testing.registry.dup\" is already registered (pass "
             "override=true to replace it)");
   EXPECT_EQ(Function::GetGlobalRequired("testing.registry.dup")().cast<int>(), 1);
-  ffi::Error e2 = CatchError([] {
-    Function::SetGlobal("testing.registry.dup", Function::FromTyped([]() { return 3; }));
-  });
+  ffi::Error e2 = CatchError(
+      [] { Function::SetGlobal("testing.registry.dup", Function::FromTyped([]() { return 3; })); });
   EXPECT_EQ(e2.message(), e.message());
   // Override replaces it; an old handle keeps working.
   Function old = Function::GetGlobalRequired("testing.registry.dup");

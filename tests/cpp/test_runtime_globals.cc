@@ -5,7 +5,6 @@
 // Reserve) and ffi.ContainerFindFirstNonCPUDevice.
 #include <gtest/gtest.h>
 
-#include "testing_helpers.h"
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/container/dict.h>
@@ -16,6 +15,7 @@
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/reflection/registry.h>
 #include <tvm/ffi/string.h>
+#include "testing_helpers.h"
 
 #include <cstdlib>
 #include <string>
@@ -158,8 +158,7 @@ TEST(RuntimeGlobals, ListPopOutOfRangeRaisesIndexErrorNamingTheIndex) {
   for (int64_t bad : {2, -1}) {
     ffi::Error e = CatchError([&] { Global("ffi.ListPop")(l, bad); });
     EXPECT_EQ(e.kind(), "IndexError");
-    EXPECT_NE(e.message().find("index " + std::to_string(bad)), std::string::npos)
-        << e.message();
+    EXPECT_NE(e.message().find("index " + std::to_string(bad)), std::string::npos) << e.message();
   }
   ffi::Error e = CatchError([] { Global("ffi.ListPop")(List<Any>(), 0); });
   EXPECT_EQ(e.kind(), "IndexError");

@@ -3,11 +3,11 @@
 // names it reports.
 #include <gtest/gtest.h>
 
-#include "testing_helpers.h"
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/rvalue_ref.h>
+#include "testing_helpers.h"
 
 #include <utility>
 
@@ -49,8 +49,8 @@ TEST(RValueRef, PlainArgumentGivesACopy) {
 TEST(RValueRef, MismatchedObjectIsRejected) {
   ffi::Function f = ffi::Function::FromTyped([](RValueRef<ffi::Function>) { return 0; });
   ffi::Array<int> arr = {1};
-  ffi::Error err = tvm_ffi_testing::CatchError(
-      [&] { f(RValueRef<ffi::Array<int>>(std::move(arr))); });
+  ffi::Error err =
+      tvm_ffi_testing::CatchError([&] { f(RValueRef<ffi::Array<int>>(std::move(arr))); });
   EXPECT_EQ(err.kind(), "TypeError");
 }
 
@@ -72,8 +72,7 @@ TEST(RValueRef, TypeStrAndSchemaWrapTheReference) {
   using Traits = ffi::TypeTraits<RValueRef<ffi::ObjectRef>>;
   static_assert(!Traits::storage_enabled);
   EXPECT_EQ(Traits::TypeStr(), "RValueRef<" + ffi::TypeTraits<ffi::ObjectRef>::TypeStr() + ">");
-  EXPECT_EQ(Traits::TypeSchema(),
-            R"({"type":"ObjectRValueRef","args":[{"type":"ffi.Object"}]})");
+  EXPECT_EQ(Traits::TypeSchema(), R"({"type":"ObjectRValueRef","args":[{"type":"ffi.Object"}]})");
 }
 
 }  // namespace

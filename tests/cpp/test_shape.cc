@@ -167,8 +167,8 @@ TEST(ShapeTypeTraits, BadValuesRaiseTypeError) {
 }
 
 TEST(ShapeTypeTraits, TypedFunctionParameter) {
-  ffi::Function numel = ffi::Function::FromTyped(
-      [](ffi::Shape s) -> int64_t { return s.Product(); }, "numel");
+  ffi::Function numel =
+      ffi::Function::FromTyped([](ffi::Shape s) -> int64_t { return s.Product(); }, "numel");
   EXPECT_EQ(numel(ffi::Shape({2, 5})).cast<int64_t>(), 10);
   EXPECT_EQ(numel(ffi::Array<int64_t>({3, 3})).cast<int64_t>(), 9);
   EXPECT_THROW(numel("3"), ffi::Error);

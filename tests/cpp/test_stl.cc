@@ -85,7 +85,8 @@ TEST(Stl, NestedVectors) {
 }
 
 TEST(Stl, StdArrayChecksTheSize) {
-  Function norm2 = Function::FromTyped([](std::array<double, 2> p) { return p[0] * p[0] + p[1] * p[1]; });
+  Function norm2 =
+      Function::FromTyped([](std::array<double, 2> p) { return p[0] * p[0] + p[1] * p[1]; });
   EXPECT_DOUBLE_EQ(norm2(Array<Any>({3, 4.0})).cast<double>(), 25.0);
   std::string kind;
   std::string msg = ErrorOf([&] { norm2(Array<int>{1, 2, 3}); }, &kind);
@@ -139,8 +140,9 @@ TEST(Stl, MapValueMismatchNamesTheKey) {
 }
 
 TEST(Stl, OptionalParameterAcceptsNone) {
-  Function f = Function::FromTyped(
-      [](std::optional<int> x) -> std::optional<int> { return x ? std::optional<int>(*x + 1) : std::nullopt; });
+  Function f = Function::FromTyped([](std::optional<int> x) -> std::optional<int> {
+    return x ? std::optional<int>(*x + 1) : std::nullopt;
+  });
   EXPECT_EQ(f(1).cast<int>(), 2);
   EXPECT_TRUE(f(nullptr).is_none());
   EXPECT_EQ(f(nullptr).cast<std::optional<int>>(), std::nullopt);
@@ -166,13 +168,11 @@ TEST(Stl, VariantPicksExactThenConvertible) {
 }
 
 TEST(Stl, FunctionParameterAndResult) {
-  Function apply = Function::FromTyped(
-      [](std::function<int(int)> g, int x) { return g(x) * 10; });
+  Function apply = Function::FromTyped([](std::function<int(int)> g, int x) { return g(x) * 10; });
   Function inc = Function::FromTyped([](int x) { return x + 1; });
   EXPECT_EQ(apply(inc, 4).cast<int>(), 50);
-  Function make_adder = Function::FromTyped([](int n) {
-    return std::function<int(int)>([n](int x) { return x + n; });
-  });
+  Function make_adder = Function::FromTyped(
+      [](int n) { return std::function<int(int)>([n](int x) { return x + n; }); });
   std::function<int(int)> add3 = make_adder(3).cast<std::function<int(int)>>();
   EXPECT_EQ(add3(4), 7);
   std::string kind;

@@ -5,11 +5,11 @@
 // TVMFFIStringFromByteArray / TVMFFIBytesFromByteArray.
 #include <gtest/gtest.h>
 
-#include "testing_helpers.h"
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/string.h>
+#include "testing_helpers.h"
 
 #include <cstring>
 #include <functional>
@@ -30,9 +30,8 @@ using ffi::AnyView;
 using ffi::Bytes;
 using ffi::String;
 
-using tvm_ffi_testing::ErrorMessage;
 using tvm_ffi_testing::Cell;
-
+using tvm_ffi_testing::ErrorMessage;
 
 /*! \brief The heap object behind a String, seen through an Any holding it (nullptr if small). */
 const ffi::Object* HeapObject(const String& s) {
@@ -65,8 +64,8 @@ String ShortHeapString(const std::string& text) {
 template <typename A, typename B, typename = void>
 struct CanAdd : std::false_type {};
 template <typename A, typename B>
-struct CanAdd<A, B, std::void_t<decltype(std::declval<A>() + std::declval<B>())>>
-    : std::true_type {};
+struct CanAdd<A, B, std::void_t<decltype(std::declval<A>() + std::declval<B>())>> : std::true_type {
+};
 template <typename A, typename B, typename = void>
 struct CanCompareEq : std::false_type {};
 template <typename A, typename B>
@@ -160,7 +159,7 @@ TEST(String, EmbeddedNulBytesAreKept) {
   EXPECT_TRUE(heap.is_heap());
   EXPECT_EQ(std::string(heap), heap_src);
   EXPECT_NE(heap, String(std::string("abc\0xxxxxxxx", 12)));  // content after the NUL counts
-  EXPECT_EQ(String(small_src.c_str()).size(), 1u);  // const char* stops at the NUL
+  EXPECT_EQ(String(small_src.c_str()).size(), 1u);            // const char* stops at the NUL
   EXPECT_EQ(String("a\0b", 3).size(), 3u);
 }
 
@@ -438,8 +437,7 @@ TEST(String, CastToConstCharPointerFromEveryStringForm) {
 // Bytes
 // ---------------------------------------------------------------------------
 
-static_assert(!std::is_convertible_v<const char*, Bytes>,
-              "text must not become Bytes implicitly");
+static_assert(!std::is_convertible_v<const char*, Bytes>, "text must not become Bytes implicitly");
 static_assert(std::is_convertible_v<std::string, Bytes>,
               "std::string converts to Bytes implicitly (Bytes b = s;)");
 

@@ -212,8 +212,8 @@ TEST(StringEscape, PythonStyleKeepsAnsiSequences) {
 }
 
 TEST(StringEscape, PythonStyleEscapesUtf8) {
-  EXPECT_EQ(ffi::EscapedStringPy("\xc3\xa9"), "\"\\u00e9\"");          // é
-  EXPECT_EQ(ffi::EscapedStringPy("\xe2\x82\xac"), "\"\\u20ac\"");      // €
+  EXPECT_EQ(ffi::EscapedStringPy("\xc3\xa9"), "\"\\u00e9\"");              // é
+  EXPECT_EQ(ffi::EscapedStringPy("\xe2\x82\xac"), "\"\\u20ac\"");          // €
   EXPECT_EQ(ffi::EscapedStringPy("\xf0\x9f\x98\x80"), "\"\\U0001f600\"");  // 😀
   EXPECT_EQ(ffi::EscapedStringPy("\xff"), "\"\\xff\"");
   EXPECT_EQ(ffi::EscapedStringPy("\xc3"), "\"\\xc3\"");

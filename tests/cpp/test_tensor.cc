@@ -68,9 +68,7 @@ struct Counters {
 struct CountingAlloc {
   explicit CountingAlloc(Counters* c) : counters(c) { counters->live_allocators++; }
   CountingAlloc(const CountingAlloc& o) : counters(o.counters) { counters->live_allocators++; }
-  CountingAlloc(CountingAlloc&& o) noexcept : counters(o.counters) {
-    counters->live_allocators++;
-  }
+  CountingAlloc(CountingAlloc&& o) noexcept : counters(o.counters) { counters->live_allocators++; }
   ~CountingAlloc() { counters->live_allocators--; }
   void AllocData(DLTensor* tensor) {
     counters->allocs++;
@@ -197,8 +195,8 @@ TEST(TensorNDAlloc, AllocatorLivesExactlyAsLongAsTheTensor) {
 
 TEST(TensorNDAlloc, ExtraArgumentsReachAllocData) {
   Counters c;
-  ffi::Tensor t = ffi::Tensor::FromNDAlloc(CountingAlloc(&c), {3}, DLDataType{kDLUInt, 8, 1},
-                                           kCPU, 0x5a);
+  ffi::Tensor t =
+      ffi::Tensor::FromNDAlloc(CountingAlloc(&c), {3}, DLDataType{kDLUInt, 8, 1}, kCPU, 0x5a);
   const uint8_t* bytes = static_cast<const uint8_t*>(t.data_ptr());
   EXPECT_EQ(bytes[0], 0x5a);
   EXPECT_EQ(bytes[2], 0x5a);
@@ -237,8 +235,7 @@ TEST(TensorNDAlloc, BadShapesAreRejected) {
 TEST(TensorNDAlloc, StridedTensorsSpanTheirStrides) {
   Counters c;
   // Rows of 3 floats padded to 8.
-  ffi::Tensor t =
-      ffi::Tensor::FromNDAllocStrided(CountingAlloc(&c), {2, 3}, {8, 1}, kF32, kCPU);
+  ffi::Tensor t = ffi::Tensor::FromNDAllocStrided(CountingAlloc(&c), {2, 3}, {8, 1}, kF32, kCPU);
   EXPECT_EQ(ToVec(t.strides()), (std::vector<int64_t>{8, 1}));
   EXPECT_FALSE(t.IsContiguous());
   EXPECT_EQ(ffi::GetDataSize(*t.GetDLTensorPtr()), (8 + 3) * 4u);
@@ -247,7 +244,8 @@ TEST(TensorNDAlloc, StridedTensorsSpanTheirStrides) {
       ffi::Tensor::FromNDAllocStrided(CountingAlloc(&c), {2, 3}, {3, 1}, kF32, kCPU);
   EXPECT_TRUE(compact.IsContiguous());
   // Extents of 1 may have any stride.
-  ffi::Tensor unit = ffi::Tensor::FromNDAllocStrided(CountingAlloc(&c), {1, 3}, {99, 1}, kF32, kCPU);
+  ffi::Tensor unit =
+      ffi::Tensor::FromNDAllocStrided(CountingAlloc(&c), {1, 3}, {99, 1}, kF32, kCPU);
   EXPECT_TRUE(unit.IsContiguous());
 }
 
@@ -491,8 +489,7 @@ TEST(TensorDLPack, ReadOnlyAndCopiedFlagsSurviveARoundTrip) {
 TEST(TensorDLPack, ExportOfANonTensorIsATypeError) {
   ffi::Shape shape = {1};
   DLManagedTensorVersioned* out = nullptr;
-  EXPECT_EQ(TVMFFITensorToDLPackVersioned(
-                ffi::detail::ObjectUnsafe::GetHeader(shape.get()), &out),
+  EXPECT_EQ(TVMFFITensorToDLPackVersioned(ffi::detail::ObjectUnsafe::GetHeader(shape.get()), &out),
             -1);
   ffi::Error err = ffi::detail::MoveFromRaised();
   EXPECT_EQ(err.kind(), "TypeError");
@@ -545,8 +542,8 @@ TEST(TensorUnsafeView, CreateUnsafeViewSharesAndKeepsTheSourceAlive) {
   EXPECT_EQ(ToVec(view.shape()), (std::vector<int64_t>{3}));
   EXPECT_EQ(ToVec(view.strides()), (std::vector<int64_t>{1}));
   EXPECT_TRUE(view.device() == kCPU);  // the source's device, not the prototype's
-  const float* first = reinterpret_cast<const float*>(
-      static_cast<const char*>(view.data_ptr()) + view.byte_offset());
+  const float* first = reinterpret_cast<const float*>(static_cast<const char*>(view.data_ptr()) +
+                                                      view.byte_offset());
   EXPECT_EQ(first[0], 3.0f);
   source = ffi::Tensor();
   EXPECT_EQ(c.frees, 0);
@@ -636,8 +633,8 @@ TEST(TensorViewParam, AcceptsATensorOrABorrowedStackDLTensor) {
 }
 
 TEST(TensorViewParam, DLTensorPointerAndTensorParameters) {
-  ffi::Function ndim_of = ffi::Function::FromTyped(
-      [](DLTensor* x) -> int64_t { return x->ndim; }, "ndim_of");
+  ffi::Function ndim_of =
+      ffi::Function::FromTyped([](DLTensor* x) -> int64_t { return x->ndim; }, "ndim_of");
   Counters c;
   ffi::Tensor t = ffi::Tensor::FromNDAlloc(CountingAlloc(&c), {2, 2, 2}, kF32, kCPU);
   EXPECT_EQ(ndim_of(t).cast<int64_t>(), 3);

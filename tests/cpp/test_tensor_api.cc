@@ -122,9 +122,17 @@ TEST(TensorViewApi, SizeStrideDimAndAsStrided) {
 
 TEST(TensorViewApi, UndefinedTensorOrNullPointerIsInternalError) {
   Tensor undefined;
-  EXPECT_EQ(CatchError([&] { TensorView v = undefined; (void)v; }).kind(), "InternalError");
+  EXPECT_EQ(CatchError([&] {
+              TensorView v = undefined;
+              (void)v;
+            }).kind(),
+            "InternalError");
   const DLTensor* null = nullptr;
-  EXPECT_EQ(CatchError([&] { TensorView v = null; (void)v; }).kind(), "InternalError");
+  EXPECT_EQ(CatchError([&] {
+              TensorView v = null;
+              (void)v;
+            }).kind(),
+            "InternalError");
 }
 
 TEST(TensorViewApi, AssignFromATensor) {

@@ -215,9 +215,18 @@ TEST(CAPIObject, CreateOpaqueRejectsNonObjectIndex) {
 // ---------------------------------------------------------------------------
 
 TEST(CAPITypeRegistry, PodEntries) {
-  const char* keys[] = {"None",        "int",       "bool",           "float",
-                        "void*",       "DataType",  "Device",         "DLTensor*",
-                        "const char*", "TVMFFIByteArray*", "ObjectRValueRef", "ffi.SmallStr",
+  const char* keys[] = {"None",
+                        "int",
+                        "bool",
+                        "float",
+                        "void*",
+                        "DataType",
+                        "Device",
+                        "DLTensor*",
+                        "const char*",
+                        "TVMFFIByteArray*",
+                        "ObjectRValueRef",
+                        "ffi.SmallStr",
                         "ffi.SmallBytes"};
   for (int32_t i = 0; i <= kTVMFFISmallBytes; ++i) {
     const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(i);
@@ -236,9 +245,9 @@ TEST(CAPITypeRegistry, StaticObjectEntries) {
   EXPECT_EQ(Key(root), "ffi.Object");
   EXPECT_EQ(root->type_depth, 0);
   const std::pair<int32_t, const char*> expected[] = {
-      {65, "ffi.String"}, {66, "ffi.Bytes"},  {67, "ffi.Error"},  {68, "ffi.Function"},
-      {69, "ffi.Shape"},  {70, "ffi.Tensor"}, {71, "ffi.Array"},  {72, "ffi.Map"},
-      {73, "ffi.Module"}, {74, "ffi.OpaquePyObject"}, {75, "ffi.List"}, {76, "ffi.Dict"}};
+      {65, "ffi.String"}, {66, "ffi.Bytes"},          {67, "ffi.Error"}, {68, "ffi.Function"},
+      {69, "ffi.Shape"},  {70, "ffi.Tensor"},         {71, "ffi.Array"}, {72, "ffi.Map"},
+      {73, "ffi.Module"}, {74, "ffi.OpaquePyObject"}, {75, "ffi.List"},  {76, "ffi.Dict"}};
   std::set<uint64_t> hashes{root->type_key_hash};
   for (const auto& kv : expected) {
     const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(kv.first);

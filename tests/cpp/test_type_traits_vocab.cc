@@ -4,7 +4,6 @@
 // field/runtime type-index helpers.
 #include <gtest/gtest.h>
 
-#include "testing_helpers.h"
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/function.h>
@@ -12,6 +11,7 @@
 #include <tvm/ffi/object.h>
 #include <tvm/ffi/optional.h>
 #include <tvm/ffi/type_traits.h>
+#include "testing_helpers.h"
 
 #include <cstdint>
 #include <limits>

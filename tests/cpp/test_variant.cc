@@ -88,8 +88,7 @@ TEST(Variant, IndexAndHoldsFollowTheStoredAlternative) {
 
 TEST(Variant, GetOfTheWrongAlternativeThrowsTypeError) {
   IntOrStr v = 1;
-  EXPECT_EQ(TypeErrorMessage([&] { v.get<String>(); }),
-            "Cannot convert from type `int` to `str`");
+  EXPECT_EQ(TypeErrorMessage([&] { v.get<String>(); }), "Cannot convert from type `int` to `str`");
   v = String("a heap string value");
   EXPECT_EQ(TypeErrorMessage([&] { v.get<int>(); }), "Cannot convert from type `str` to `int`");
 }

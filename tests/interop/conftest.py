@@ -41,8 +41,17 @@ def _install_peer():
     if PEER_DIR.exists():
         shutil.rmtree(PEER_DIR)
     PEER_DIR.parent.mkdir(parents=True, exist_ok=True)
-    cmd = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(PEER_DIR),
-           PEER_REQUIREMENT]
+    cmd = [
+        sys.executable,
+        "-m",
+        "pip",
+        "install",
+        "-q",
+        "--no-deps",
+        "--target",
+        str(PEER_DIR),
+        PEER_REQUIREMENT,
+    ]
     try:
         out = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     except (OSError, subprocess.TimeoutExpired) as err:
@@ -96,8 +105,22 @@ def _compile(name, source, include_dir, lib_dir, flavour):
     src.write_text(source)
     cxx = os.environ.get("CXX", "g++")
     # No rpath: libtvm_ffi.so is resolved against the one already loaded.
-    cmd = [cxx, "-std=c++17", "-shared", "-fPIC", "-O1", "-g", "-I", str(include_dir),
-           str(src), "-o", str(lib) + ".tmp", "-L", str(lib_dir), "-ltvm_ffi"]
+    cmd = [
+        cxx,
+        "-std=c++17",
+        "-shared",
+        "-fPIC",
+        "-O1",
+        "-g",
+        "-I",
+        str(include_dir),
+        str(src),
+        "-o",
+        str(lib) + ".tmp",
+        "-L",
+        str(lib_dir),
+        "-ltvm_ffi",
+    ]
     out = subprocess.run(cmd, capture_output=True, text=True)
     if out.returncode != 0:
         raise RuntimeError("compiling %s with %s headers failed:\n%s" % (name, flavour, out.stderr))
@@ -136,9 +159,14 @@ def run_under_peer(peer_dir, tmp_path_factory):
     cwd = tmp_path_factory.mktemp("peer_run")
 
     def run(script, *args, timeout=300):
-        return subprocess.run([sys.executable, "-c", script, *map(str, args)],
-                              capture_output=True, text=True, cwd=cwd,
-                              env=_python_env(peer_dir), timeout=timeout)
+        return subprocess.run(
+            [sys.executable, "-c", script, *map(str, args)],
+            capture_output=True,
+            text=True,
+            cwd=cwd,
+            env=_python_env(peer_dir),
+            timeout=timeout,
+        )
 
     return run
 
@@ -149,8 +177,13 @@ def run_under_ours(tmp_path_factory):
     cwd = tmp_path_factory.mktemp("ours_run")
 
     def run(script, *args, timeout=300):
-        return subprocess.run([sys.executable, "-c", script, *map(str, args)],
-                              capture_output=True, text=True, cwd=cwd,
-                              env=_python_env(None), timeout=timeout)
+        return subprocess.run(
+            [sys.executable, "-c", script, *map(str, args)],
+            capture_output=True,
+            text=True,
+            cwd=cwd,
+            env=_python_env(None),
+            timeout=timeout,
+        )
 
     return run

@@ -107,9 +107,7 @@ CHECKS = {
         "    raise AssertionError('no exception')"
     ),
     "tensor_view_of_numpy_array": (
-        "import numpy as np\n"
-        "a = np.arange(10, dtype='float32')\n"
-        "assert mod.tensor_sum(a) == 45.0"
+        "import numpy as np\na = np.arange(10, dtype='float32')\nassert mod.tensor_sum(a) == 45.0"
     ),
     "calls_python_global_function": (
         "tvm_ffi.register_global_func('interop.triple', lambda x: 3 * x, override=True)\n"
@@ -134,8 +132,11 @@ print("CHECK_OK")
 
 def _check(run, lib, name, expect_peer):
     out = run(RUNNER, lib, json.dumps(CHECKS[name]))
-    assert out.returncode == 0 and "CHECK_OK" in out.stdout, (
-        "check %s failed (rc=%s):\n%s\n%s" % (name, out.returncode, out.stdout, out.stderr[-4000:])
+    assert out.returncode == 0 and "CHECK_OK" in out.stdout, "check %s failed (rc=%s):\n%s\n%s" % (
+        name,
+        out.returncode,
+        out.stdout,
+        out.stderr[-4000:],
     )
     return out
 
@@ -160,14 +161,16 @@ def our_built_library(build_with_our_headers):
 
 
 @pytest.mark.parametrize("name", _params("peer_headers_on_our_runtime"))
-def test_peer_built_library_runs_under_our_package(name, peer_built_library, run_under_ours,
-                                                   peer_dir):
+def test_peer_built_library_runs_under_our_package(
+    name, peer_built_library, run_under_ours, peer_dir
+):
     out = _check(run_under_ours, peer_built_library, name, expect_peer=False)
     assert str(peer_dir) not in out.stdout, "the subprocess imported the peer, not ours"
 
 
 @pytest.mark.parametrize("name", _params("our_headers_on_peer_runtime"))
-def test_our_built_library_runs_under_peer_package(name, our_built_library, run_under_peer,
-                                                   peer_dir):
+def test_our_built_library_runs_under_peer_package(
+    name, our_built_library, run_under_peer, peer_dir
+):
     out = _check(run_under_peer, our_built_library, name, expect_peer=True)
     assert "TVM_FFI_FILE=" + str(peer_dir) in out.stdout, "the subprocess did not import the peer"

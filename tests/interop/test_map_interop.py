@@ -1,10 +1,10 @@
 """Maps, Dicts and Lists crossing between our runtime and code compiled with the
 apache-tvm-ffi wheel's headers (which manipulates them inline), both ways."""
+
 import os
 import textwrap
 
 import pytest
-
 
 LIB_SOURCE = os.path.join(os.path.dirname(__file__), "libs", "map_interop_lib.cc")
 SIZES = [3, 1500]

@@ -7,9 +7,7 @@ import os
 import subprocess
 
 import pytest
-
 import tvm_ffi
-
 
 PEER_SOURCE = r"""
 #include <tvm/ffi/extra/module.h>
@@ -143,8 +141,9 @@ def our_lib(build_with_our_headers):
 
 
 def _dynamic_symbols(path, *flags):
-    out = subprocess.run(["nm", "-D"] + list(flags) + [path], stdout=subprocess.PIPE,
-                         universal_newlines=True, check=True).stdout
+    out = subprocess.run(
+        ["nm", "-D"] + list(flags) + [path], stdout=subprocess.PIPE, text=True, check=True
+    ).stdout
     return {line.split()[-1].split("@")[0] for line in out.splitlines() if line.strip()}
 
 
@@ -152,16 +151,24 @@ def test_peer_built_library_resolves_every_symbol_against_our_runtime(peer_lib):
     from tvm_ffi import libinfo
 
     ours = _dynamic_symbols(libinfo.find_libtvm_ffi(), "--defined-only")
-    needed = {s for s in _dynamic_symbols(peer_lib, "--undefined-only")
-              if "3tvm3ffi" in s or s.startswith("TVMFFI")}
+    needed = {
+        s
+        for s in _dynamic_symbols(peer_lib, "--undefined-only")
+        if "3tvm3ffi" in s or s.startswith("TVMFFI")
+    }
     # The Module entry points are among them: the test would be vacuous otherwise.
     assert "_ZTVN3tvm3ffi9ModuleObjE" in needed
     assert "_ZN3tvm3ffi6Module12LoadFromFileERKNS0_6StringE" in needed
     assert needed - ours == set()
     # The library has no rpath: point the loader at our runtime.
     env = dict(os.environ, LD_LIBRARY_PATH=os.path.dirname(libinfo.find_libtvm_ffi()))
-    ldd = subprocess.run(["ldd", "-r", peer_lib], stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT, universal_newlines=True, env=env).stdout
+    ldd = subprocess.run(
+        ["ldd", "-r", peer_lib],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    ).stdout
     assert "undefined symbol" not in ldd, ldd
 
 
@@ -268,6 +275,5 @@ def test_peer_code_visits_context_symbols(peer):
 
     lib = ctypes.CDLL(libinfo.find_libtvm_ffi())
     value = ctypes.c_int(7)
-    assert lib.TVMFFIEnvModRegisterContextSymbol(b"__tvm_ffi_interop_ctx",
-                                                  ctypes.byref(value)) == 0
+    assert lib.TVMFFIEnvModRegisterContextSymbol(b"__tvm_ffi_interop_ctx", ctypes.byref(value)) == 0
     assert "__tvm_ffi_interop_ctx;" in peer.context_symbols()

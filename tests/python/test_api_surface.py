@@ -1,12 +1,10 @@
 """The names, attributes and small behaviours that code written for apache-tvm-ffi relies on."""
 
 import ctypes
-import os
 import subprocess
 import sys
 
 import pytest
-
 import tvm_ffi
 
 
@@ -25,18 +23,23 @@ def test_lib_is_the_loaded_library():
 
 
 def test_submodules_usable_after_bare_import():
-    code = ("import tvm_ffi; assert callable(tvm_ffi.cpp.load_inline); "
-            "assert callable(tvm_ffi.error.register_error); tvm_ffi.utils.FileLock")
+    code = (
+        "import tvm_ffi; assert callable(tvm_ffi.cpp.load_inline); "
+        "assert callable(tvm_ffi.error.register_error); tvm_ffi.utils.FileLock"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, cwd="/")
 
 
 def test_import_loads_no_framework_or_build_machinery():
     # What keeps `import tvm_ffi` fast (benchmarks/ measures it): frameworks
     # and the build helpers' heavy modules load only when first used.
-    code = ("import sys, tvm_ffi; heavy = ('torch', 'numpy', 'ml_dtypes', 'subprocess', "
-            "'hashlib'); print(','.join(m for m in heavy if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], check=True, cwd="/",
-                         stdout=subprocess.PIPE, text=True).stdout.strip()
+    code = (
+        "import sys, tvm_ffi; heavy = ('torch', 'numpy', 'ml_dtypes', 'subprocess', "
+        "'hashlib'); print(','.join(m for m in heavy if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], check=True, cwd="/", stdout=subprocess.PIPE, text=True
+    ).stdout.strip()
     assert out == ""
 
 
@@ -113,6 +116,7 @@ def test_dlpack_old_max_version_gives_legacy_capsule():
 
 # ---- Shape ------------------------------------------------------------------
 
+
 def test_shape_repr_is_the_tuple_repr_and_keeps_its_object():
     s = tvm_ffi.Shape((1, 2))
     assert repr(s) == "(1, 2)"
@@ -126,10 +130,17 @@ def test_shape_rejects_non_integers():
 
 # ---- Device -----------------------------------------------------------------
 
-@pytest.mark.parametrize("text, expected", [
-    ("cpu", "cpu:0"), ("cuda:1", "cuda:1"), ("mps", "metal:0"), ("wgpu:2", "webgpu:2"),
-    ("cpu:1 (annotation)", "cpu:1"),
-])
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("cpu", "cpu:0"),
+        ("cuda:1", "cuda:1"),
+        ("mps", "metal:0"),
+        ("wgpu:2", "webgpu:2"),
+        ("cpu:1 (annotation)", "cpu:1"),
+    ],
+)
 def test_device_names(text, expected):
     assert str(tvm_ffi.device(text)) == expected
 
@@ -192,6 +203,7 @@ def test_set_class_device_changes_returned_devices():
 
 
 # ---- value protocols and helpers ---------------------------------------------
+
 
 def _echo():
     return tvm_ffi.convert(lambda x: x)
@@ -289,9 +301,15 @@ def test_convert_func_rejects_tensor_cls_without_exchange_api():
         tvm_ffi.convert_func(lambda x: x, tensor_cls=int)
 
 
-@pytest.mark.parametrize("value, text", [
-    (None, "CAny(None)"), (5, "CAny(int=5)"), (1.5, "CAny(float=1.5)"), (True, "CAny(bool=True)"),
-])
+@pytest.mark.parametrize(
+    "value, text",
+    [
+        (None, "CAny(None)"),
+        (5, "CAny(int=5)"),
+        (1.5, "CAny(float=1.5)"),
+        (True, "CAny(bool=True)"),
+    ],
+)
 def test_cany_repr(value, text):
     assert repr(tvm_ffi.CAny(value)) == text
 
@@ -316,16 +334,24 @@ def test_string_passes_as_str():
 
 # ---- utils.FileLock ---------------------------------------------------------
 
+
 def test_file_lock_excludes_a_second_holder(tmp_path):
     from tvm_ffi.utils import FileLock
 
     path = tmp_path / "lock"
     first = FileLock(path)
     assert first.acquire()
-    code = ("import sys; from tvm_ffi.utils import FileLock; l = FileLock(sys.argv[1]); "
-            "print(l.acquire(), l.blocking_acquire(timeout=0.2))")
-    out = subprocess.run([sys.executable, "-c", code, str(path)], check=True, cwd="/",
-                         stdout=subprocess.PIPE, text=True).stdout.split()
+    code = (
+        "import sys; from tvm_ffi.utils import FileLock; l = FileLock(sys.argv[1]); "
+        "print(l.acquire(), l.blocking_acquire(timeout=0.2))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(path)],
+        check=True,
+        cwd="/",
+        stdout=subprocess.PIPE,
+        text=True,
+    ).stdout.split()
     assert out == ["False", "False"]
     first.release()
     with FileLock(path) as again:
@@ -333,6 +359,7 @@ def test_file_lock_excludes_a_second_holder(tmp_path):
 
 
 # ---- convert (section 3.4) and class overrides ---------------------------------
+
 
 def test_convert_returns_objects_and_numbers_unchanged():
     arr = tvm_ffi.Array([1])
@@ -400,8 +427,7 @@ def test_set_class_dtype_changes_returned_dtypes():
 
 
 def test_class_override_hooks_reject_non_subclasses():
-    for hook in ("_set_class_tensor", "_set_class_device", "_set_class_dtype",
-                 "_set_class_object"):
+    for hook in ("_set_class_tensor", "_set_class_device", "_set_class_dtype", "_set_class_object"):
         with pytest.raises(TypeError):
             getattr(tvm_ffi.core, hook)(int)
 
@@ -423,7 +449,8 @@ def test_with_append_backtrace_adds_native_frames_innermost_last():
     except ValueError as caught:
         exc = caught
     out = tvm_ffi.error._with_append_backtrace(
-        exc, 'File "inner.cc", line 7, in inner\nFile "outer.cc", line 3, in outer\n')
+        exc, 'File "inner.cc", line 7, in inner\nFile "outer.cc", line 3, in outer\n'
+    )
     names = [f.name for f in traceback.extract_tb(out.__traceback__)]
     assert names[0] == "test_with_append_backtrace_adds_native_frames_innermost_last"
     assert names[-2:] == ["outer", "inner"]
@@ -453,6 +480,7 @@ def test_from_dlpack_rejects_consumed_capsule_and_non_tensors():
     capsule = np.zeros(2).__dlpack__()
     tvm_ffi.from_dlpack(capsule)
     for value in (capsule, [1, 2], np.float32(1)):
-        with pytest.raises(TypeError, match="Expect from_dlpack to take either a compatible "
-                                            "tensor or PyCapsule"):
+        with pytest.raises(
+            TypeError, match="Expect from_dlpack to take either a compatible tensor or PyCapsule"
+        ):
             tvm_ffi.from_dlpack(value)

@@ -6,7 +6,6 @@ The C++ side is TVM_FFI_TEST_LIB_DIR/big_int_lib.so (tests/cpp/testlib/big_int_l
 import os
 
 import pytest
-
 import tvm_ffi
 
 echo = tvm_ffi.get_global_func("testing.echo")
@@ -16,8 +15,16 @@ INT64_MAX = (1 << 63) - 1
 INT64_MIN = -(1 << 63)
 K_BIG_INT = 78
 
-BIG_VALUES = [2**70, -(2**70), 2**64 - 1, INT64_MAX + 1, INT64_MIN - 1, 2**200, -(2**200) + 12345,
-              3**100]
+BIG_VALUES = [
+    2**70,
+    -(2**70),
+    2**64 - 1,
+    INT64_MAX + 1,
+    INT64_MIN - 1,
+    2**200,
+    -(2**200) + 12345,
+    3**100,
+]
 
 
 @pytest.fixture(scope="module")
@@ -110,4 +117,5 @@ def test_int64_parameter_accepts_the_limits(lib):
 
 def test_numpy_integer_beyond_int64_uses_index():
     import numpy as np
+
     assert echo(np.uint64(2**64 - 1)) == 2**64 - 1

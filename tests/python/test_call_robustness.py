@@ -13,7 +13,6 @@ import threading
 import weakref
 
 import pytest
-
 import tvm_ffi
 import tvm_ffi.cpp
 
@@ -22,18 +21,26 @@ np = pytest.importorskip("numpy", reason="numpy is not installed")
 
 def _run_isolated(tmp_path, source):
     """Run source in a fresh interpreter (outside the repo); returns the CompletedProcess."""
-    return subprocess.run([sys.executable, "-X", "faulthandler", "-c", textwrap.dedent(source)],
-                          cwd=str(tmp_path), capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-X", "faulthandler", "-c", textwrap.dedent(source)],
+        cwd=str(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 # ---------------------------------------------------------------------------
 # Containers: items must stay alive until the Array is built
 # ---------------------------------------------------------------------------
 
+
 def test_list_item_replaced_while_later_item_converts_is_not_read_after_free(tmp_path):
     # The str at lst[0] is passed to the Array builder as a borrowed RawStr view; the
     # next item's __index__ drops the list's (only) reference to it before the build.
-    proc = _run_isolated(tmp_path, """
+    proc = _run_isolated(
+        tmp_path,
+        """
         import tvm_ffi
         big = "x" * (64 << 20)
         lst = []
@@ -45,21 +52,25 @@ def test_list_item_replaced_while_later_item_converts_is_not_read_after_free(tmp
         lst.append(Replacer())
         arr = tvm_ffi.convert(lst)
         print("ok" if arr[0] == big and arr[1] == 7 else "wrong")
-    """)
+    """,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip() == "ok"
 
 
 def test_tuple_subclass_items_from_getitem_stay_alive_until_array_is_built(tmp_path):
     # x[i] of a tuple subclass may return a new object that only the temporary holds.
-    proc = _run_isolated(tmp_path, """
+    proc = _run_isolated(
+        tmp_path,
+        """
         import tvm_ffi
         class Fresh(tuple):
             def __getitem__(self, i):
                 return "y" * (64 << 20)
         arr = tvm_ffi.convert(Fresh((1,)))
         print(len(arr))
-    """)
+    """,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip() == "1"
 
@@ -85,8 +96,11 @@ def view_layout(tmp_path_factory):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("TVM_FFI_CACHE_DIR", str(tmp_path_factory.mktemp("review_cache")))
         # A doc string makes load_inline export the type schema, so arg 0 is a view.
-        mod = tvm_ffi.cpp.load_inline("review_view_layout", cpp_sources=VIEW_LAYOUT_SOURCE,
-                                      functions={"view_layout": "ndim and shape of a view."})
+        mod = tvm_ffi.cpp.load_inline(
+            "review_view_layout",
+            cpp_sources=VIEW_LAYOUT_SOURCE,
+            functions={"view_layout": "ndim and shape of a view."},
+        )
     f = mod.view_layout
     assert f._view_args == (0,)
     return f
@@ -123,6 +137,7 @@ def test_bytearray_argument_keeps_its_content_when_a_later_argument_resizes_it()
 # ---------------------------------------------------------------------------
 # Errors
 # ---------------------------------------------------------------------------
+
 
 def test_signal_error_swallowed_by_native_code_raises_keyboard_interrupt():
     # call_and_catch catches the EnvErrorAlreadySet error and returns normally, but the
@@ -178,15 +193,19 @@ def test_failed_call_error_survives_ffi_calls_made_while_arguments_are_released(
 # docs/python_calls.md: load_inline exports the type schema
 # ---------------------------------------------------------------------------
 
+
 def test_load_inline_functions_without_docs_take_array_views(tmp_path, monkeypatch):
     monkeypatch.setenv("TVM_FFI_CACHE_DIR", str(tmp_path))
-    mod = tvm_ffi.cpp.load_inline("review_no_docs", cpp_sources=VIEW_LAYOUT_SOURCE, functions=["view_layout"])
+    mod = tvm_ffi.cpp.load_inline(
+        "review_no_docs", cpp_sources=VIEW_LAYOUT_SOURCE, functions=["view_layout"]
+    )
     assert mod.view_layout._view_args == (0,)
 
 
 # ---------------------------------------------------------------------------
 # Threads: the GIL-released view path
 # ---------------------------------------------------------------------------
+
 
 def test_two_threads_calling_a_tensor_view_function_get_exact_results():
     add_one = tvm_ffi.get_global_func("testing.tensor_add_one_inplace")

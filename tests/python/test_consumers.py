@@ -13,7 +13,6 @@ import subprocess
 import sys
 
 import pytest
-
 import tvm_ffi
 from tvm_ffi import libinfo
 
@@ -23,8 +22,9 @@ needs_cmake = pytest.mark.skipif(shutil.which("cmake") is None, reason="cmake is
 
 
 def _run(cmd, **kwargs):
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          universal_newlines=True, **kwargs)
+    proc = subprocess.run(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kwargs
+    )
     return proc
 
 
@@ -55,8 +55,9 @@ def _project(tmp_path, name):
 def test_cmake_find_package_and_configure_target_build_a_loadable_module(tmp_path):
     src = _project(tmp_path, "cmake_module")
     build = tmp_path / "build"
-    _check(["cmake", "-S", str(src), "-B", str(build), "-Dtvm_ffi_DIR=" + _cmake_dir()]
-           + _generator())
+    _check(
+        ["cmake", "-S", str(src), "-B", str(build), "-Dtvm_ffi_DIR=" + _cmake_dir()] + _generator()
+    )
     _check(["cmake", "--build", str(build)])
     mod = tvm_ffi.load_module(str(build / "cmake_module.so"))
     assert mod.triple(14) == 42
@@ -73,9 +74,20 @@ def api_build_dir(tmp_path_factory):
 def _configure_api(build, *extra):
     src = CONSUMERS / "cmake_api"
     # -UCASE: a previous configure's case must not linger in the shared cache.
-    return _run(["cmake", "-UCASE", "-S", str(src), "-B", str(build),
-                 "-Dtvm_ffi_ROOT=" + _cmake_dir(), "-DPython_EXECUTABLE=" + sys.executable]
-                + list(extra) + _generator())
+    return _run(
+        [
+            "cmake",
+            "-UCASE",
+            "-S",
+            str(src),
+            "-B",
+            str(build),
+            "-Dtvm_ffi_ROOT=" + _cmake_dir(),
+            "-DPython_EXECUTABLE=" + sys.executable,
+        ]
+        + list(extra)
+        + _generator()
+    )
 
 
 @needs_cmake
@@ -95,10 +107,18 @@ def test_cmake_package_variables_commands_and_targets(api_build_dir):
     assert checks["OBJECT_COPY_UTIL"] == os.path.join(cmake_dir, "Utils", "ObjectCopyUtil.cmake")
     assert checks["CMAKE_CUDA_RUNTIME_LIBRARY"] == "Shared"
     assert checks["tvm_ffi_CONFIG"] == os.path.join(cmake_dir, "tvm_ffi-config.cmake")
-    for cmd in ["tvm_ffi_configure_target", "tvm_ffi_install", "tvm_ffi_add_prefix_map",
-                "tvm_ffi_add_apple_dsymutil", "tvm_ffi_add_msvc_flags",
-                "tvm_ffi_hide_static_linked_lib_symbols", "tvm_ffi_add_target_from_obj",
-                "add_tvm_ffi_cubin", "add_tvm_ffi_fatbin", "tvm_ffi_embed_bin_into"]:
+    for cmd in [
+        "tvm_ffi_configure_target",
+        "tvm_ffi_install",
+        "tvm_ffi_add_prefix_map",
+        "tvm_ffi_add_apple_dsymutil",
+        "tvm_ffi_add_msvc_flags",
+        "tvm_ffi_hide_static_linked_lib_symbols",
+        "tvm_ffi_add_target_from_obj",
+        "add_tvm_ffi_cubin",
+        "add_tvm_ffi_fatbin",
+        "tvm_ffi_embed_bin_into",
+    ]:
         assert "command " + cmd in checks, cmd
     assert "target tvm_ffi::header" in checks and "target tvm_ffi::shared" in checks
     assert "Finding libfiles " + libinfo.find_libtvm_ffi() in proc.stdout
@@ -107,21 +127,39 @@ def test_cmake_package_variables_commands_and_targets(api_build_dir):
 
 
 @needs_cmake
-@pytest.mark.parametrize("case, message", [
-    ("empty_target", "tvm_ffi_configure_target: missing target name. Usage: "
-                     "tvm_ffi_configure_target(<target> [LINK_SHARED ON|OFF]"),
-    ("not_a_target", "tvm_ffi_configure_target: 'no_such_target' is not an existing CMake "
-                     "target."),
-    ("pkg_without_dir", "tvm_ffi_configure_target(plain): STUB_PKG/STUB_PREFIX require STUB_DIR "
-                        "to be set."),
-    ("pkg_without_init", "tvm_ffi_configure_target(plain): STUB_PKG/STUB_PREFIX cannot be set "
-                         "when STUB_INIT is OFF."),
-    ("init_without_dir", "tvm_ffi_configure_target(plain): STUB_INIT=ON requires STUB_DIR to be "
-                         "set."),
-    ("install_not_a_target", "tvm_ffi_install: 'no_such_target' is not an existing CMake target."),
-    ("embed_without_bin", "tvm_ffi_embed_bin_into: BIN is required"),
-    ("cubin_without_cuda", "add_tvm_ffi_cubin: CUDA source is required"),
-])
+@pytest.mark.parametrize(
+    "case, message",
+    [
+        (
+            "empty_target",
+            "tvm_ffi_configure_target: missing target name. Usage: "
+            "tvm_ffi_configure_target(<target> [LINK_SHARED ON|OFF]",
+        ),
+        (
+            "not_a_target",
+            "tvm_ffi_configure_target: 'no_such_target' is not an existing CMake target.",
+        ),
+        (
+            "pkg_without_dir",
+            "tvm_ffi_configure_target(plain): STUB_PKG/STUB_PREFIX require STUB_DIR to be set.",
+        ),
+        (
+            "pkg_without_init",
+            "tvm_ffi_configure_target(plain): STUB_PKG/STUB_PREFIX cannot be set "
+            "when STUB_INIT is OFF.",
+        ),
+        (
+            "init_without_dir",
+            "tvm_ffi_configure_target(plain): STUB_INIT=ON requires STUB_DIR to be set.",
+        ),
+        (
+            "install_not_a_target",
+            "tvm_ffi_install: 'no_such_target' is not an existing CMake target.",
+        ),
+        ("embed_without_bin", "tvm_ffi_embed_bin_into: BIN is required"),
+        ("cubin_without_cuda", "add_tvm_ffi_cubin: CUDA source is required"),
+    ],
+)
 def test_cmake_helper_errors(api_build_dir, case, message):
     proc = _configure_api(api_build_dir, "-DCASE=" + case)
     assert proc.returncode != 0
@@ -138,8 +176,11 @@ def _config(*flags):
 def test_plain_c_program_built_with_tvm_ffi_config_flags(tmp_path):
     exe = tmp_path / "c_exe"
     libdir = _config("--libdir")[0]
-    _check(["gcc", "-std=c11", str(CONSUMERS / "c_exe" / "main.c"), "-o", str(exe)]
-           + _config("--cflags", "--ldflags", "--libs") + ["-Wl,-rpath," + libdir])
+    _check(
+        ["gcc", "-std=c11", str(CONSUMERS / "c_exe" / "main.c"), "-o", str(exe)]
+        + _config("--cflags", "--ldflags", "--libs")
+        + ["-Wl,-rpath," + libdir]
+    )
     out = _check([str(exe)])
     assert out.strip() == "type_index=73"
 
@@ -151,17 +192,37 @@ def test_scikit_build_core_extension_builds_against_the_installed_package(tmp_pa
     _cmake_dir()
     src = _project(tmp_path, "skbuild_ext")
     site = tmp_path / "site"
-    _check([sys.executable, "-m", "pip", "install", "--no-build-isolation", "--no-deps",
-            "--no-index", "-q", "--target", str(site), str(src)])
+    _check(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--no-build-isolation",
+            "--no-deps",
+            "--no-index",
+            "-q",
+            "--target",
+            str(site),
+            str(src),
+        ]
+    )
     assert (site / "skbuild_ext" / "libskbuild_ext.so").is_file()
     env = dict(os.environ, PYTHONPATH=str(site))
-    out = _check([sys.executable, "-c",
-                  "import skbuild_ext\n"
-                  "print(skbuild_ext.add_ints(1, 2))\n"
-                  "try:\n"
-                  "    skbuild_ext.raise_error('This is an error')\n"
-                  "except RuntimeError as e:\n"
-                  "    print('caught', e)\n"], env=env, cwd=str(tmp_path))
+    out = _check(
+        [
+            sys.executable,
+            "-c",
+            "import skbuild_ext\n"
+            "print(skbuild_ext.add_ints(1, 2))\n"
+            "try:\n"
+            "    skbuild_ext.raise_error('This is an error')\n"
+            "except RuntimeError as e:\n"
+            "    print('caught', e)\n",
+        ],
+        env=env,
+        cwd=str(tmp_path),
+    )
     assert out.splitlines() == ["3", "caught This is an error"]
 
 

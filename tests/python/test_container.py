@@ -1,7 +1,6 @@
 """Array, List, Map, Dict and Shape seen from Python, shared by reference with C++."""
 
 import pytest
-
 import tvm_ffi
 
 list_append = tvm_ffi.get_global_func("testing.list_append")

@@ -1,7 +1,6 @@
 """A failed mutation leaves a List or Dict exactly as it was; containers hash like they compare."""
 
 import pytest
-
 import tvm_ffi
 from tvm_ffi import Array, Dict, List, Map
 
@@ -109,8 +108,9 @@ def test_self_slice_assignment_uses_a_snapshot():
 
 def test_extended_slice_size_mismatch_message():
     lst = List([1, 2, 3, 4])
-    with pytest.raises(ValueError, match="attempt to assign sequence of size 1 to extended "
-                                         "slice of size 2"):
+    with pytest.raises(
+        ValueError, match="attempt to assign sequence of size 1 to extended slice of size 2"
+    ):
         lst[::2] = [9]
     assert list(lst) == [1, 2, 3, 4]
 

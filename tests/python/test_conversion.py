@@ -4,7 +4,6 @@ import ctypes
 import math
 
 import pytest
-
 import tvm_ffi
 
 echo = tvm_ffi.get_global_func("testing.echo")
@@ -55,8 +54,20 @@ def test_float_nan_round_trips():
     assert math.isnan(echo(float("nan")))
 
 
-@pytest.mark.parametrize("value", ["", "a", "hello", "seven77", "eight888", "x" * 1000,
-                                   "héllo wörld", "日本語テキスト", "emoji \U0001F600"])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "",
+        "a",
+        "hello",
+        "seven77",
+        "eight888",
+        "x" * 1000,
+        "héllo wörld",
+        "日本語テキスト",
+        "emoji \U0001f600",
+    ],
+)
 def test_str_round_trips_small_and_heap_and_non_ascii(value):
     out = echo(value)
     assert type(out) is str and out == value

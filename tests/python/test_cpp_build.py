@@ -16,7 +16,6 @@ import sys
 import textwrap
 
 import pytest
-
 import tvm_ffi
 import tvm_ffi.cpp
 from tvm_ffi.cpp import _toolchain
@@ -60,7 +59,11 @@ def _build_count(build_dir):
     log = pathlib.Path(build_dir) / "build.log"
     if not log.exists():
         return 0
-    return sum(1 for line in log.read_text().splitlines() if line.startswith("==== ") and " building " in line)
+    return sum(
+        1
+        for line in log.read_text().splitlines()
+        if line.startswith("==== ") and " building " in line
+    )
 
 
 def _plain_source(directory, name="plain.cc", body="int plain_value() { return 1; }\n"):
@@ -112,7 +115,10 @@ def test_module_function_reads_its_schema_after_the_module_object_is_gone(demo_p
 
 
 def test_functions_as_list(cache_dir):
-    mod = tvm_ffi.cpp.load_inline("listed", cpp_sources="int64_t mul(int64_t a, int64_t b) { return a * b; }", functions=["mul"]
+    mod = tvm_ffi.cpp.load_inline(
+        "listed",
+        cpp_sources="int64_t mul(int64_t a, int64_t b) { return a * b; }",
+        functions=["mul"],
     )
     assert mod.mul(6, 7) == 42
     assert mod.get_function_doc("mul") is None
@@ -138,14 +144,15 @@ def test_cache_hit_in_new_process(demo_path, cache_dir):
     build_dir = pathlib.Path(demo_path).parent
     child = (
         "import sys, tvm_ffi.cpp\n"
-        "print(tvm_ffi.cpp.build_inline('demo', cpp_sources=sys.argv[1], functions=%r))" % (DEMO_FUNCTIONS,)
+        "print(tvm_ffi.cpp.build_inline('demo', cpp_sources=sys.argv[1], functions=%r))"
+        % (DEMO_FUNCTIONS,)
     )
     proc = subprocess.run(
         [sys.executable, "-c", child, DEMO_SOURCE],
         env=dict(os.environ, TVM_FFI_CACHE_DIR=str(cache_dir)),
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
-        universal_newlines=True,
+        text=True,
     )
     assert proc.returncode == 0, proc.stdout
     assert proc.stdout.strip() == demo_path
@@ -238,8 +245,12 @@ def test_compile_error_reports_diagnostics_and_command(tmp_path, monkeypatch, us
 
 
 def test_inline_compile_error_names_module(cache_dir):
-    with pytest.raises(tvm_ffi.cpp.BuildError, match="building module 'inline_broken' failed") as info:
-        tvm_ffi.cpp.load_inline("inline_broken", cpp_sources="int f() { return missing_symbol_7; }", functions=["f"])
+    with pytest.raises(
+        tvm_ffi.cpp.BuildError, match="building module 'inline_broken' failed"
+    ) as info:
+        tvm_ffi.cpp.load_inline(
+            "inline_broken", cpp_sources="int f() { return missing_symbol_7; }", functions=["f"]
+        )
     assert "missing_symbol_7" in str(info.value)
 
 
@@ -308,7 +319,7 @@ def test_quickstart_example_runs(tmp_path):
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
-        universal_newlines=True,
+        text=True,
         timeout=300,
     )
     assert proc.returncode == 0, proc.stdout
@@ -319,20 +330,23 @@ def test_quickstart_example_runs(tmp_path):
 def test_cmake_consumer_example(tmp_path):
     cmake_dir = tvm_ffi.libinfo.find_cmake_path()
     if not os.path.isfile(os.path.join(cmake_dir, "tvm_ffi-config.cmake")):
-        pytest.skip("no installed CMake package (tvm_ffi-config.cmake) in %s: run `pip install .`" % cmake_dir)
+        pytest.skip(
+            "no installed CMake package (tvm_ffi-config.cmake) in %s: run `pip install .`"
+            % cmake_dir
+        )
     example = REPO / "examples" / "cmake_consumer"
     build_dir = tmp_path / "build"
     configure = ["cmake", "-S", str(example), "-B", str(build_dir), "-Dtvm_ffi_DIR=" + cmake_dir]
     if shutil.which("ninja"):
         configure += ["-G", "Ninja"]
     for cmd in (configure, ["cmake", "--build", str(build_dir)]):
-        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         assert proc.returncode == 0, "%s\n%s" % (" ".join(cmd), proc.stdout)
     proc = subprocess.run(
         [sys.executable, str(example / "run.py"), str(build_dir)],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
-        universal_newlines=True,
+        text=True,
     )
     assert proc.returncode == 0, proc.stdout
     assert "hello, CMake from C++" in proc.stdout

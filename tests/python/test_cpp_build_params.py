@@ -5,12 +5,12 @@ import inspect
 import shutil
 
 import pytest
-
 import tvm_ffi
 import tvm_ffi.cpp
 
-pytestmark = pytest.mark.skipif(shutil.which("c++") is None and shutil.which("g++") is None,
-                                reason="needs a C++ compiler")
+pytestmark = pytest.mark.skipif(
+    shutil.which("c++") is None and shutil.which("g++") is None, reason="needs a C++ compiler"
+)
 
 SOURCE = """
 #include <tvm/ffi/function.h>
@@ -25,8 +25,13 @@ def _cache(tmp_path, monkeypatch):
 
 
 def test_all_names():
-    assert set(tvm_ffi.cpp.__all__) == {"build", "build_inline", "load", "load_inline",
-                                        "to_cpp_dtype"}
+    assert set(tvm_ffi.cpp.__all__) == {
+        "build",
+        "build_inline",
+        "load",
+        "load_inline",
+        "to_cpp_dtype",
+    }
 
 
 @pytest.mark.parametrize("func", ["build", "build_inline", "load", "load_inline"])
@@ -39,13 +44,32 @@ def test_parameters_after_name_are_keyword_only(func):
 def test_signatures_match_reference():
     sig = inspect.signature(tvm_ffi.cpp.build_inline)
     assert list(sig.parameters) == [
-        "name", "cpp_sources", "cuda_sources", "functions", "extra_cflags", "extra_cuda_cflags",
-        "extra_ldflags", "extra_include_paths", "build_directory", "embed_cubin", "backend",
-        "output"]
+        "name",
+        "cpp_sources",
+        "cuda_sources",
+        "functions",
+        "extra_cflags",
+        "extra_cuda_cflags",
+        "extra_ldflags",
+        "extra_include_paths",
+        "build_directory",
+        "embed_cubin",
+        "backend",
+        "output",
+    ]
     assert list(inspect.signature(tvm_ffi.cpp.load).parameters) == [
-        "name", "sources", "cpp_files", "cuda_files", "extra_cflags", "extra_cuda_cflags",
-        "extra_ldflags", "extra_include_paths", "build_directory", "backend",
-        "keep_module_alive"]
+        "name",
+        "sources",
+        "cpp_files",
+        "cuda_files",
+        "extra_cflags",
+        "extra_cuda_cflags",
+        "extra_ldflags",
+        "extra_include_paths",
+        "build_directory",
+        "backend",
+        "keep_module_alive",
+    ]
 
 
 def test_positional_source_is_rejected():
@@ -75,14 +99,16 @@ def test_build_without_sources_is_assertion_error():
 
 def test_load_inline_after_bare_import():
     # Regression: tvm_ffi.cpp raised AttributeError unless imported by hand.
-    mod = tvm_ffi.cpp.load_inline("inline_twice", cpp_sources="int64_t twice(int64_t x) "
-                                  "{ return 2 * x; }", functions="twice")
+    mod = tvm_ffi.cpp.load_inline(
+        "inline_twice", cpp_sources="int64_t twice(int64_t x) { return 2 * x; }", functions="twice"
+    )
     assert mod.twice(5) == 10
 
 
 def test_output_object_file_only_compiles(tmp_path):
-    path = tvm_ffi.cpp.build_inline("obj_only", cpp_sources="int seven() { return 7; }",
-                                    output="obj_only.o")
+    path = tvm_ffi.cpp.build_inline(
+        "obj_only", cpp_sources="int seven() { return 7; }", output="obj_only.o"
+    )
     assert path.endswith("obj_only.o")
     with open(path, "rb") as f:
         assert f.read(4) == b"\x7fELF"
@@ -93,8 +119,9 @@ def test_object_and_c_sources_link_together(tmp_path):
     c_src.write_text("int helper_c(void) { return 11; }\n")
     obj = tvm_ffi.cpp.build("helper", sources=[str(c_src)], output="helper.o")
     cc = tmp_path / "main.cc"
-    cc.write_text('extern "C" int helper_c(void);\n'
-                  'extern "C" int call_helper() { return helper_c() + 1; }\n')
+    cc.write_text(
+        'extern "C" int helper_c(void);\nextern "C" int call_helper() { return helper_c() + 1; }\n'
+    )
     lib = ctypes.CDLL(tvm_ffi.cpp.build("mixed", sources=[str(cc), obj]))
     assert lib.call_helper() == 12
 
@@ -111,11 +138,13 @@ def test_cuda_sources_without_nvcc_name_the_compiler(monkeypatch, tmp_path):
     monkeypatch.setenv("CUDA_HOME", str(tmp_path / "no_cuda"))
     monkeypatch.delenv("CUDA_PATH", raising=False)
     monkeypatch.setenv("PATH", str(tmp_path / "empty_bin"))
-    monkeypatch.setitem(_toolchain._GPU_TOOLS, "cuda",
-                        ("nvcc", ("CUDA_HOME", "CUDA_PATH"), str(tmp_path / "no_default")))
+    monkeypatch.setitem(
+        _toolchain._GPU_TOOLS,
+        "cuda",
+        ("nvcc", ("CUDA_HOME", "CUDA_PATH"), str(tmp_path / "no_default")),
+    )
     with pytest.raises(RuntimeError, match="nvcc"):
-        tvm_ffi.cpp.build_inline("cuda_mod", cuda_sources="__global__ void k() {}",
-                                 backend="cuda")
+        tvm_ffi.cpp.build_inline("cuda_mod", cuda_sources="__global__ void k() {}", backend="cuda")
 
 
 def test_invalid_backend():
@@ -128,10 +157,17 @@ def test_embed_cubin_is_reported_unsupported():
         tvm_ffi.cpp.build_inline("cubin", cpp_sources="int x;", embed_cubin={"k": b"\0"})
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("int8", "int8_t"), ("uint64", "uint64_t"), ("float32", "float"), ("float64", "double"),
-    ("bool", "bool"), ("torch.int32", "int32_t"),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("int8", "int8_t"),
+        ("uint64", "uint64_t"),
+        ("float32", "float"),
+        ("float64", "double"),
+        ("bool", "bool"),
+        ("torch.int32", "int32_t"),
+    ],
+)
 def test_to_cpp_dtype(text, expected):
     assert tvm_ffi.cpp.to_cpp_dtype(text) == expected
 
@@ -168,6 +204,7 @@ int64_t cuda_side(int64_t x) { return x * 3; }
 int64_t cuda_side(int64_t x);
 int64_t from_cpp(int64_t x) { return cuda_side(x) + 1; }
 """
-    mod = tvm_ffi.cpp.load_inline("cpp_and_cuda", cpp_sources=cpp, cuda_sources=cuda,
-                                  functions=["from_cpp"])
+    mod = tvm_ffi.cpp.load_inline(
+        "cpp_and_cuda", cpp_sources=cpp, cuda_sources=cuda, functions=["from_cpp"]
+    )
     assert mod.from_cpp(4) == 13

@@ -1,7 +1,6 @@
 """tvm_ffi.Device, tvm_ffi.device, DLDeviceType and tvm_ffi.dtype."""
 
 import pytest
-
 import tvm_ffi
 
 

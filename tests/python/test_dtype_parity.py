@@ -3,21 +3,40 @@
 import pickle
 
 import pytest
-
 import tvm_ffi
 from tvm_ffi import dtype
 
 
-@pytest.mark.parametrize("alias, canonical", [
-    ("i8", "int8"), ("i16", "int16"), ("i32", "int32"), ("i64", "int64"),
-    ("u8", "uint8"), ("u16", "uint16"), ("u32", "uint32"), ("u64", "uint64"),
-    ("f16", "float16"), ("f32", "float32"), ("f64", "float64"), ("bf16", "bfloat16"),
-    ("int", "int32"), ("uint", "uint32"), ("float", "float32"), ("bfloat", "bfloat16"),
-    ("f8_e4m3fn", "float8_e4m3fn"), ("fp8_e5m2", "float8_e5m2"), ("f6_e3m2fn", "float6_e3m2fn"),
-    ("fp6_e2m3fn", "float6_e2m3fn"), ("fp4_e2m1fn", "float4_e2m1fn"),
-    ("float4_e2m1fn_x2", "float4_e2m1fnx2"), ("f4_e2m1fn_x2", "float4_e2m1fnx2"),
-    ("f32x4", "float32x4"), ("intx4", "int32x4"),
-])
+@pytest.mark.parametrize(
+    "alias, canonical",
+    [
+        ("i8", "int8"),
+        ("i16", "int16"),
+        ("i32", "int32"),
+        ("i64", "int64"),
+        ("u8", "uint8"),
+        ("u16", "uint16"),
+        ("u32", "uint32"),
+        ("u64", "uint64"),
+        ("f16", "float16"),
+        ("f32", "float32"),
+        ("f64", "float64"),
+        ("bf16", "bfloat16"),
+        ("int", "int32"),
+        ("uint", "uint32"),
+        ("float", "float32"),
+        ("bfloat", "bfloat16"),
+        ("f8_e4m3fn", "float8_e4m3fn"),
+        ("fp8_e5m2", "float8_e5m2"),
+        ("f6_e3m2fn", "float6_e3m2fn"),
+        ("fp6_e2m3fn", "float6_e2m3fn"),
+        ("fp4_e2m1fn", "float4_e2m1fn"),
+        ("float4_e2m1fn_x2", "float4_e2m1fnx2"),
+        ("f4_e2m1fn_x2", "float4_e2m1fnx2"),
+        ("f32x4", "float32x4"),
+        ("intx4", "int32x4"),
+    ],
+)
 def test_alias_parses_to_the_canonical_type_and_keeps_its_spelling(alias, canonical):
     d = dtype(alias)
     c = dtype(canonical)
@@ -51,16 +70,19 @@ def test_non_string_without_dtype_meaning_raises_value_error():
         dtype(1)
 
 
-@pytest.mark.parametrize("text, flags", [
-    ("bool", (True, False, False, False)),
-    ("int8", (False, True, False, False)),
-    ("uint32", (False, True, False, False)),
-    ("float16", (False, False, True, False)),
-    ("bfloat16", (False, False, True, False)),
-    ("float8_e4m3fn", (False, False, True, False)),
-    ("float4_e2m1fn", (False, False, True, False)),
-    ("handle", (False, False, False, True)),
-])
+@pytest.mark.parametrize(
+    "text, flags",
+    [
+        ("bool", (True, False, False, False)),
+        ("int8", (False, True, False, False)),
+        ("uint32", (False, True, False, False)),
+        ("float16", (False, False, True, False)),
+        ("bfloat16", (False, False, True, False)),
+        ("float8_e4m3fn", (False, False, True, False)),
+        ("float4_e2m1fn", (False, False, True, False)),
+        ("handle", (False, False, False, True)),
+    ],
+)
 def test_predicates(text, flags):
     d = dtype(text)
     assert (d.is_bool, d.is_integer, d.is_float, d.is_handle) == flags

@@ -3,7 +3,6 @@
 import traceback
 
 import pytest
-
 import tvm_ffi
 
 throw_error = tvm_ffi.get_global_func("testing.throw_error")
@@ -113,9 +112,20 @@ def test_native_frames_do_not_repeat_python_interpreter_frames():
     assert "Py_BytesMain" not in text
 
 
-@pytest.mark.parametrize("cls", [ValueError, TypeError, KeyError, IndexError, AttributeError,
-                                 RuntimeError, NotImplementedError, AssertionError,
-                                 ZeroDivisionError])
+@pytest.mark.parametrize(
+    "cls",
+    [
+        ValueError,
+        TypeError,
+        KeyError,
+        IndexError,
+        AttributeError,
+        RuntimeError,
+        NotImplementedError,
+        AssertionError,
+        ZeroDivisionError,
+    ],
+)
 def test_callback_exception_comes_back_as_same_type_and_message(cls):
     def callback():
         raise cls("from python callback")

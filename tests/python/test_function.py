@@ -3,7 +3,6 @@
 import threading
 
 import pytest
-
 import tvm_ffi
 
 apply = tvm_ffi.get_global_func("testing.apply")
@@ -116,8 +115,8 @@ def test_global_func_metadata_is_parsed_json():
 
 
 def test_init_ffi_api_populates_module_attributes():
-    import types
     import sys
+    import types
 
     mod = types.ModuleType("testing_fake_api")
     sys.modules["testing_fake_api"] = mod
@@ -223,7 +222,8 @@ def test_result_objects_come_back_through_the_fast_path():
     arr = tvm_ffi.Array([1, 2])
     assert echo(arr).same_as(arr)
     assert echo("a longer string than the small-string buffer") == (
-        "a longer string than the small-string buffer")
+        "a longer string than the small-string buffer"
+    )
 
 
 def test_function_init_again_is_refused_and_keeps_the_function():

@@ -8,15 +8,15 @@ import sys
 import types
 
 import pytest
-
 import tvm_ffi
 from tvm_ffi import core
 
 echo = tvm_ffi.get_global_func("testing.echo")
 
 # TVMFFIAny: int32 type_index, uint32 padding, 8-byte value.
-_SAFE_CALL = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int32,
-                              ctypes.c_void_p)
+_SAFE_CALL = ctypes.CFUNCTYPE(
+    ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int32, ctypes.c_void_p
+)
 _K_INT = 1
 
 
@@ -69,8 +69,9 @@ def test_from_extern_c_holds_keep_alive_object_until_released():
 
 def test_from_mlir_packed_safe_call():
     keep = object()
-    f = tvm_ffi.Function.__from_mlir_packed_safe_call__(_address(_mlir_times_two),
-                                                        keep_alive_object=keep)
+    f = tvm_ffi.Function.__from_mlir_packed_safe_call__(
+        _address(_mlir_times_two), keep_alive_object=keep
+    )
     assert f(21) == 42
 
 
@@ -117,12 +118,19 @@ def test_function_repr():
 def test_release_gil_default_follows_environment_variable():
     code = "import tvm_ffi; print(tvm_ffi.convert(lambda: 0).release_gil)"
     env = dict(os.environ, TVM_FFI_RELEASE_GIL_BY_DEFAULT="0")
-    out = subprocess.run([sys.executable, "-c", code], env=env, cwd="/", check=True,
-                         stdout=subprocess.PIPE, text=True).stdout.strip()
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env=env,
+        cwd="/",
+        check=True,
+        stdout=subprocess.PIPE,
+        text=True,
+    ).stdout.strip()
     assert out == "False"
 
 
 # ---- Object -----------------------------------------------------------------
+
 
 def test_id_and_ctypes_handle():
     arr = tvm_ffi.Array([1])
@@ -142,6 +150,7 @@ def test_object_equality_with_non_object_is_false():
 
 
 # ---- Error ------------------------------------------------------------------
+
 
 def test_error_constructor_and_fields():
     err = core.Error("ValueError", "bad", 'File "x.cc", line 3, in f\n')
@@ -172,6 +181,7 @@ def test_convert_exception_gives_error():
 
 # ---- registry ---------------------------------------------------------------
 
+
 def test_register_global_func_returns_the_registered_function():
     @tvm_ffi.register_global_func("testing_parity.triple", override=True)
     def triple(x):
@@ -187,8 +197,9 @@ def test_register_global_func_returns_the_registered_function():
 def test_register_duplicate_message():
     tvm_ffi.register_global_func("testing_parity.dup", lambda: 1, override=True)
     try:
-        with pytest.raises(RuntimeError,
-                           match="Global Function `testing_parity.dup` is already registered"):
+        with pytest.raises(
+            RuntimeError, match="Global Function `testing_parity.dup` is already registered"
+        ):
             tvm_ffi.register_global_func("testing_parity.dup", lambda: 2)
     finally:
         tvm_ffi.remove_global_func("testing_parity.dup")

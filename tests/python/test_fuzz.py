@@ -13,7 +13,6 @@ import string
 import sys
 
 import pytest
-
 import tvm_ffi
 
 np = pytest.importorskip("numpy")
@@ -159,12 +158,53 @@ def test_random_values_leave_no_reference_behind():
 
 
 DTYPE_PIECES = [
-    "int", "uint", "float", "bfloat", "bool", "handle", "complex", "e4m3fn", "e5m2", "x", "_",
-    "8", "16", "32", "64", "4", "0", "-1", "99999999999", "f", "i", "u", "fp", "custom[", "]",
-    " ", "\x00", "é",
+    "int",
+    "uint",
+    "float",
+    "bfloat",
+    "bool",
+    "handle",
+    "complex",
+    "e4m3fn",
+    "e5m2",
+    "x",
+    "_",
+    "8",
+    "16",
+    "32",
+    "64",
+    "4",
+    "0",
+    "-1",
+    "99999999999",
+    "f",
+    "i",
+    "u",
+    "fp",
+    "custom[",
+    "]",
+    " ",
+    "\x00",
+    "é",
 ]
-DEVICE_PIECES = ["cpu", "cuda", "rocm", "metal", "gpu", ":", "0", "1", "-1", "99999999999", " ",
-                 "x", "\x00", "é", "vulkan", "opencl"]
+DEVICE_PIECES = [
+    "cpu",
+    "cuda",
+    "rocm",
+    "metal",
+    "gpu",
+    ":",
+    "0",
+    "1",
+    "-1",
+    "99999999999",
+    " ",
+    "x",
+    "\x00",
+    "é",
+    "vulkan",
+    "opencl",
+]
 
 
 def _random_spelling(rng, pieces):

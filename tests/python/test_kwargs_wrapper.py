@@ -4,10 +4,11 @@ import dataclasses
 import inspect
 
 import pytest
-
-from tvm_ffi.utils.kwargs_wrapper import (make_kwargs_wrapper,
-                                          make_kwargs_wrapper_from_signature,
-                                          unpack_dataclass_to_tuple)
+from tvm_ffi.utils.kwargs_wrapper import (
+    make_kwargs_wrapper,
+    make_kwargs_wrapper_from_signature,
+    unpack_dataclass_to_tuple,
+)
 
 
 def _collect(*args):
@@ -25,26 +26,35 @@ def test_signature_is_visible_to_inspect():
     assert str(inspect.signature(f)) == "(a, b=1, *, k)"
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda f: f(1), "missing 1 required keyword-only argument: 'd'"),
-    (lambda f: f(1, 2, 3, 4, d=1), "positional argument"),
-    (lambda f: f(1, d=1, z=3), "unexpected keyword argument 'z'"),
-    (lambda f: f(1, a=1, d=3), "multiple values for argument 'a'"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda f: f(1), "missing 1 required keyword-only argument: 'd'"),
+        (lambda f: f(1, 2, 3, 4, d=1), "positional argument"),
+        (lambda f: f(1, d=1, z=3), "unexpected keyword argument 'z'"),
+        (lambda f: f(1, a=1, d=3), "multiple values for argument 'a'"),
+    ],
+)
 def test_argument_errors_are_python_type_errors(call, message):
     f = make_kwargs_wrapper(_collect, ["a", "b"], (2,), ["d"])
     with pytest.raises(TypeError, match=message):
         call(f)
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(arg_names=["a", "a"]), "Duplicate argument names"),
-    (dict(arg_names=["a"], kwonly_names=["a"]), "both positional and keyword-only"),
-    (dict(arg_names=["a"], arg_defaults=(1, 2)), "arg_defaults has 2 values"),
-    (dict(arg_names=["a"], kwonly_names=["b"], kwonly_defaults={"c": 1}), "not in kwonly_names"),
-    (dict(arg_names=["1x"]), "not a valid Python identifier"),
-    (dict(arg_names=["class"]), "not a valid Python identifier"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(arg_names=["a", "a"]), "Duplicate argument names"),
+        (dict(arg_names=["a"], kwonly_names=["a"]), "both positional and keyword-only"),
+        (dict(arg_names=["a"], arg_defaults=(1, 2)), "arg_defaults has 2 values"),
+        (
+            dict(arg_names=["a"], kwonly_names=["b"], kwonly_defaults={"c": 1}),
+            "not in kwonly_names",
+        ),
+        (dict(arg_names=["1x"]), "not a valid Python identifier"),
+        (dict(arg_names=["class"]), "not a valid Python identifier"),
+    ],
+)
 def test_bad_specifications_raise_value_error(kwargs, message):
     with pytest.raises(ValueError, match=message):
         make_kwargs_wrapper(_collect, **kwargs)
@@ -63,8 +73,9 @@ def test_excluded_arguments_are_dropped():
     def proto(x, y=2, *, z=3):
         pass
 
-    g = make_kwargs_wrapper_from_signature(_collect, inspect.signature(proto),
-                                           exclude_arg_names=["y"])
+    g = make_kwargs_wrapper_from_signature(
+        _collect, inspect.signature(proto), exclude_arg_names=["y"]
+    )
     assert g(1) == (1, 3)
 
 

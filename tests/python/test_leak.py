@@ -4,7 +4,6 @@ import gc
 import sys
 
 import pytest
-
 import tvm_ffi
 
 echo = tvm_ffi.get_global_func("testing.echo")

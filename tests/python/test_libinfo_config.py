@@ -21,8 +21,9 @@ def test_include_paths_hold_headers():
 
 
 def _run_config(*args):
-    return subprocess.run([sys.executable, "-m", "tvm_ffi.config", *args],
-                          capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "tvm_ffi.config", *args], capture_output=True, text=True
+    )
 
 
 def test_config_prints_one_line_per_flag_in_fixed_order():
@@ -40,8 +41,11 @@ def test_config_cxxflags_cflags_and_ldflags():
     dlpack = libinfo.find_dlpack_include_path()
     libdir = os.path.dirname(libinfo.find_libtvm_ffi())
     lines = _run_config("--ldflags", "--cflags", "--cxxflags").stdout.splitlines()
-    assert lines == ["-I%s -I%s -std=c++17" % (inc, dlpack), "-I%s -I%s" % (inc, dlpack),
-                     "-L" + libdir]
+    assert lines == [
+        "-I%s -I%s -std=c++17" % (inc, dlpack),
+        "-I%s -I%s" % (inc, dlpack),
+        "-L" + libdir,
+    ]
 
 
 def test_config_libdir_libfiles_and_cmakedir():
@@ -81,8 +85,9 @@ def test_find_library_in_extra_lib_paths(tmp_path):
     import pathlib
 
     (tmp_path / "libmy_target.so").write_bytes(b"")
-    found = libinfo._find_library_by_basename("no-such-dist", "my_target",
-                                              [pathlib.Path(tmp_path)], use_env_path=False)
+    found = libinfo._find_library_by_basename(
+        "no-such-dist", "my_target", [pathlib.Path(tmp_path)], use_env_path=False
+    )
     assert found == (tmp_path / "libmy_target.so").resolve()
 
 
@@ -99,8 +104,9 @@ def test_find_library_missing_lists_the_directories(tmp_path):
     import pytest
 
     with pytest.raises(RuntimeError, match="Cannot find library libnothing_here.so") as info:
-        libinfo._find_library_by_basename("no-such-dist", "nothing_here", [pathlib.Path(tmp_path)],
-                                          use_env_path=False)
+        libinfo._find_library_by_basename(
+            "no-such-dist", "nothing_here", [pathlib.Path(tmp_path)], use_env_path=False
+        )
     assert str(tmp_path) in str(info.value)
 
 
@@ -140,14 +146,19 @@ def test_cmake_find_package_builds_against_shared_target(tmp_path):
         "project(consumer CXX)\n"
         "find_package(tvm_ffi CONFIG REQUIRED)\n"
         "add_library(consumer SHARED consumer.cc)\n"
-        "target_link_libraries(consumer PRIVATE tvm_ffi::shared)\n")
+        "target_link_libraries(consumer PRIVATE tvm_ffi::shared)\n"
+    )
     (tmp_path / "consumer.cc").write_text(
         "#include <tvm/ffi/c_api.h>\n"
-        "extern \"C\" int consumer_major() { TVMFFIVersion v; TVMFFIGetVersion(&v);"
-        " return static_cast<int>(v.major); }\n")
+        'extern "C" int consumer_major() { TVMFFIVersion v; TVMFFIGetVersion(&v);'
+        " return static_cast<int>(v.major); }\n"
+    )
     build = tmp_path / "build"
-    subprocess.run([cmake, "-S", str(tmp_path), "-B", str(build), "-Dtvm_ffi_DIR=" + cmake_dir],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [cmake, "-S", str(tmp_path), "-B", str(build), "-Dtvm_ffi_DIR=" + cmake_dir],
+        check=True,
+        capture_output=True,
+    )
     subprocess.run([cmake, "--build", str(build)], check=True, capture_output=True)
     import ctypes
     import glob

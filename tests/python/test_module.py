@@ -6,7 +6,6 @@ import subprocess
 import sys
 
 import pytest
-
 import tvm_ffi
 
 LIB_SOURCE = r"""
@@ -24,8 +23,9 @@ TVM_FFI_DLL_EXPORT_TYPED_FUNC(greet, Greet);
 
 
 def _config(*flags):
-    out = subprocess.run([sys.executable, "-m", "tvm_ffi.config", *flags],
-                         check=True, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "tvm_ffi.config", *flags], check=True, capture_output=True, text=True
+    )
     return out.stdout.strip()
 
 

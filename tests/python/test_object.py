@@ -6,7 +6,6 @@ import subprocess
 import sys
 
 import pytest
-
 import tvm_ffi
 
 make_derived = tvm_ffi.get_global_func("testing.make_derived")
@@ -143,6 +142,7 @@ def test_unregistered_type_without_registered_ancestor_gets_generated_class():
 
 def test_register_object_unknown_key_raises_value_error_naming_key():
     with pytest.raises(ValueError, match="no.such.Type"):
+
         @tvm_ffi.register_object("no.such.Type")
         class Missing(tvm_ffi.Object):
             pass

@@ -3,7 +3,6 @@
 import sys
 
 import pytest
-
 import tvm_ffi
 
 

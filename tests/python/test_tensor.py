@@ -5,7 +5,6 @@ import gc
 import weakref
 
 import pytest
-
 import tvm_ffi
 
 np = pytest.importorskip("numpy", reason="numpy is not installed")
@@ -106,8 +105,9 @@ def test_dlpack_other_device_raises_buffer_error():
 
 def test_dlpack_own_device_is_accepted():
     t = tvm_ffi.from_dlpack(np.zeros(3, dtype="float32"))
-    assert _capsule_name_is(t.__dlpack__(max_version=(1, 0), dl_device=(1, 0)),
-                            b"dltensor_versioned")
+    assert _capsule_name_is(
+        t.__dlpack__(max_version=(1, 0), dl_device=(1, 0)), b"dltensor_versioned"
+    )
 
 
 def test_from_dlpack_of_tensor_is_the_same_tensor():
@@ -214,8 +214,22 @@ def test_cpp_tensor_seen_by_numpy_without_copy():
     assert list(view) == [2.0, 3.0, 4.0]
 
 
-NUMPY_DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
-                "uint64", "float16", "float32", "float64", "complex64", "complex128"]
+NUMPY_DTYPES = [
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+]
 
 
 @pytest.mark.parametrize("name", NUMPY_DTYPES)
@@ -227,8 +241,14 @@ def test_numpy_dtype_round_trip(name):
     assert back.dtype == arr.dtype and back.ctypes.data == arr.ctypes.data
 
 
-ML_DTYPES = ["bfloat16", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz",
-             "float8_e4m3b11fnuz"]
+ML_DTYPES = [
+    "bfloat16",
+    "float8_e4m3fn",
+    "float8_e5m2",
+    "float8_e4m3fnuz",
+    "float8_e5m2fnuz",
+    "float8_e4m3b11fnuz",
+]
 
 
 @pytest.mark.parametrize("name", ML_DTYPES)
@@ -445,8 +465,11 @@ class NotACapsuleProducer:
         return "not a capsule"
 
 
-@pytest.mark.parametrize("use", [tvm_ffi.from_dlpack, add_one_view, add_one_tensor],
-                         ids=["from_dlpack", "view_parameter", "tensor_parameter"])
+@pytest.mark.parametrize(
+    "use",
+    [tvm_ffi.from_dlpack, add_one_view, add_one_tensor],
+    ids=["from_dlpack", "view_parameter", "tensor_parameter"],
+)
 def test_producer_returning_no_capsule_raises_type_error_naming_it(use):
     with pytest.raises(TypeError, match="NotACapsuleProducer returned 'not a capsule'"):
         use(NotACapsuleProducer())

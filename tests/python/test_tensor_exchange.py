@@ -13,7 +13,6 @@ import threading
 
 import numpy as np
 import pytest
-
 import tvm_ffi
 
 torch = pytest.importorskip("torch")
@@ -50,9 +49,15 @@ class DLDataType(ctypes.Structure):
 
 
 class DLTensor(ctypes.Structure):
-    _fields_ = [("data", ctypes.c_void_p), ("device", DLDevice), ("ndim", ctypes.c_int32),
-                ("dtype", DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
-                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+    _fields_ = [
+        ("data", ctypes.c_void_p),
+        ("device", DLDevice),
+        ("ndim", ctypes.c_int32),
+        ("dtype", DLDataType),
+        ("shape", ctypes.POINTER(ctypes.c_int64)),
+        ("strides", ctypes.POINTER(ctypes.c_int64)),
+        ("byte_offset", ctypes.c_uint64),
+    ]
 
 
 class DLPackVersion(ctypes.Structure):
@@ -65,28 +70,42 @@ class DLManagedTensorVersioned(ctypes.Structure):
 
 DELETER = ctypes.CFUNCTYPE(None, ctypes.POINTER(DLManagedTensorVersioned))
 DLManagedTensorVersioned._fields_ = [
-    ("version", DLPackVersion), ("manager_ctx", ctypes.c_void_p), ("deleter", DELETER),
-    ("flags", ctypes.c_uint64), ("dl_tensor", DLTensor)]
+    ("version", DLPackVersion),
+    ("manager_ctx", ctypes.c_void_p),
+    ("deleter", DELETER),
+    ("flags", ctypes.c_uint64),
+    ("dl_tensor", DLTensor),
+]
 
-ALLOCATOR = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(DLTensor),
-                             ctypes.POINTER(ctypes.POINTER(DLManagedTensorVersioned)),
-                             ctypes.c_void_p, ctypes.c_void_p)
-FROM_PY = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p,
-                           ctypes.POINTER(ctypes.POINTER(DLManagedTensorVersioned)))
-TO_PY = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(DLManagedTensorVersioned),
-                         ctypes.POINTER(ctypes.c_void_p))
+ALLOCATOR = ctypes.CFUNCTYPE(
+    ctypes.c_int,
+    ctypes.POINTER(DLTensor),
+    ctypes.POINTER(ctypes.POINTER(DLManagedTensorVersioned)),
+    ctypes.c_void_p,
+    ctypes.c_void_p,
+)
+FROM_PY = ctypes.CFUNCTYPE(
+    ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(ctypes.POINTER(DLManagedTensorVersioned))
+)
+TO_PY = ctypes.CFUNCTYPE(
+    ctypes.c_int, ctypes.POINTER(DLManagedTensorVersioned), ctypes.POINTER(ctypes.c_void_p)
+)
 DLTENSOR_FROM_PY = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(DLTensor))
-CURRENT_STREAM = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int32, ctypes.c_int32,
-                                  ctypes.POINTER(ctypes.c_void_p))
+CURRENT_STREAM = ctypes.CFUNCTYPE(
+    ctypes.c_int, ctypes.c_int32, ctypes.c_int32, ctypes.POINTER(ctypes.c_void_p)
+)
 
 
 class DLPackExchangeAPI(ctypes.Structure):
-    _fields_ = [("version", DLPackVersion), ("prev_api", ctypes.c_void_p),
-                ("managed_tensor_allocator", ALLOCATOR),
-                ("managed_tensor_from_py_object_no_sync", FROM_PY),
-                ("managed_tensor_to_py_object_no_sync", TO_PY),
-                ("dltensor_from_py_object_no_sync", DLTENSOR_FROM_PY),
-                ("current_work_stream", CURRENT_STREAM)]
+    _fields_ = [
+        ("version", DLPackVersion),
+        ("prev_api", ctypes.c_void_p),
+        ("managed_tensor_allocator", ALLOCATOR),
+        ("managed_tensor_from_py_object_no_sync", FROM_PY),
+        ("managed_tensor_to_py_object_no_sync", TO_PY),
+        ("dltensor_from_py_object_no_sync", DLTENSOR_FROM_PY),
+        ("current_work_stream", CURRENT_STREAM),
+    ]
 
 
 _capsule_new = ctypes.pythonapi.PyCapsule_New
@@ -234,8 +253,9 @@ def test_producer_without_dltensor_fill_passes_tensor_objects(lib):
 
 def test_dlpack_1_2_attribute_with_int_address_is_read(lib):
     api = make_table()
-    cls = type("OldFake", (FakeTensor,), {"__c_dlpack_exchange_api__": ctypes.addressof(api),
-                                           "_api": api})
+    cls = type(
+        "OldFake", (FakeTensor,), {"__c_dlpack_exchange_api__": ctypes.addressof(api), "_api": api}
+    )
     x = cls(4)
     assert list(lib.arg_kinds(x, x, x)) == [DLTENSOR_PTR, TENSOR, TENSOR]
     assert data_ptr(tvm_ffi.from_dlpack(x)) == ctypes.addressof(x.buf)
@@ -628,8 +648,15 @@ def test_tensor_table_allocator_rejects_negative_shape():
     proto = DLTensor(None, DLDevice(1, 0), 1, DLDataType(2, 32, 1), shape, None, 0)
     out = ctypes.POINTER(DLManagedTensorVersioned)()
     _ERRORS.clear()
-    assert api.managed_tensor_allocator(ctypes.byref(proto), ctypes.byref(out), None,
-                                        ctypes.cast(_record_error, ctypes.c_void_p)) != 0
+    assert (
+        api.managed_tensor_allocator(
+            ctypes.byref(proto),
+            ctypes.byref(out),
+            None,
+            ctypes.cast(_record_error, ctypes.c_void_p),
+        )
+        != 0
+    )
     assert _ERRORS == [("ValueError", "tvm_ffi.Tensor's allocator: negative or too large shape")]
 
 
@@ -714,19 +741,22 @@ def test_dunder_dlpack_type_error_is_not_retried():
 
 
 def test_skip_env_var_disables_the_exchange_path(lib):
-    code = ("import tvm_ffi, torch; f = tvm_ffi.load_module(%r).echo;"
-            "print(type(f(torch.zeros(2))).__name__)"
-            % os.path.join(LIB_DIR, "tensor_exchange_lib.so"))
+    code = (
+        "import tvm_ffi, torch; f = tvm_ffi.load_module(%r).echo;"
+        "print(type(f(torch.zeros(2))).__name__)" % os.path.join(LIB_DIR, "tensor_exchange_lib.so")
+    )
     env = dict(os.environ, TVM_FFI_SKIP_DLPACK_C_EXCHANGE_API="1")
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         check=True).stdout.strip()
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout.strip()
     assert out == "Tensor"
 
 
 def test_import_does_not_import_torch():
     code = "import sys, tvm_ffi; print('torch' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout.strip()
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
     assert out == "False"
 
 
@@ -740,8 +770,9 @@ def _rss_kb():
         return int(f.read().split()[1]) * (os.sysconf("SC_PAGE_SIZE") // 1024)
 
 
-@pytest.mark.parametrize("kernel", ["view_nop1", "tensor_nop", "echo", "alloc_add_one",
-                                    "from_dlpack"])
+@pytest.mark.parametrize(
+    "kernel", ["view_nop1", "tensor_nop", "echo", "alloc_add_one", "from_dlpack"]
+)
 def test_refcounts_and_memory_flat_over_100k_calls(lib, kernel):
     x = torch.arange(16, dtype=torch.float32)
     f = tvm_ffi.from_dlpack if kernel == "from_dlpack" else getattr(lib, kernel)

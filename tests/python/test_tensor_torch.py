@@ -3,7 +3,6 @@
 import gc
 
 import pytest
-
 import tvm_ffi
 
 torch = pytest.importorskip("torch", reason="torch is not installed")
@@ -64,9 +63,23 @@ def test_torch_strided_view_carries_strides():
     assert t.strides == (12, 1) and t.data_ptr() == view.data_ptr()
 
 
-@pytest.mark.parametrize("name", ["bool", "int8", "int16", "int32", "int64", "uint8",
-                                  "float16", "bfloat16", "float32", "float64",
-                                  "complex64", "complex128"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "bool",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "float16",
+        "bfloat16",
+        "float32",
+        "float64",
+        "complex64",
+        "complex128",
+    ],
+)
 def test_torch_dtype_round_trip(name):
     from tvm_ffi import _dtype_interop
 

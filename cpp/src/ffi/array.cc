@@ -46,14 +46,15 @@ const detail::SeqBaseObj* SeqArg(const AnyView& arg, int32_t type_index, const c
 TVM_FFI_STATIC_INIT_BLOCK() {
   namespace refl = tvm::ffi::reflection;
   refl::GlobalDef()
-      .def_packed("ffi.Array",
-                  [](const AnyView* args, int32_t num_args, Any* rv) {
-                    Array<Any> result;
-                    result.reserve(num_args);
-                    for (int32_t i = 0; i < num_args; ++i) result.push_back(Any(args[i]));
-                    *rv = std::move(result);
-                  },
-                  "An Array of the arguments.")
+      .def_packed(
+          "ffi.Array",
+          [](const AnyView* args, int32_t num_args, Any* rv) {
+            Array<Any> result;
+            result.reserve(num_args);
+            for (int32_t i = 0; i < num_args; ++i) result.push_back(Any(args[i]));
+            *rv = std::move(result);
+          },
+          "An Array of the arguments.")
       .def(
           "ffi.ArrayGetItem",
           [](AnyView array, int64_t index) -> Any {
@@ -62,16 +63,19 @@ TVM_FFI_STATIC_INIT_BLOCK() {
           "The element at index (IndexError when out of range).")
       .def(
           "ffi.ArraySize",
-          [](AnyView array) -> int64_t { return SeqArg(array, kTVMFFIArray, "ffi.ArraySize")->size; },
+          [](AnyView array) -> int64_t {
+            return SeqArg(array, kTVMFFIArray, "ffi.ArraySize")->size;
+          },
           "The number of elements of an Array.")
-      .def_packed("ffi.List",
-                  [](const AnyView* args, int32_t num_args, Any* rv) {
-                    List<Any> result;
-                    result.reserve(num_args);
-                    for (int32_t i = 0; i < num_args; ++i) result.push_back(Any(args[i]));
-                    *rv = std::move(result);
-                  },
-                  "A new List of the arguments.")
+      .def_packed(
+          "ffi.List",
+          [](const AnyView* args, int32_t num_args, Any* rv) {
+            List<Any> result;
+            result.reserve(num_args);
+            for (int32_t i = 0; i < num_args; ++i) result.push_back(Any(args[i]));
+            *rv = std::move(result);
+          },
+          "A new List of the arguments.")
       .def(
           "ffi.ListGetItem",
           [](AnyView list, int64_t index) -> Any {

@@ -83,7 +83,8 @@ constexpr int kMaxRawFrames = kMaxLimit + kInternalSlack;
 // The PC cache is emptied when it grows past this many entries.
 constexpr size_t kMaxCacheEntries = 1 << 16;
 
-const char kInternalNamespace[] = "tvm::ffi::" TVM_FFI_BT_STR(TVM_FFI_INLINE_NAMESPACE) "::detail::";
+const char kInternalNamespace[] =
+    "tvm::ffi::" TVM_FFI_BT_STR(TVM_FFI_INLINE_NAMESPACE) "::detail::";
 
 const TVMFFIByteArray kEmptyText = {"", 0};
 
@@ -391,5 +392,5 @@ TVM_FFI_NAMESPACE_END
 extern "C" TVM_FFI_DLL TVM_FFI_NOINLINE const TVMFFIByteArray* TVMFFIBacktrace(
     const char* filename, int lineno, const char* func, int cross_ffi_boundary) {
   return ::tvm::ffi::detail::CaptureBacktrace(filename, lineno, func, cross_ffi_boundary,
-                                               __builtin_return_address(0));
+                                              __builtin_return_address(0));
 }

@@ -5,10 +5,10 @@
  * no redundant sign word, so that a value has exactly one representation and
  * a value that fits int64 is always a plain Int.
  */
-#include "object_alloc.h"
-#include "safe_invoke.h"
 #include <tvm/ffi/big_int.h>
 #include <tvm/ffi/c_api.h>
+#include "object_alloc.h"
+#include "safe_invoke.h"
 
 #include <cstdint>
 #include <cstring>

@@ -199,8 +199,8 @@ TVM_FFI_STATIC_INIT_BLOCK() {
           [](AnyView list, int64_t capacity) {
             List<Any> l = SharedList(list, "ffi.ListReserve");
             if (capacity < 0) {
-              TVM_FFI_THROW(ValueError) << "ffi.ListReserve: capacity " << capacity
-                                        << " must not be negative";
+              TVM_FFI_THROW(ValueError)
+                  << "ffi.ListReserve: capacity " << capacity << " must not be negative";
             }
             l.reserve(capacity);
           },

@@ -8,9 +8,9 @@
  * gets `alignment` leading bytes, and the size of that lead is recorded just
  * before the header so that its delete_space can find the start.
  */
-#include "safe_invoke.h"
 #include <tvm/ffi/base.h>
 #include <tvm/ffi/c_api.h>
+#include "safe_invoke.h"
 
 #include <atomic>
 #include <cstddef>
@@ -44,8 +44,10 @@ void* BuiltinAllocate(size_t size, size_t alignment, int32_t, void*) {
   void (*delete_space)(void*);
   if (alignment <= kDefaultLead) {
     lead = kDefaultLead;
-    if (size > SIZE_MAX - lead) base = nullptr;
-    else base = static_cast<char*>(std::malloc(lead + size));
+    if (size > SIZE_MAX - lead)
+      base = nullptr;
+    else
+      base = static_cast<char*>(std::malloc(lead + size));
     delete_space = DeleteDefaultSpace;
   } else {
     // The lead must hold the header and the recorded lead size, and keep the body aligned.

@@ -39,7 +39,7 @@ struct FixedName {
 };
 
 #define TVM_FFI_DTYPE_NAME(str, code, bits) \
-  { str, static_cast<uint8_t>(sizeof(str) - 1), static_cast<uint8_t>(code), bits }
+  {str, static_cast<uint8_t>(sizeof(str) - 1), static_cast<uint8_t>(code), bits}
 
 // Longer names come before their prefixes ("float8_e4m3fnuz" before
 // "float8_e4m3fn" before "float8_e4m3") so the first match is the longest.
@@ -70,15 +70,15 @@ struct FamilyName {
 };
 
 #define TVM_FFI_DTYPE_FAMILY(str, code, default_bits) \
-  { str, static_cast<uint8_t>(sizeof(str) - 1), static_cast<uint8_t>(code), default_bits }
+  {str, static_cast<uint8_t>(sizeof(str) - 1), static_cast<uint8_t>(code), default_bits}
 
 // The full names come first: they are the printed ones, and a short spelling
 // is a prefix of its full name ("f" of "float").
 const FamilyName kFamilies[] = {
-    TVM_FFI_DTYPE_FAMILY("int", kDLInt, 32),         TVM_FFI_DTYPE_FAMILY("uint", kDLUInt, 32),
-    TVM_FFI_DTYPE_FAMILY("float", kDLFloat, 32),     TVM_FFI_DTYPE_FAMILY("bfloat", kDLBfloat, 16),
-    TVM_FFI_DTYPE_FAMILY("complex", kDLComplex, 0),  TVM_FFI_DTYPE_FAMILY("bf", kDLBfloat, 0),
-    TVM_FFI_DTYPE_FAMILY("i", kDLInt, 0),            TVM_FFI_DTYPE_FAMILY("u", kDLUInt, 0),
+    TVM_FFI_DTYPE_FAMILY("int", kDLInt, 32),        TVM_FFI_DTYPE_FAMILY("uint", kDLUInt, 32),
+    TVM_FFI_DTYPE_FAMILY("float", kDLFloat, 32),    TVM_FFI_DTYPE_FAMILY("bfloat", kDLBfloat, 16),
+    TVM_FFI_DTYPE_FAMILY("complex", kDLComplex, 0), TVM_FFI_DTYPE_FAMILY("bf", kDLBfloat, 0),
+    TVM_FFI_DTYPE_FAMILY("i", kDLInt, 0),           TVM_FFI_DTYPE_FAMILY("u", kDLUInt, 0),
     TVM_FFI_DTYPE_FAMILY("f", kDLFloat, 0),
 };
 
@@ -310,16 +310,15 @@ int TVMFFIDataTypeFromString(const TVMFFIByteArray* str, DLDataType* out) {
       return -1;
     }
     if (TVM_FFI_LIKELY(::tvm::ffi::ParseDataType(str->data, str->size, out))) return 0;
-    std::string message = "Cannot parse data type string: " +
-                          ::tvm::ffi::QuoteForMessage(str->data, str->size);
+    std::string message =
+        "Cannot parse data type string: " + ::tvm::ffi::QuoteForMessage(str->data, str->size);
     TVMFFIErrorSetRaisedFromCStr("ValueError", message.c_str());
     return -1;
   } catch (const std::exception& e) {
     TVMFFIErrorSetRaisedFromCStr("RuntimeError", e.what());
     return -1;
   } catch (...) {
-    TVMFFIErrorSetRaisedFromCStr("RuntimeError",
-                                 "TVMFFIDataTypeFromString: unknown C++ exception");
+    TVMFFIErrorSetRaisedFromCStr("RuntimeError", "TVMFFIDataTypeFromString: unknown C++ exception");
     return -1;
   }
 }

@@ -6,10 +6,10 @@
  * Tables are leaked singletons so that they stay usable from static
  * destructors of other libraries at process exit.
  */
-#include "safe_invoke.h"
 #include <tvm/ffi/base.h>
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/extra/c_env_api.h>
+#include "safe_invoke.h"
 
 #include <atomic>
 #include <cstdint>
@@ -22,7 +22,6 @@
 
 TVM_FFI_NAMESPACE_BEGIN
 namespace {
-
 
 /*! \brief C functions of the host process (Python) the runtime calls back. */
 struct CAPITable {
@@ -79,8 +78,8 @@ TVM_FFI_NAMESPACE_END
 
 using tvm::ffi::CAPITable;
 using tvm::ffi::Error;
-using tvm::ffi::detail::SafeInvoke;
 using tvm::ffi::SystemLibTable;
+using tvm::ffi::detail::SafeInvoke;
 
 extern "C" {
 
@@ -137,9 +136,9 @@ TVM_FFI_DLL TVMFFIStreamHandle TVMFFIEnvGetStream(int32_t device_type, int32_t d
   return it == streams.end() ? nullptr : it->second;
 }
 
-TVM_FFI_DLL int TVMFFIEnvSetDLPackManagedTensorAllocator(DLPackManagedTensorAllocator allocator,
-                                                         int write_to_global_context,
-                                                         DLPackManagedTensorAllocator* opt_out_original) {
+TVM_FFI_DLL int TVMFFIEnvSetDLPackManagedTensorAllocator(
+    DLPackManagedTensorAllocator allocator, int write_to_global_context,
+    DLPackManagedTensorAllocator* opt_out_original) {
   // The original is what the getter returned (the global fallback when the
   // thread had none of its own).
   if (opt_out_original != nullptr) *opt_out_original = TVMFFIEnvGetDLPackManagedTensorAllocator();
@@ -157,46 +156,49 @@ TVM_FFI_DLL DLPackManagedTensorAllocator TVMFFIEnvGetDLPackManagedTensorAllocato
 }
 
 TVM_FFI_DLL int TVMFFIEnvTensorAlloc(DLTensor* prototype, TVMFFIObjectHandle* out) {
-  return SafeInvoke([&]() -> int {
-    if (prototype == nullptr || out == nullptr) {
-      TVM_FFI_THROW(ValueError) << "TVMFFIEnvTensorAlloc: prototype and out must not be NULL";
-    }
-    DLPackManagedTensorAllocator allocator = TVMFFIEnvGetDLPackManagedTensorAllocator();
-    if (allocator == nullptr) {
-      TVM_FFI_THROW(RuntimeError) << "TVMFFIEnvTensorAlloc: allocator is nullptr, likely because "
-                  "TVMFFIEnvSetDLPackManagedTensorAllocator has not been called.";
-    }
-    // Only what the allocator needs is passed on; the rest of the caller's struct is ignored.
-    DLTensor request;
-    request.data = nullptr;
-    request.device = prototype->device;
-    request.ndim = prototype->ndim;
-    request.dtype = prototype->dtype;
-    request.shape = prototype->shape;
-    request.strides = nullptr;
-    request.byte_offset = 0;
-    DLManagedTensorVersioned* managed = nullptr;
-    bool error_set = false;
-    int rc = allocator(&request, &managed, &error_set, &tvm::ffi::SetAllocatorError);
-    if (rc != 0) {
-      if (!error_set) {
-        TVM_FFI_THROW(RuntimeError) << "TVMFFIEnvTensorAlloc: the allocator failed (returned " +
-                                        std::to_string(rc) + ") without setting an error";
-      }
-      // Already raised by SetAllocatorError; the allocator's code is returned as is.
-      return rc;
-    }
-    if (managed == nullptr) {
-      TVM_FFI_THROW(RuntimeError) << "TVMFFIEnvTensorAlloc: failed to allocate a tensor from the "
-                                  "allocator";
-    }
-    // On failure the import leaves `managed` to us: give it back to its producer.
-    if (TVMFFITensorFromDLPackVersioned(managed, 0, 0, out) != 0) {
-      if (managed->deleter != nullptr) managed->deleter(managed);
-      return -1;
-    }
-    return 0;
-  });
+  return SafeInvoke(
+      [&]() -> int {
+        if (prototype == nullptr || out == nullptr) {
+          TVM_FFI_THROW(ValueError) << "TVMFFIEnvTensorAlloc: prototype and out must not be NULL";
+        }
+        DLPackManagedTensorAllocator allocator = TVMFFIEnvGetDLPackManagedTensorAllocator();
+        if (allocator == nullptr) {
+          TVM_FFI_THROW(RuntimeError)
+              << "TVMFFIEnvTensorAlloc: allocator is nullptr, likely because "
+                 "TVMFFIEnvSetDLPackManagedTensorAllocator has not been called.";
+        }
+        // Only what the allocator needs is passed on; the rest of the caller's struct is ignored.
+        DLTensor request;
+        request.data = nullptr;
+        request.device = prototype->device;
+        request.ndim = prototype->ndim;
+        request.dtype = prototype->dtype;
+        request.shape = prototype->shape;
+        request.strides = nullptr;
+        request.byte_offset = 0;
+        DLManagedTensorVersioned* managed = nullptr;
+        bool error_set = false;
+        int rc = allocator(&request, &managed, &error_set, &tvm::ffi::SetAllocatorError);
+        if (rc != 0) {
+          if (!error_set) {
+            TVM_FFI_THROW(RuntimeError) << "TVMFFIEnvTensorAlloc: the allocator failed (returned " +
+                                               std::to_string(rc) + ") without setting an error";
+          }
+          // Already raised by SetAllocatorError; the allocator's code is returned as is.
+          return rc;
+        }
+        if (managed == nullptr) {
+          TVM_FFI_THROW(RuntimeError)
+              << "TVMFFIEnvTensorAlloc: failed to allocate a tensor from the "
+                 "allocator";
+        }
+        // On failure the import leaves `managed` to us: give it back to its producer.
+        if (TVMFFITensorFromDLPackVersioned(managed, 0, 0, out) != 0) {
+          if (managed->deleter != nullptr) managed->deleter(managed);
+          return -1;
+        }
+        return 0;
+      });
 }
 
 TVM_FFI_DLL int TVMFFIEnvModRegisterSystemLibSymbol(const char* name, void* symbol) {

@@ -119,16 +119,15 @@ void StaticErrorDeleter(void*, int) {}
 const char kOutOfMemoryKind[] = "MemoryError";
 const char kOutOfMemoryMessage[] = "out of memory while creating an error";
 
-ErrorObject g_out_of_memory_error = {
-    {kInitialRefCount, kTVMFFIError, 0, {StaticErrorDeleter}},
-    {{kOutOfMemoryKind, sizeof(kOutOfMemoryKind) - 1},
-     {kOutOfMemoryMessage, sizeof(kOutOfMemoryMessage) - 1},
-     {kEmpty, 0},
-     StaticErrorUpdateBacktrace,
-     nullptr,
-     nullptr},
-    nullptr,
-    0};
+ErrorObject g_out_of_memory_error = {{kInitialRefCount, kTVMFFIError, 0, {StaticErrorDeleter}},
+                                     {{kOutOfMemoryKind, sizeof(kOutOfMemoryKind) - 1},
+                                      {kOutOfMemoryMessage, sizeof(kOutOfMemoryMessage) - 1},
+                                      {kEmpty, 0},
+                                      StaticErrorUpdateBacktrace,
+                                      nullptr,
+                                      nullptr},
+                                     nullptr,
+                                     0};
 
 // Either a valid byte range, or nullptr when `data` is NULL with a non-zero size.
 bool ValidBytes(const TVMFFIByteArray* bytes) {
@@ -137,9 +136,9 @@ bool ValidBytes(const TVMFFIByteArray* bytes) {
 
 // Allocates an error; returns nullptr when out of memory. Takes new
 // references to cause and extra.
-ErrorObject* NewError(const char* kind, size_t kind_size, const char* message,
-                      size_t message_size, const char* backtrace, size_t backtrace_size,
-                      TVMFFIObjectHandle cause, TVMFFIObjectHandle extra) {
+ErrorObject* NewError(const char* kind, size_t kind_size, const char* message, size_t message_size,
+                      const char* backtrace, size_t backtrace_size, TVMFFIObjectHandle cause,
+                      TVMFFIObjectHandle extra) {
   constexpr size_t kMaxText = SIZE_MAX / 4;
   if (kind_size > kMaxText || message_size > kMaxText) return nullptr;
   size_t total = sizeof(ErrorObject) + kind_size + 1 + message_size + 1;
@@ -228,10 +227,9 @@ void RaiseOutOfMemory() {
 
 void RaiseNew(const char* kind, const char* message, size_t message_size, void* caller_pc) {
   if (kind == nullptr) kind = "RuntimeError";
-  const TVMFFIByteArray* bt =
-      detail::CaptureBacktrace(nullptr, 0, nullptr, 0, caller_pc);
-  ErrorObject* err = NewError(kind, std::strlen(kind), message, message_size, bt->data,
-                              bt->size, nullptr, nullptr);
+  const TVMFFIByteArray* bt = detail::CaptureBacktrace(nullptr, 0, nullptr, 0, caller_pc);
+  ErrorObject* err = NewError(kind, std::strlen(kind), message, message_size, bt->data, bt->size,
+                              nullptr, nullptr);
   if (err == nullptr) {
     RaiseOutOfMemory();
     return;
@@ -257,10 +255,10 @@ int CreateError(const TVMFFIByteArray* kind, const TVMFFIByteArray* message,
     RaiseNew("ValueError", invalid, std::strlen(invalid), caller_pc);
     return -1;
   }
-  ErrorObject* err = NewError(kind->data, kind->size, message->data, message->size,
-                              backtrace != nullptr ? backtrace->data : nullptr,
-                              backtrace != nullptr ? backtrace->size : 0, cause_chain,
-                              extra_context);
+  ErrorObject* err =
+      NewError(kind->data, kind->size, message->data, message->size,
+               backtrace != nullptr ? backtrace->data : nullptr,
+               backtrace != nullptr ? backtrace->size : 0, cause_chain, extra_context);
   if (err == nullptr) {
     RaiseOutOfMemory();
     return -1;

@@ -219,8 +219,8 @@ TVM_FFI_DLL int TVMFFIFunctionSetGlobalFromMethodInfo(const TVMFFIMethodInfo* me
   if (method_info == nullptr) {
     TVM_FFI_THROW(ValueError) << "TVMFFIFunctionSetGlobalFromMethodInfo: method_info is NULL";
   }
-  std::string key =
-      tvm::ffi::ByteArrayToString(&method_info->name, "TVMFFIFunctionSetGlobalFromMethodInfo: name");
+  std::string key = tvm::ffi::ByteArrayToString(&method_info->name,
+                                                "TVMFFIFunctionSetGlobalFromMethodInfo: name");
   const TVMFFIAny& method = method_info->method;
   if (method.type_index < kTVMFFIStaticObjectBegin) {
     TVM_FFI_THROW(TypeError) << "Cannot register global function \"" << key
@@ -228,13 +228,13 @@ TVM_FFI_DLL int TVMFFIFunctionSetGlobalFromMethodInfo(const TVMFFIMethodInfo* me
                              << tvm::ffi::detail::AnyTypeStr(&method) << "`";
   }
   Function func = tvm::ffi::FunctionFromHandle(method.v_obj, key);
-  std::string doc = method_info->doc.size ? tvm::ffi::ByteArrayToString(&method_info->doc, "doc")
-                                          : std::string();
+  std::string doc =
+      method_info->doc.size ? tvm::ffi::ByteArrayToString(&method_info->doc, "doc") : std::string();
   std::string metadata = method_info->metadata.size
                              ? tvm::ffi::ByteArrayToString(&method_info->metadata, "metadata")
                              : std::string();
-  GlobalRegistry::Global().Set(std::move(key), std::move(func), std::move(doc),
-                               std::move(metadata), allow_override != 0);
+  GlobalRegistry::Global().Set(std::move(key), std::move(func), std::move(doc), std::move(metadata),
+                               allow_override != 0);
   TVM_FFI_SAFE_CALL_END();
 }
 

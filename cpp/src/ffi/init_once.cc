@@ -63,7 +63,7 @@ class InitOnceTable {
         char addr[32];
         std::snprintf(addr, sizeof(addr), "%p", static_cast<void*>(handle_addr));
         TVM_FFI_THROW(RuntimeError) << std::string(what) + ": the init/deinit of handle " + addr +
-                                        " re-entered itself on the same thread";
+                                           " re-entered itself on the same thread";
       }
       ++busy.waiters;
       busy.done.wait(lock);

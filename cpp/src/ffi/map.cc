@@ -137,11 +137,12 @@ Function ForwardIterFunctor(const AnyView& map, int32_t type_index, const char* 
 TVM_FFI_STATIC_INIT_BLOCK() {
   namespace refl = tvm::ffi::reflection;
   refl::GlobalDef()
-      .def_packed("ffi.Map",
-                  [](const AnyView* args, int32_t num_args, Any* rv) {
-                    *rv = Map<Any, Any>(FromArgs<MapObj>(args, num_args, "ffi.Map"));
-                  },
-                  "A Map of alternating keys and values k0, v0, k1, v1, ...")
+      .def_packed(
+          "ffi.Map",
+          [](const AnyView* args, int32_t num_args, Any* rv) {
+            *rv = Map<Any, Any>(FromArgs<MapObj>(args, num_args, "ffi.Map"));
+          },
+          "A Map of alternating keys and values k0, v0, k1, v1, ...")
       .def(
           "ffi.MapSize",
           [](AnyView map) -> int64_t { return TableArg(map, kTVMFFIMap, "ffi.MapSize")->size(); },
@@ -176,11 +177,12 @@ TVM_FFI_STATIC_INIT_BLOCK() {
             return ForwardIterFunctor(map, kTVMFFIMap, "ffi.MapForwardIterFunctor");
           },
           "A cursor function over the Map: f(0) key, f(1) value, f(2) advance -> has next.")
-      .def_packed("ffi.Dict",
-                  [](const AnyView* args, int32_t num_args, Any* rv) {
-                    *rv = Dict<Any, Any>(FromArgs<DictObj>(args, num_args, "ffi.Dict"));
-                  },
-                  "A new Dict of alternating keys and values k0, v0, k1, v1, ...")
+      .def_packed(
+          "ffi.Dict",
+          [](const AnyView* args, int32_t num_args, Any* rv) {
+            *rv = Dict<Any, Any>(FromArgs<DictObj>(args, num_args, "ffi.Dict"));
+          },
+          "A new Dict of alternating keys and values k0, v0, k1, v1, ...")
       .def(
           "ffi.DictSize",
           [](AnyView dict) -> int64_t {

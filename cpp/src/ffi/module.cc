@@ -135,7 +135,6 @@ TVMFFIObjectHandle ModuleLookupFromImports(void* library_ctx, const char* func_n
                                                            func_name);
 }
 
-
 namespace {
 ModuleObj* AsModule(void* self) { return static_cast<ModuleObj*>(self); }
 const String& AsString(const void* ref) { return *static_cast<const String*>(ref); }
@@ -273,9 +272,8 @@ class LibraryModuleObj : public ModuleObj {
   int GetPropertyMask() const final { return Module::kRunnable; }
 
   Optional<Function> GetFunction(const String& name) final {
-    return functions_.Get(name, [this](const std::string& n) {
-      return Symbol(symbol::tvm_ffi_symbol_prefix + n);
-    });
+    return functions_.Get(
+        name, [this](const std::string& n) { return Symbol(symbol::tvm_ffi_symbol_prefix + n); });
   }
   bool ImplementsFunction(const String& name) final {
     return Symbol(symbol::tvm_ffi_symbol_prefix + std::string(name)) != nullptr;
@@ -325,22 +323,21 @@ class SystemLibModuleObj : public ModuleObj {
   int GetPropertyMask() const final { return Module::kRunnable; }
 
   Optional<Function> GetFunction(const String& name) final {
-    return functions_.Get(name, [this](const std::string& n) {
-      return Find(symbol::tvm_ffi_symbol_prefix, n);
-    });
+    return functions_.Get(
+        name, [this](const std::string& n) { return Find(symbol::tvm_ffi_symbol_prefix, n); });
   }
   bool ImplementsFunction(const String& name) final {
     return Find(symbol::tvm_ffi_symbol_prefix, std::string(name)) != nullptr;
   }
   Optional<String> GetFunctionMetadata(const String& name) final {
-    return CallStringSymbol(Find(symbol::tvm_ffi_metadata_prefix, std::string(name)),
-                            symbol::tvm_ffi_metadata_prefix + std::string(name) +
-                                " of the system library");
+    return CallStringSymbol(
+        Find(symbol::tvm_ffi_metadata_prefix, std::string(name)),
+        symbol::tvm_ffi_metadata_prefix + std::string(name) + " of the system library");
   }
   Optional<String> GetFunctionDoc(const String& name) final {
-    return CallStringSymbol(Find(symbol::tvm_ffi_doc_prefix, std::string(name)),
-                            symbol::tvm_ffi_doc_prefix + std::string(name) +
-                                " of the system library");
+    return CallStringSymbol(
+        Find(symbol::tvm_ffi_doc_prefix, std::string(name)),
+        symbol::tvm_ffi_doc_prefix + std::string(name) + " of the system library");
   }
 
  private:
@@ -428,8 +425,8 @@ Module ProcessLibraryBlob(const char* blob, const Module& lib, const std::string
     std::string kind = in.Str("a module kind");
     if (kind == "_lib") {
       if (has_lib) {
-        TVM_FFI_THROW(RuntimeError) << "Malformed " << symbol::tvm_ffi_library_bin << " in "
-                                    << path << ": more than one _lib entry";
+        TVM_FFI_THROW(RuntimeError) << "Malformed " << symbol::tvm_ffi_library_bin << " in " << path
+                                    << ": more than one _lib entry";
       }
       has_lib = true;
       modules.push_back(lib);
@@ -441,9 +438,9 @@ Module ProcessLibraryBlob(const char* blob, const Module& lib, const std::string
       std::string loader_name = "ffi.Module.load_from_bytes." + kind;
       Optional<Function> loader = Function::GetGlobal(loader_name);
       if (!loader.has_value()) {
-        TVM_FFI_THROW(RuntimeError) << "Library " << path << " embeds a module of kind `" << kind
-                                    << "`, but its loader (" << loader_name
-                                    << ") is not registered in the global registry.";
+        TVM_FFI_THROW(RuntimeError)
+            << "Library " << path << " embeds a module of kind `" << kind << "`, but its loader ("
+            << loader_name << ") is not registered in the global registry.";
       }
       modules.push_back(loader.value()(Bytes(payload.data(), payload.size())).cast<Module>());
     }
@@ -456,19 +453,19 @@ Module ProcessLibraryBlob(const char* blob, const Module& lib, const std::string
   }
   if (row_ptr.size() != modules.size() + 1) {
     TVM_FFI_THROW(RuntimeError) << "Malformed " << symbol::tvm_ffi_library_bin << " in " << path
-                                << ": the import tree has " << row_ptr.size() - 1
-                                << " rows for " << modules.size() << " modules";
+                                << ": the import tree has " << row_ptr.size() - 1 << " rows for "
+                                << modules.size() << " modules";
   }
   for (size_t i = 0; i < modules.size(); ++i) {
     if (row_ptr[i] > row_ptr[i + 1] || row_ptr[i + 1] > child_indices.size()) {
-      TVM_FFI_THROW(RuntimeError) << "Malformed " << symbol::tvm_ffi_library_bin << " in "
-                                  << path << ": bad import tree row " << i;
+      TVM_FFI_THROW(RuntimeError) << "Malformed " << symbol::tvm_ffi_library_bin << " in " << path
+                                  << ": bad import tree row " << i;
     }
     for (uint64_t j = row_ptr[i]; j < row_ptr[i + 1]; ++j) {
       if (child_indices[j] >= modules.size()) {
-        TVM_FFI_THROW(RuntimeError) << "Malformed " << symbol::tvm_ffi_library_bin << " in "
-                                    << path << ": import of module " << child_indices[j]
-                                    << " of " << modules.size();
+        TVM_FFI_THROW(RuntimeError)
+            << "Malformed " << symbol::tvm_ffi_library_bin << " in " << path
+            << ": import of module " << child_indices[j] << " of " << modules.size();
       }
       modules[i]->ImportModule(modules[child_indices[j]]);
     }
@@ -530,8 +527,7 @@ TVM_FFI_STATIC_INIT_BLOCK() {
           [](const String& path, const String& format) { return LoadSharedLibrary(path); },
           "Load a shared library exporting __tvm_ffi_<name> functions as a Module.")
       .def(
-          "ffi.ModuleLoadFromFile",
-          [](const String& path) { return Module::LoadFromFile(path); },
+          "ffi.ModuleLoadFromFile", [](const String& path) { return Module::LoadFromFile(path); },
           "Load a module with the loader registered for the file's extension.")
       .def(
           "ffi.ModuleGetFunction",
@@ -577,8 +573,7 @@ TVM_FFI_STATIC_INIT_BLOCK() {
           },
           "Write a module to file in format.")
       .def(
-          "ffi.ModuleImportModule",
-          [](Module mod, Module other) { mod->ImportModule(other); },
+          "ffi.ModuleImportModule", [](Module mod, Module other) { mod->ImportModule(other); },
           "Append other to the imports of mod.")
       .def(
           "ffi.ModuleVisitContextSymbols",
@@ -617,17 +612,16 @@ TVM_FFI_STATIC_INIT_BLOCK() {
           "ffi.SystemLib",
           [](const AnyView* args, int32_t num_args, Any* rv) {
             if (num_args > 1) {
-              TVM_FFI_THROW(TypeError) << "ffi.SystemLib takes at most 1 argument (prefix), got "
-                                       << num_args;
+              TVM_FFI_THROW(TypeError)
+                  << "ffi.SystemLib takes at most 1 argument (prefix), got " << num_args;
             }
             std::string prefix;
             if (num_args == 1 && !args[0].is_none()) {
               std::optional<std::string> p = args[0].try_cast<std::string>();
               if (!p.has_value()) {
-                TVM_FFI_THROW(TypeError) << "ffi.SystemLib: prefix must be `str`, got `"
-                                         << detail::AnyTypeStr(
-                                                detail::AnyUnsafe::GetTVMFFIAny(args[0]))
-                                         << "`";
+                TVM_FFI_THROW(TypeError)
+                    << "ffi.SystemLib: prefix must be `str`, got `"
+                    << detail::AnyTypeStr(detail::AnyUnsafe::GetTVMFFIAny(args[0])) << "`";
               }
               prefix = *p;
             }

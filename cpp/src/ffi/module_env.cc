@@ -19,8 +19,8 @@ TVM_FFI_DLL int TVMFFIEnvModRegisterContextSymbol(const char* name, void* symbol
   });
 }
 
-TVM_FFI_DLL int TVMFFIEnvModLookupFromImports(TVMFFIObjectHandle library_ctx,
-                                              const char* func_name, TVMFFIObjectHandle* out) {
+TVM_FFI_DLL int TVMFFIEnvModLookupFromImports(TVMFFIObjectHandle library_ctx, const char* func_name,
+                                              TVMFFIObjectHandle* out) {
   return tvm::ffi::detail::SafeInvoke([&]() -> int {
     if (out == nullptr) {
       TVM_FFI_THROW(ValueError) << "TVMFFIEnvModLookupFromImports: out is NULL";

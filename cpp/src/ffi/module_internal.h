@@ -7,8 +7,8 @@
 #ifndef TVM_FFI_SRC_FFI_MODULE_INTERNAL_H_
 #define TVM_FFI_SRC_FFI_MODULE_INTERNAL_H_
 
-#include <tvm/ffi/c_api.h>
 #include <tvm/ffi/base.h>
+#include <tvm/ffi/c_api.h>
 
 TVM_FFI_NAMESPACE_BEGIN
 namespace detail {
@@ -43,8 +43,7 @@ void ModuleAbiClearImports(void* self);
 TVMFFIObjectHandle ModuleAbiGetFunction(void* self, const void* name, bool query_imports);
 bool ModuleAbiImplementsFunction(void* self, const void* name, bool query_imports);
 void ModuleAbiGetFunctionDoc(void* self, const void* name, bool query_imports, TVMFFIAny* out);
-void ModuleAbiGetFunctionMetadata(void* self, const void* name, bool query_imports,
-                                  TVMFFIAny* out);
+void ModuleAbiGetFunctionMetadata(void* self, const void* name, bool query_imports, TVMFFIAny* out);
 TVMFFIObjectHandle ModuleAbiLoadFromFile(const void* file_name);
 void ModuleAbiVisitContextSymbols(const void* callback);
 /*! \brief An empty Array (GetWriteFormats' default). */

@@ -5,14 +5,14 @@
  * The type table lives in type_table.cc, the reflection tables in
  * type_reflection.cc and lazy globals in init_once.cc.
  */
-#include "object_alloc.h"
-#include "safe_invoke.h"
 #include <tvm/ffi/base.h>
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/object.h>
 #include <tvm/ffi/reflection/registry.h>
+#include "object_alloc.h"
+#include "safe_invoke.h"
 
 #include <cstdint>
 #include <string>
@@ -96,13 +96,15 @@ TVM_FFI_DLL int TVMFFIObjectCreateOpaque(void* handle, int32_t type_index,
   // Any registered object type index is accepted (kTVMFFIOpaquePyObject or a
   // dynamic type whose objects carry a TVMFFIOpaqueObjectCell).
   return SafeInvoke([&]() -> int {
-    if (out == nullptr) TVM_FFI_THROW(ValueError) << "TVMFFIObjectCreateOpaque: out must not be NULL";
+    if (out == nullptr)
+      TVM_FFI_THROW(ValueError) << "TVMFFIObjectCreateOpaque: out must not be NULL";
     if (type_index < kTVMFFIStaticObjectBegin || TVMFFIGetTypeInfo(type_index) == nullptr) {
-      TVM_FFI_THROW(ValueError) << "TVMFFIObjectCreateOpaque: type index " + std::to_string(type_index) +
-                                            " is not a registered object type";
+      TVM_FFI_THROW(ValueError) << "TVMFFIObjectCreateOpaque: type index " +
+                                       std::to_string(type_index) +
+                                       " is not a registered object type";
     }
     *out = tvm::ffi::detail::MakeCustomAllocObject<tvm::ffi::OpaqueObject>(type_index, 0, handle,
-                                                                            deleter);
+                                                                           deleter);
     return 0;
   });
 }

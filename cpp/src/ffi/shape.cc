@@ -28,8 +28,10 @@ void MakeShape(const AnyView* args, int32_t num_args, Any* rv) {
   *rv = Shape(extents);
 }
 
-TVM_FFI_STATIC_INIT_BLOCK() { reflection::GlobalDef().def_packed(
-      "ffi.Shape", MakeShape, "Build a Shape from its int extents: ffi.Shape(2, 3)."); }
+TVM_FFI_STATIC_INIT_BLOCK() {
+  reflection::GlobalDef().def_packed("ffi.Shape", MakeShape,
+                                     "Build a Shape from its int extents: ffi.Shape(2, 3).");
+}
 
 }  // namespace
 TVM_FFI_NAMESPACE_END

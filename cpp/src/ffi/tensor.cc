@@ -59,8 +59,7 @@ uint64_t FlagsOf(const TVMFFIObject* obj) {
   if (obj->deleter == &detail::SimpleObjDeleter<VersionedTensorObj>::Delete ||
       obj->deleter == &detail::SimpleObjDeleter<LegacyTensorObj>::Delete ||
       obj->deleter == &detail::SimpleObjDeleter<ViewTensorObj>::Delete) {
-    return static_cast<const RuntimeTensorObj*>(reinterpret_cast<const Object*>(obj))
-        ->dlpack_flags;
+    return static_cast<const RuntimeTensorObj*>(reinterpret_cast<const Object*>(obj))->dlpack_flags;
   }
   return 0;
 }
@@ -96,8 +95,7 @@ void CheckImportable(const DLTensor& t, int32_t require_alignment, int32_t requi
   }
   if (require_contiguous != 0 && !detail::TensorIsContiguous(t)) {
     TVM_FFI_THROW(ValueError) << who << ": the tensor of shape "
-                              << ShapeView(t.shape, static_cast<size_t>(t.ndim))
-                              << " and strides "
+                              << ShapeView(t.shape, static_cast<size_t>(t.ndim)) << " and strides "
                               << ShapeView(t.strides, static_cast<size_t>(t.ndim))
                               << " is not contiguous, but a contiguous tensor is required";
   }
@@ -174,7 +172,8 @@ TVM_FFI_DLL int TVMFFITensorFromDLPack(DLManagedTensor* from, int32_t require_al
                                        int32_t require_contiguous, TVMFFIObjectHandle* out) {
   TVM_FFI_SAFE_CALL_BEGIN();
   if (from == nullptr || out == nullptr) {
-    TVM_FFI_THROW(ValueError) << "TVMFFITensorFromDLPack: the tensor and the output must not be NULL";
+    TVM_FFI_THROW(ValueError)
+        << "TVMFFITensorFromDLPack: the tensor and the output must not be NULL";
   }
   *out = ffi::Import(from, require_alignment, require_contiguous, 0, "TVMFFITensorFromDLPack");
   TVM_FFI_SAFE_CALL_END();
@@ -190,9 +189,8 @@ TVM_FFI_DLL int TVMFFITensorFromDLPackVersioned(DLManagedTensorVersioned* from,
     TVM_FFI_THROW(ValueError) << who << ": the tensor and the output must not be NULL";
   }
   if (from->version.major != DLPACK_MAJOR_VERSION) {
-    TVM_FFI_THROW(ValueError) << who << ": unsupported DLPack major version "
-                              << from->version.major << " (this runtime reads version "
-                              << DLPACK_MAJOR_VERSION << ")";
+    TVM_FFI_THROW(ValueError) << who << ": unsupported DLPack major version " << from->version.major
+                              << " (this runtime reads version " << DLPACK_MAJOR_VERSION << ")";
   }
   *out = ffi::Import(from, require_alignment, require_contiguous, from->flags, who);
   TVM_FFI_SAFE_CALL_END();

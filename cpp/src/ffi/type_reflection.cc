@@ -42,11 +42,11 @@ TVMFFIAny ToOwned(const TVMFFIAny& view, const std::string& what) {
       TVMFFIErrorMoveFromRaised(&err);
       if (err != nullptr) TVMFFIObjectDecRef(err);
       TVM_FFI_THROW(TypeError) << "cannot store a value of type index " + std::to_string(tindex) +
-                                   " as " + what;
+                                      " as " + what;
     }
   } else if (tindex < kTVMFFINone || tindex > kTVMFFIUnchanged) {
     TVM_FFI_THROW(TypeError) << "invalid type index " + std::to_string(tindex) +
-                                 " in value stored as " + what;
+                                    " in value stored as " + what;
   }
   return out;
 }
@@ -66,7 +66,7 @@ void AppendFixed(std::unique_ptr<T[]>* storage, const T** data, int32_t* count, 
   int32_t n = *count;
   if (n >= kMaxReflectionEntries) {
     TVM_FFI_THROW(IndexError) << "Type \"" + type_key + "\" cannot have more than " +
-                                  std::to_string(kMaxReflectionEntries) + " " + what;
+                                     std::to_string(kMaxReflectionEntries) + " " + what;
   }
   if (*storage == nullptr) {
     // Default-initialised: untouched pages cost no memory.
@@ -94,12 +94,13 @@ class ReflectionTables {
     }
     for (int32_t i = 0; i < e->info.num_fields; ++i) {
       if (ByteArrayToStdString(&e->info.fields[i].name) == name) {
-        TVM_FFI_THROW(ValueError) << "Field \"" + name + "\" is already registered on type \"" + e->key + "\"";
+        TVM_FFI_THROW(ValueError) << "Field \"" + name + "\" is already registered on type \"" +
+                                         e->key + "\"";
       }
     }
     if (e->info.num_fields >= kMaxReflectionEntries) {
       TVM_FFI_THROW(IndexError) << "Type \"" + e->key + "\" cannot have more than " +
-                                    std::to_string(kMaxReflectionEntries) + " fields";
+                                       std::to_string(kMaxReflectionEntries) + " fields";
     }
     TVMFFIFieldInfo copy = src;
     copy.default_value_or_factory = ToOwned(src.default_value_or_factory, "a field default");
@@ -122,12 +123,13 @@ class ReflectionTables {
     }
     for (int32_t i = 0; i < e->info.num_methods; ++i) {
       if (ByteArrayToStdString(&e->info.methods[i].name) == name) {
-        TVM_FFI_THROW(ValueError) << "Method \"" + name + "\" is already registered on type \"" + e->key + "\"";
+        TVM_FFI_THROW(ValueError) << "Method \"" + name + "\" is already registered on type \"" +
+                                         e->key + "\"";
       }
     }
     if (e->info.num_methods >= kMaxReflectionEntries) {
       TVM_FFI_THROW(IndexError) << "Type \"" + e->key + "\" cannot have more than " +
-                                    std::to_string(kMaxReflectionEntries) + " methods";
+                                       std::to_string(kMaxReflectionEntries) + " methods";
     }
     TVMFFIMethodInfo copy = src;
     copy.method = ToOwned(src.method, "a method");
@@ -158,7 +160,7 @@ class ReflectionTables {
     auto it = columns_.find(name);
     if (it != columns_.end() && it->second->column.data[type_index].type_index != kTVMFFINone) {
       TVM_FFI_THROW(ValueError) << "Attribute \"" + name + "\" is already registered on type \"" +
-                                    e->key + "\"";
+                                       e->key + "\"";
     }
     TVMFFIAny owned = ToOwned(value, "attribute \"" + name + "\"");
     if (it == columns_.end()) it = columns_.emplace(name, NewColumn()).first;

@@ -55,24 +55,31 @@ TypeTable& TypeTable::Global() {
 TypeTable::TypeTable() {
   for (auto& c : chunks_) c.store(nullptr, std::memory_order_relaxed);
   // POD kinds get entries too, so that error messages and schemas can name them.
-  static const char* kPodKeys[] = {"None",        "int",
-                                   "bool",        "float",
-                                   "void*",       "DataType",
-                                   "Device",      "DLTensor*",
-                                   "const char*", "TVMFFIByteArray*",
-                                   "ObjectRValueRef", "ffi.SmallStr",
-                                   "ffi.SmallBytes",  "ffi.Unchanged"};
+  static const char* kPodKeys[] = {"None",
+                                   "int",
+                                   "bool",
+                                   "float",
+                                   "void*",
+                                   "DataType",
+                                   "Device",
+                                   "DLTensor*",
+                                   "const char*",
+                                   "TVMFFIByteArray*",
+                                   "ObjectRValueRef",
+                                   "ffi.SmallStr",
+                                   "ffi.SmallBytes",
+                                   "ffi.Unchanged"};
   for (int32_t i = 0; i <= kTVMFFIUnchanged; ++i) {
     GetOrAlloc(kPodKeys[i], i, 0, 0, true, -1);
   }
   GetOrAlloc("ffi.Object", kTVMFFIObject, 0, 0, true, -1);
   static const std::pair<const char*, int32_t> kStaticObjects[] = {
-      {"ffi.String", kTVMFFIStr},         {"ffi.Bytes", kTVMFFIBytes},
-      {"ffi.Error", kTVMFFIError},        {"ffi.Function", kTVMFFIFunction},
-      {"ffi.Shape", kTVMFFIShape},        {"ffi.Tensor", kTVMFFITensor},
-      {"ffi.Array", kTVMFFIArray},        {"ffi.Map", kTVMFFIMap},
-      {"ffi.Module", kTVMFFIModule},      {"ffi.OpaquePyObject", kTVMFFIOpaquePyObject},
-      {"ffi.List", kTVMFFIList},          {"ffi.Dict", kTVMFFIDict},
+      {"ffi.String", kTVMFFIStr},    {"ffi.Bytes", kTVMFFIBytes},
+      {"ffi.Error", kTVMFFIError},   {"ffi.Function", kTVMFFIFunction},
+      {"ffi.Shape", kTVMFFIShape},   {"ffi.Tensor", kTVMFFITensor},
+      {"ffi.Array", kTVMFFIArray},   {"ffi.Map", kTVMFFIMap},
+      {"ffi.Module", kTVMFFIModule}, {"ffi.OpaquePyObject", kTVMFFIOpaquePyObject},
+      {"ffi.List", kTVMFFIList},     {"ffi.Dict", kTVMFFIDict},
       {"ffi.BigInt", kTVMFFIBigInt}};
   for (const auto& kv : kStaticObjects) {
     GetOrAlloc(kv.first, kv.second, 1, 0, true, kTVMFFIObject);
@@ -97,27 +104,27 @@ int32_t TypeTable::GetOrAlloc(const std::string& key, int32_t static_index, int3
   if (key.empty()) TVM_FFI_THROW(ValueError) << "type key must not be empty";
   if (num_child_slots < 0 || num_child_slots >= kMaxTypeIndex) {
     TVM_FFI_THROW(ValueError) << "Type key \"" + key + "\": invalid num_child_slots " +
-                                  std::to_string(num_child_slots);
+                                     std::to_string(num_child_slots);
   }
   TypeEntry* parent = nullptr;
   if (parent_index >= 0) {
     parent = EntryLocked(parent_index);
     if (parent == nullptr) {
       TVM_FFI_THROW(ValueError) << "Type key \"" + key + "\": parent type index " +
-                                    std::to_string(parent_index) + " is not registered";
+                                       std::to_string(parent_index) + " is not registered";
     }
     if (depth != parent->info.type_depth + 1) {
       TVM_FFI_THROW(ValueError) << "Type key \"" + key + "\": depth " + std::to_string(depth) +
-                                    " must be parent \"" + parent->key + "\" depth + 1 = " +
-                                    std::to_string(parent->info.type_depth + 1);
+                                       " must be parent \"" + parent->key + "\" depth + 1 = " +
+                                       std::to_string(parent->info.type_depth + 1);
     }
   } else if (parent_index != -1) {
     TVM_FFI_THROW(ValueError) << "Type key \"" + key + "\": invalid parent type index " +
-                                  std::to_string(parent_index);
+                                     std::to_string(parent_index);
   } else if (depth != 0) {
     TVM_FFI_THROW(ValueError) << "Type key \"" + key +
-                                  "\": a root type (no parent) must have depth 0, got " +
-                                  std::to_string(depth);
+                                     "\": a root type (no parent) must have depth 0, got " +
+                                     std::to_string(depth);
   }
 
   int32_t index;
@@ -125,12 +132,12 @@ int32_t TypeTable::GetOrAlloc(const std::string& key, int32_t static_index, int3
   if (static_index >= 0) {
     if (static_index >= kMaxTypeIndex) {
       TVM_FFI_THROW(IndexError) << "Type key \"" + key + "\": static index " +
-                                    std::to_string(static_index) + " is out of range";
+                                       std::to_string(static_index) + " is out of range";
     }
     if (TypeEntry* other = EntryLocked(static_index)) {
       TVM_FFI_THROW(InternalError) << "Conflicting static index " + std::to_string(static_index) +
-                                       " for type key \"" + key + "\": already used by \"" +
-                                       other->key + "\"";
+                                          " for type key \"" + key + "\": already used by \"" +
+                                          other->key + "\"";
     }
     index = static_index;
   } else {
@@ -170,7 +177,7 @@ TypeEntry* TypeTable::RequireLocked(int32_t index, const std::string& action) co
   TypeEntry* e = EntryLocked(index);
   if (e == nullptr) {
     TVM_FFI_THROW(ValueError) << "Cannot " + action + ": type index " + std::to_string(index) +
-                                  " is not registered";
+                                     " is not registered";
   }
   return e;
 }
@@ -198,16 +205,16 @@ int32_t TypeTable::AllocDynamicLocked(const std::string& key, TypeEntry* parent,
     }
     if (!parent->child_slots_can_overflow) {
       TVM_FFI_THROW(InternalError) << "Reach maximum number of sub-classes for " + parent->key +
-                                       " (registering \"" + key + "\": " +
-                                       std::to_string(parent->num_slots - 1) +
-                                       " child slots, child_slots_can_overflow is false)";
+                                          " (registering \"" + key +
+                                          "\": " + std::to_string(parent->num_slots - 1) +
+                                          " child slots, child_slots_can_overflow is false)";
     }
   }
   int32_t begin = next_dynamic_;
   while (!RangeFreeLocked(begin, num_slots)) {
     if (begin >= kMaxTypeIndex - num_slots) {
       TVM_FFI_THROW(IndexError) << "Type key \"" + key + "\": no free type index left (maximum " +
-                                    std::to_string(kMaxTypeIndex) + ")";
+                                       std::to_string(kMaxTypeIndex) + ")";
     }
     ++begin;
   }

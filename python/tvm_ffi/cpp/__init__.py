@@ -21,9 +21,21 @@ from ._inline import generate_source, normalize_functions, normalize_sources
 __all__ = ["build", "build_inline", "load", "load_inline", "to_cpp_dtype"]
 
 
-def build_inline(name, *, cpp_sources=None, cuda_sources=None, functions=None, extra_cflags=None,
-                 extra_cuda_cflags=None, extra_ldflags=None, extra_include_paths=None,
-                 build_directory=None, embed_cubin=None, backend=None, output=None):
+def build_inline(
+    name,
+    *,
+    cpp_sources=None,
+    cuda_sources=None,
+    functions=None,
+    extra_cflags=None,
+    extra_cuda_cflags=None,
+    extra_ldflags=None,
+    extra_include_paths=None,
+    build_directory=None,
+    embed_cubin=None,
+    backend=None,
+    output=None,
+):
     """Compile C++ (and CUDA) source text into a shared library and return the library's path.
 
     Parameters (all but ``name`` keyword-only)
@@ -64,30 +76,60 @@ def build_inline(name, *, cpp_sources=None, cuda_sources=None, functions=None, e
     cuda = normalize_sources(cuda_sources, "cuda_sources")
     funcs = normalize_functions(functions)
     if not cpp and not cuda:
-        raise AssertionError("tvm_ffi.cpp.build_inline(%r): give cpp_sources or cuda_sources"
-                             % (name,))
+        raise AssertionError(
+            "tvm_ffi.cpp.build_inline(%r): give cpp_sources or cuda_sources" % (name,)
+        )
     cpp_text = generate_source(name, cpp, funcs, "cpp_sources") if cpp else None
     cuda_text = None
     if cuda:
         cuda_text = generate_source(name, cuda, [] if cpp else funcs, "cuda_sources")
-    return build_library(name, cpp_text, [], extra_cflags, extra_ldflags, extra_include_paths,
-                         build_directory, generated_cuda=cuda_text,
-                         extra_cuda_cflags=extra_cuda_cflags, backend=backend, output=output)
+    return build_library(
+        name,
+        cpp_text,
+        [],
+        extra_cflags,
+        extra_ldflags,
+        extra_include_paths,
+        build_directory,
+        generated_cuda=cuda_text,
+        extra_cuda_cflags=extra_cuda_cflags,
+        backend=backend,
+        output=output,
+    )
 
 
-def load_inline(name, *, cpp_sources=None, cuda_sources=None, functions=None, extra_cflags=None,
-                extra_cuda_cflags=None, extra_ldflags=None, extra_include_paths=None,
-                build_directory=None, embed_cubin=None, backend=None, keep_module_alive=True):
+def load_inline(
+    name,
+    *,
+    cpp_sources=None,
+    cuda_sources=None,
+    functions=None,
+    extra_cflags=None,
+    extra_cuda_cflags=None,
+    extra_ldflags=None,
+    extra_include_paths=None,
+    build_directory=None,
+    embed_cubin=None,
+    backend=None,
+    keep_module_alive=True,
+):
     """Like :func:`build_inline`, then load the library: returns a ``tvm_ffi.Module``.
 
     ``keep_module_alive`` keeps the library loaded for the rest of the process.
     """
-    path = build_inline(name, cpp_sources=cpp_sources, cuda_sources=cuda_sources,
-                        functions=functions, extra_cflags=extra_cflags,
-                        extra_cuda_cflags=extra_cuda_cflags, extra_ldflags=extra_ldflags,
-                        extra_include_paths=extra_include_paths,
-                        build_directory=build_directory, embed_cubin=embed_cubin,
-                        backend=backend)
+    path = build_inline(
+        name,
+        cpp_sources=cpp_sources,
+        cuda_sources=cuda_sources,
+        functions=functions,
+        extra_cflags=extra_cflags,
+        extra_cuda_cflags=extra_cuda_cflags,
+        extra_ldflags=extra_ldflags,
+        extra_include_paths=extra_include_paths,
+        build_directory=build_directory,
+        embed_cubin=embed_cubin,
+        backend=backend,
+    )
     return _load_module(path, keep_module_alive)
 
 
@@ -99,9 +141,20 @@ def _source_files(sources, argname):
     return as_str_list(list(sources), argname)
 
 
-def build(name, *, sources=None, cpp_files=None, cuda_files=None, extra_cflags=None,
-          extra_cuda_cflags=None, extra_ldflags=None, extra_include_paths=None,
-          build_directory=None, backend=None, output=None):
+def build(
+    name,
+    *,
+    sources=None,
+    cpp_files=None,
+    cuda_files=None,
+    extra_cflags=None,
+    extra_cuda_cflags=None,
+    extra_ldflags=None,
+    extra_include_paths=None,
+    build_directory=None,
+    backend=None,
+    output=None,
+):
     """Compile source files into a shared library and return the library's path.
 
     ``sources``, ``cpp_files`` and ``cuda_files`` (each a path or a list of paths) are merged;
@@ -111,40 +164,87 @@ def build(name, *, sources=None, cpp_files=None, cuda_files=None, extra_cflags=N
     Headers a file includes are tracked: editing one triggers a rebuild. Other arguments as in
     :func:`build_inline`.
     """
-    files = (_source_files(sources, "sources") + _source_files(cpp_files, "cpp_files")
-             + _source_files(cuda_files, "cuda_files"))
+    files = (
+        _source_files(sources, "sources")
+        + _source_files(cpp_files, "cpp_files")
+        + _source_files(cuda_files, "cuda_files")
+    )
     if not files:
         raise AssertionError("tvm_ffi.cpp.build(%r): no source files given" % (name,))
-    return build_library(name, None, files, extra_cflags, extra_ldflags, extra_include_paths,
-                         build_directory, extra_cuda_cflags=extra_cuda_cflags, backend=backend,
-                         output=output)
+    return build_library(
+        name,
+        None,
+        files,
+        extra_cflags,
+        extra_ldflags,
+        extra_include_paths,
+        build_directory,
+        extra_cuda_cflags=extra_cuda_cflags,
+        backend=backend,
+        output=output,
+    )
 
 
-def load(name, *, sources=None, cpp_files=None, cuda_files=None, extra_cflags=None,
-         extra_cuda_cflags=None, extra_ldflags=None, extra_include_paths=None,
-         build_directory=None, backend=None, keep_module_alive=True):
+def load(
+    name,
+    *,
+    sources=None,
+    cpp_files=None,
+    cuda_files=None,
+    extra_cflags=None,
+    extra_cuda_cflags=None,
+    extra_ldflags=None,
+    extra_include_paths=None,
+    build_directory=None,
+    backend=None,
+    keep_module_alive=True,
+):
     """Like :func:`build`, then load the library: returns a ``tvm_ffi.Module``."""
-    path = build(name, sources=sources, cpp_files=cpp_files, cuda_files=cuda_files,
-                 extra_cflags=extra_cflags, extra_cuda_cflags=extra_cuda_cflags,
-                 extra_ldflags=extra_ldflags, extra_include_paths=extra_include_paths,
-                 build_directory=build_directory, backend=backend)
+    path = build(
+        name,
+        sources=sources,
+        cpp_files=cpp_files,
+        cuda_files=cuda_files,
+        extra_cflags=extra_cflags,
+        extra_cuda_cflags=extra_cuda_cflags,
+        extra_ldflags=extra_ldflags,
+        extra_include_paths=extra_include_paths,
+        build_directory=build_directory,
+        backend=backend,
+    )
     return _load_module(path, keep_module_alive)
 
 
 _CPP_DTYPES = {
-    "int8": "int8_t", "int16": "int16_t", "int32": "int32_t", "int64": "int64_t",
-    "uint8": "uint8_t", "uint16": "uint16_t", "uint32": "uint32_t", "uint64": "uint64_t",
-    "float32": "float", "float64": "double", "bool": "bool",
+    "int8": "int8_t",
+    "int16": "int16_t",
+    "int32": "int32_t",
+    "int64": "int64_t",
+    "uint8": "uint8_t",
+    "uint16": "uint16_t",
+    "uint32": "uint32_t",
+    "uint64": "uint64_t",
+    "float32": "float",
+    "float64": "double",
+    "bool": "bool",
 }
 _CUDA_DTYPES = {
-    "float16": "__half", "bfloat16": "__nv_bfloat16", "float8_e4m3fn": "__nv_fp8_e4m3",
-    "float8_e5m2": "__nv_fp8_e5m2", "float8_e8m0fnu": "__nv_fp8_e8m0",
-    "float4_e2m1": "__nv_fp4_e2m1", "float4_e2m1fn_x2": "__nv_fp4x2_e2m1",
+    "float16": "__half",
+    "bfloat16": "__nv_bfloat16",
+    "float8_e4m3fn": "__nv_fp8_e4m3",
+    "float8_e5m2": "__nv_fp8_e5m2",
+    "float8_e8m0fnu": "__nv_fp8_e8m0",
+    "float4_e2m1": "__nv_fp4_e2m1",
+    "float4_e2m1fn_x2": "__nv_fp4x2_e2m1",
 }
 _HIP_DTYPES = {
-    "float16": "__half", "bfloat16": "__hip_bfloat16", "float8_e4m3fn": "__hip_fp8_e4m3",
-    "float8_e5m2": "__hip_fp8_e5m2", "float8_e8m0fnu": "__hip_fp8_e8m0",
-    "float4_e2m1": "__hip_fp4_e2m1", "float4_e2m1fn_x2": "__hip_fp4x2_e2m1",
+    "float16": "__half",
+    "bfloat16": "__hip_bfloat16",
+    "float8_e4m3fn": "__hip_fp8_e4m3",
+    "float8_e5m2": "__hip_fp8_e5m2",
+    "float8_e8m0fnu": "__hip_fp8_e8m0",
+    "float4_e2m1": "__hip_fp4_e2m1",
+    "float4_e2m1fn_x2": "__hip_fp4x2_e2m1",
 }
 
 
@@ -155,7 +255,7 @@ def to_cpp_dtype(dtype):
     """
     text = str(dtype)
     if text.startswith("torch."):
-        text = text[len("torch."):]
+        text = text[len("torch.") :]
     if text in _CPP_DTYPES:
         return _CPP_DTYPES[text]
     import sys
@@ -171,8 +271,10 @@ def to_cpp_dtype(dtype):
 
 def _check_embed_cubin(embed_cubin):
     if embed_cubin:
-        raise NotImplementedError("tvm_ffi.cpp: embed_cubin is not supported by this "
-                                  "implementation; load the cubin at run time instead")
+        raise NotImplementedError(
+            "tvm_ffi.cpp: embed_cubin is not supported by this "
+            "implementation; load the cubin at run time instead"
+        )
 
 
 def _load_module(path, keep_module_alive=True):

@@ -30,8 +30,9 @@ def normalize_sources(cpp_sources, argname="cpp_sources"):
             if not isinstance(src, str):
                 raise TypeError("%s[%d] must be a str, got %s" % (argname, i, type(src).__name__))
         return list(cpp_sources)
-    raise TypeError("%s must be a str or a list of str, got %s"
-                    % (argname, type(cpp_sources).__name__))
+    raise TypeError(
+        "%s must be a str or a list of str, got %s" % (argname, type(cpp_sources).__name__)
+    )
 
 
 def normalize_functions(functions):
@@ -46,17 +47,22 @@ def normalize_functions(functions):
         items = [(f, None) for f in functions]
     else:
         raise TypeError(
-            "functions must be a list of names or a dict name -> doc, got %s" % type(functions).__name__
+            "functions must be a list of names or a dict name -> doc, got %s"
+            % type(functions).__name__
         )
     seen = set()
     for name, doc in items:
         if not isinstance(name, str) or not _IDENT_RE.match(name):
-            raise ValueError("functions: %r is not a C++ identifier naming a function to export" % (name,))
+            raise ValueError(
+                "functions: %r is not a C++ identifier naming a function to export" % (name,)
+            )
         if name in seen:
             raise ValueError("functions: %r is listed twice" % name)
         seen.add(name)
         if doc is not None and not isinstance(doc, str):
-            raise TypeError("functions[%r]: the doc must be a str or None, got %s" % (name, type(doc).__name__))
+            raise TypeError(
+                "functions[%r]: the doc must be a str or None, got %s" % (name, type(doc).__name__)
+            )
     return items
 
 
@@ -101,5 +107,7 @@ def generate_source(name, sources, functions, argname="cpp_sources"):
         for fname, doc in functions:
             lines.append("TVM_FFI_DLL_EXPORT_TYPED_FUNC(%s, %s);" % (fname, fname))
             if doc:
-                lines.append("TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(%s, %s);" % (fname, c_string_literal(doc)))
+                lines.append(
+                    "TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(%s, %s);" % (fname, c_string_literal(doc))
+                )
     return "\n".join(lines) + "\n"

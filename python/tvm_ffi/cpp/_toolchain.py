@@ -38,6 +38,7 @@ def find_compiler():
 def compiler_version(cmd):
     """The compiler's ``--version`` output (part of the cache key), computed once per process."""
     import subprocess
+
     key = tuple(cmd)
     with _lock:
         cached = _version_cache.get(key)
@@ -48,7 +49,7 @@ def compiler_version(cmd):
             list(cmd) + ["--version"],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
-            universal_newlines=True,
+            text=True,
             check=False,
         )
     except OSError as err:
@@ -86,8 +87,10 @@ def find_c_compiler():
         resolved = shutil.which(candidate)
         if resolved is not None:
             return [resolved]
-    raise RuntimeError("no C compiler found for the .c sources: looked for cc, gcc and clang on "
-                       "PATH; install one or set the CC environment variable to its path")
+    raise RuntimeError(
+        "no C compiler found for the .c sources: looked for cc, gcc and clang on "
+        "PATH; install one or set the CC environment variable to its path"
+    )
 
 
 _GPU_TOOLS = {
@@ -97,7 +100,7 @@ _GPU_TOOLS = {
 
 
 def resolve_backend(backend):
-    """"cuda" or "hip": the given backend, else $TVM_FFI_GPU_BACKEND, torch's build (when torch
+    """ "cuda" or "hip": the given backend, else $TVM_FFI_GPU_BACKEND, torch's build (when torch
     is already imported), then whichever compiler exists (cuda by default)."""
     if backend is None:
         backend = os.environ.get("TVM_FFI_GPU_BACKEND", "").strip() or None
@@ -140,23 +143,35 @@ def find_gpu_compiler(backend):
     if root is None:
         raise RuntimeError(
             "building %s sources needs %s, which was not found (looked in $%s/bin, %s/bin and "
-            "on PATH); install the toolkit or set %s" % (
-                "CUDA" if backend == "cuda" else "HIP", tool, "/bin, $".join(env_names), default,
-                env_names[0]))
+            "on PATH); install the toolkit or set %s"
+            % (
+                "CUDA" if backend == "cuda" else "HIP",
+                tool,
+                "/bin, $".join(env_names),
+                default,
+                env_names[0],
+            )
+        )
     return [os.path.join(root, "bin", tool)]
 
 
 def cuda_gencode_flags():
     """-gencode flags from $TVM_FFI_CUDA_ARCH_LIST ("8.9 9.0a"), else from nvidia-smi."""
     import subprocess
+
     arch_list = os.environ.get("TVM_FFI_CUDA_ARCH_LIST", "").replace(";", " ").split()
     if not arch_list:
         smi = shutil.which("nvidia-smi")
         if smi is not None:
             try:
-                out = subprocess.run([smi, "--query-gpu=compute_cap", "--format=csv,noheader"],
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                     universal_newlines=True, check=False, timeout=30).stdout
+                out = subprocess.run(
+                    [smi, "--query-gpu=compute_cap", "--format=csv,noheader"],
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL,
+                    text=True,
+                    check=False,
+                    timeout=30,
+                ).stdout
                 arch_list = sorted({line.strip() for line in out.splitlines() if line.strip()})
             except (OSError, subprocess.SubprocessError):
                 arch_list = []

@@ -39,7 +39,7 @@
 enum { kTVMFFIPyExchangeCacheSize = 64 };
 
 typedef struct TVMFFIPyExchangeCacheEntry {
-  PyTypeObject* type; /* a strong reference, never dropped */
+  PyTypeObject* type;           /* a strong reference, never dropped */
   const DLPackExchangeAPI* api; /* NULL: the type publishes none */
 } TVMFFIPyExchangeCacheEntry;
 
@@ -221,8 +221,7 @@ static inline void TVMFFIPyCallEnvMerge(TVMFFIPyCallEnv* outer, const TVMFFIPyCa
  * installed). */
 static inline int TVMFFIPyCallEnvEnter(TVMFFIPyCallEnv* env) {
   if (env->has_device) {
-    if (TVMFFIEnvSetStream(env->device_type, env->device_id, env->stream, &env->prev_stream) !=
-        0) {
+    if (TVMFFIEnvSetStream(env->device_type, env->device_id, env->stream, &env->prev_stream) != 0) {
       return -1;
     }
     env->stream_set = 1;
@@ -292,8 +291,8 @@ static inline void TVMFFIPyRaiseBufferErrorFromFFI(const char* what) {
  * *out set, or -1 with a Python error (the producer's, or a BufferError when
  * the runtime rejects the tensor). */
 static inline int TVMFFIPyExchangeToHandle(PyObject* x, const DLPackExchangeAPI* api,
-                                           int32_t require_alignment,
-                                           int32_t require_contiguous, TVMFFIObjectHandle* out) {
+                                           int32_t require_alignment, int32_t require_contiguous,
+                                           TVMFFIObjectHandle* out) {
   DLManagedTensorVersioned* managed = NULL;
   if (api->managed_tensor_from_py_object_no_sync(x, &managed) != 0 || managed == NULL) {
     if (PyErr_Occurred() == NULL) {
@@ -458,9 +457,9 @@ static int TVMFFIPyTensorManagedToPy(DLManagedTensorVersioned* managed, void** o
     return -1;
   }
   PyObject* no_args = PyTuple_New(0);
-  PyObject* obj = no_args == NULL ? NULL
-                                  : tvm_ffi_py_tensor_type->tp_new(tvm_ffi_py_tensor_type,
-                                                                   no_args, NULL);
+  PyObject* obj = no_args == NULL
+                      ? NULL
+                      : tvm_ffi_py_tensor_type->tp_new(tvm_ffi_py_tensor_type, no_args, NULL);
   Py_XDECREF(no_args);
   if (obj == NULL) {
     TVMFFIObjectDecRef(handle); /* the Tensor owns managed now: this deletes it */
@@ -487,8 +486,7 @@ static int TVMFFIPyTensorAllocator(DLTensor* prototype, DLManagedTensorVersioned
                                    void* error_ctx,
                                    void (*set_error)(void*, const char*, const char*)) {
   if (prototype->device.device_type != kDLCPU) {
-    set_error(error_ctx, "RuntimeError",
-              "tvm_ffi.Tensor's allocator allocates CPU memory only");
+    set_error(error_ctx, "RuntimeError", "tvm_ffi.Tensor's allocator allocates CPU memory only");
     return -1;
   }
   int32_t ndim = prototype->ndim;
@@ -500,15 +498,14 @@ static int TVMFFIPyTensorAllocator(DLTensor* prototype, DLManagedTensorVersioned
   for (int32_t i = 0; i < ndim; ++i) {
     int64_t extent = prototype->shape[i];
     if (extent < 0 || (extent > 0 && elements > (SIZE_MAX >> 8) / (size_t)extent)) {
-      set_error(error_ctx, "ValueError",
-                "tvm_ffi.Tensor's allocator: negative or too large shape");
+      set_error(error_ctx, "ValueError", "tvm_ffi.Tensor's allocator: negative or too large shape");
       return -1;
     }
     elements *= (size_t)extent;
   }
   size_t header = sizeof(DLManagedTensorVersioned);
-  DLManagedTensorVersioned* managed =
-      (DLManagedTensorVersioned*)malloc(header + 2 * sizeof(int64_t) * (size_t)(ndim > 0 ? ndim : 1));
+  DLManagedTensorVersioned* managed = (DLManagedTensorVersioned*)malloc(
+      header + 2 * sizeof(int64_t) * (size_t)(ndim > 0 ? ndim : 1));
   if (managed == NULL) {
     set_error(error_ctx, "RuntimeError", "tvm_ffi.Tensor's allocator: out of memory");
     return -1;

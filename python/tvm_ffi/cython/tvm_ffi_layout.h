@@ -16,8 +16,7 @@
 /* tvm_ffi.Object: Cython puts its method table first (Object has cdef methods),
  * then the declared fields in order. */
 typedef struct TVMFFIPyObjectLayout {
-  PyObject_HEAD
-  void* vtab;
+  PyObject_HEAD void* vtab;
   void* chandle;
   PyObject* weakref;
 } TVMFFIPyObjectLayout;

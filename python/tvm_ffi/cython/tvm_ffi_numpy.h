@@ -22,8 +22,7 @@ static_assert(sizeof(Py_ssize_t) == sizeof(int64_t),
               "numpy's npy_intp must be int64_t for shapes to be shared in place");
 
 struct TVMFFIPyNumpyArrayFields {
-  PyObject_HEAD
-  char* data;
+  PyObject_HEAD char* data;
   int nd;
   Py_ssize_t* dimensions;
   Py_ssize_t* strides;
@@ -33,8 +32,7 @@ struct TVMFFIPyNumpyArrayFields {
 };
 
 struct TVMFFIPyNumpyDescrFields {
-  PyObject_HEAD
-  PyTypeObject* typeobj;
+  PyObject_HEAD PyTypeObject* typeobj;
   char kind;
   char type;
   char byteorder;
@@ -56,23 +54,72 @@ static int TVMFFIPyNumpyTypeNum(int type_num, DLDataType* out) {
   uint8_t code;
   int size;
   switch (type_num) {
-    case 0: code = kDLBool; size = 1; break;                   /* NPY_BOOL */
-    case 1: code = kDLInt; size = 1; break;                    /* NPY_BYTE */
-    case 2: code = kDLUInt; size = 1; break;                   /* NPY_UBYTE */
-    case 3: code = kDLInt; size = 2; break;                    /* NPY_SHORT */
-    case 4: code = kDLUInt; size = 2; break;                   /* NPY_USHORT */
-    case 5: code = kDLInt; size = 4; break;                    /* NPY_INT */
-    case 6: code = kDLUInt; size = 4; break;                   /* NPY_UINT */
-    case 7: code = kDLInt; size = sizeof(long); break;         /* NPY_LONG */
-    case 8: code = kDLUInt; size = sizeof(long); break;        /* NPY_ULONG */
-    case 9: code = kDLInt; size = 8; break;                    /* NPY_LONGLONG */
-    case 10: code = kDLUInt; size = 8; break;                  /* NPY_ULONGLONG */
-    case 11: code = kDLFloat; size = 4; break;                 /* NPY_FLOAT */
-    case 12: code = kDLFloat; size = 8; break;                 /* NPY_DOUBLE */
-    case 14: code = kDLComplex; size = 8; break;               /* NPY_CFLOAT */
-    case 15: code = kDLComplex; size = 16; break;              /* NPY_CDOUBLE */
-    case 23: code = kDLFloat; size = 2; break;                 /* NPY_HALF */
-    default: return 0;
+    case 0:
+      code = kDLBool;
+      size = 1;
+      break; /* NPY_BOOL */
+    case 1:
+      code = kDLInt;
+      size = 1;
+      break; /* NPY_BYTE */
+    case 2:
+      code = kDLUInt;
+      size = 1;
+      break; /* NPY_UBYTE */
+    case 3:
+      code = kDLInt;
+      size = 2;
+      break; /* NPY_SHORT */
+    case 4:
+      code = kDLUInt;
+      size = 2;
+      break; /* NPY_USHORT */
+    case 5:
+      code = kDLInt;
+      size = 4;
+      break; /* NPY_INT */
+    case 6:
+      code = kDLUInt;
+      size = 4;
+      break; /* NPY_UINT */
+    case 7:
+      code = kDLInt;
+      size = sizeof(long);
+      break; /* NPY_LONG */
+    case 8:
+      code = kDLUInt;
+      size = sizeof(long);
+      break; /* NPY_ULONG */
+    case 9:
+      code = kDLInt;
+      size = 8;
+      break; /* NPY_LONGLONG */
+    case 10:
+      code = kDLUInt;
+      size = 8;
+      break; /* NPY_ULONGLONG */
+    case 11:
+      code = kDLFloat;
+      size = 4;
+      break; /* NPY_FLOAT */
+    case 12:
+      code = kDLFloat;
+      size = 8;
+      break; /* NPY_DOUBLE */
+    case 14:
+      code = kDLComplex;
+      size = 8;
+      break; /* NPY_CFLOAT */
+    case 15:
+      code = kDLComplex;
+      size = 16;
+      break; /* NPY_CDOUBLE */
+    case 23:
+      code = kDLFloat;
+      size = 2;
+      break; /* NPY_HALF */
+    default:
+      return 0;
   }
   out->code = code;
   out->bits = static_cast<uint8_t>(size * 8);
@@ -89,8 +136,7 @@ static int TVMFFIPyNumpyTypeNum(int type_num, DLDataType* out) {
 static int TVMFFIPyNumpyFill(PyObject* arr, DLTensor* out, int64_t* strides_buf, int max_dims,
                              int* readonly, int* bad_dim) {
   const TVMFFIPyNumpyArrayFields* a = reinterpret_cast<const TVMFFIPyNumpyArrayFields*>(arr);
-  const TVMFFIPyNumpyDescrFields* d =
-      reinterpret_cast<const TVMFFIPyNumpyDescrFields*>(a->descr);
+  const TVMFFIPyNumpyDescrFields* d = reinterpret_cast<const TVMFFIPyNumpyDescrFields*>(a->descr);
   if (d->type_num == 17) return kTVMFFIPyNumpyObject; /* NPY_OBJECT */
   int itemsize = TVMFFIPyNumpyTypeNum(d->type_num, &out->dtype);
   if (itemsize == 0 || a->nd > max_dims) return kTVMFFIPyNumpyGeneral;

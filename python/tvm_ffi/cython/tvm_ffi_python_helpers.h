@@ -76,8 +76,6 @@ static PyObject* TVMFFIPyNewInstance(PyObject* base, PyObject* cls) {
 }
 
 /* The items of a tuple as an array, so tuple calls share the vectorcall path. */
-static PyObject** TVMFFIPyTupleItems(PyObject* tuple) {
-  return ((PyTupleObject*)tuple)->ob_item;
-}
+static PyObject** TVMFFIPyTupleItems(PyObject* tuple) { return ((PyTupleObject*)tuple)->ob_item; }
 
 #endif  // TVM_FFI_PYTHON_HELPERS_H_

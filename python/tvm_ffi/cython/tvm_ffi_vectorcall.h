@@ -32,10 +32,10 @@ enum { kTVMFFIPyFastArgs = 8 };
 
 /* Set once at module init by TVMFFIPyEnableVectorcall. */
 static struct {
-  TVMFFIPyCallImpl call;      /* the general path */
-  TVMFFIPyResultImpl result;  /* any owned result -> Python value (tagging containers with api) */
-  TVMFFIPyRaiseImpl raise;    /* raises an FFI error (taken over); returns NULL */
-  PyTypeObject* object_type;  /* tvm_ffi.Object */
+  TVMFFIPyCallImpl call;     /* the general path */
+  TVMFFIPyResultImpl result; /* any owned result -> Python value (tagging containers with api) */
+  TVMFFIPyRaiseImpl raise;   /* raises an FFI error (taken over); returns NULL */
+  PyTypeObject* object_type; /* tvm_ffi.Object */
 } tvm_ffi_py_call;
 
 /* Packs x into *out when its type is one the fast path handles: 0 if packed,
@@ -100,8 +100,7 @@ static int TVMFFIPyCallWithEnv(void* handle, int release_gil, TVMFFIAny* packed,
   }
   int ret;
   if (release_gil) {
-    Py_BEGIN_ALLOW_THREADS
-    ret = TVMFFIFunctionCall(handle, packed, n, result);
+    Py_BEGIN_ALLOW_THREADS ret = TVMFFIFunctionCall(handle, packed, n, result);
     Py_END_ALLOW_THREADS
   } else {
     ret = TVMFFIFunctionCall(handle, packed, n, result);

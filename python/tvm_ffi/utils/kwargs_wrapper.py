@@ -10,8 +10,7 @@ import keyword
 
 # dataclasses and inspect are imported where used: tvm_ffi.utils is imported by `import tvm_ffi`.
 
-__all__ = ["make_kwargs_wrapper", "make_kwargs_wrapper_from_signature",
-           "unpack_dataclass_to_tuple"]
+__all__ = ["make_kwargs_wrapper", "make_kwargs_wrapper_from_signature", "unpack_dataclass_to_tuple"]
 
 
 def unpack_dataclass_to_tuple(value):
@@ -20,8 +19,9 @@ def unpack_dataclass_to_tuple(value):
     import dataclasses
 
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return tuple(unpack_dataclass_to_tuple(getattr(value, f.name))
-                     for f in dataclasses.fields(value))
+        return tuple(
+            unpack_dataclass_to_tuple(getattr(value, f.name)) for f in dataclasses.fields(value)
+        )
     if isinstance(value, list):
         return [unpack_dataclass_to_tuple(v) for v in value]
     if isinstance(value, tuple):
@@ -35,8 +35,7 @@ def _check_names(arg_names, kwonly_names, arg_defaults, kwonly_defaults):
     names = list(arg_names) + list(kwonly_names)
     for name in names:
         if not isinstance(name, str) or not name.isidentifier() or keyword.iskeyword(name):
-            raise ValueError("Invalid argument name: %r is not a valid Python identifier"
-                             % (name,))
+            raise ValueError("Invalid argument name: %r is not a valid Python identifier" % (name,))
         if name.startswith("_tvm_ffi_kw_"):
             raise ValueError("Invalid argument name: %r is reserved" % (name,))
     if len(set(arg_names)) != len(arg_names) or len(set(kwonly_names)) != len(kwonly_names):
@@ -45,16 +44,27 @@ def _check_names(arg_names, kwonly_names, arg_defaults, kwonly_defaults):
     if both:
         raise ValueError("Arguments cannot be both positional and keyword-only: %r" % (both,))
     if len(arg_defaults) > len(arg_names):
-        raise ValueError("arg_defaults has %d values but only %d positional arguments"
-                         % (len(arg_defaults), len(arg_names)))
+        raise ValueError(
+            "arg_defaults has %d values but only %d positional arguments"
+            % (len(arg_defaults), len(arg_names))
+        )
     for name in kwonly_defaults:
         if name not in kwonly_names:
-            raise ValueError("Default provided for %r which is not in kwonly_names: %r"
-                             % (name, list(kwonly_names)))
+            raise ValueError(
+                "Default provided for %r which is not in kwonly_names: %r"
+                % (name, list(kwonly_names))
+            )
 
 
-def make_kwargs_wrapper(target_func, arg_names, arg_defaults=(), kwonly_names=None,
-                        kwonly_defaults=None, prototype=None, map_dataclass_to_tuple=None):
+def make_kwargs_wrapper(
+    target_func,
+    arg_names,
+    arg_defaults=(),
+    kwonly_names=None,
+    kwonly_defaults=None,
+    prototype=None,
+    map_dataclass_to_tuple=None,
+):
     """A function ``wrapper(<arg_names>, *, <kwonly_names>)`` calling
     ``target_func(*all_values_in_order)``.
 
@@ -73,8 +83,7 @@ def make_kwargs_wrapper(target_func, arg_names, arg_defaults=(), kwonly_names=No
     for name in unpack:
         if name not in arg_names and name not in kwonly_names:
             raise ValueError("map_dataclass_to_tuple names unknown argument %r" % (name,))
-    namespace = {"_tvm_ffi_kw_target": target_func,
-                 "_tvm_ffi_kw_unpack": unpack_dataclass_to_tuple}
+    namespace = {"_tvm_ffi_kw_target": target_func, "_tvm_ffi_kw_unpack": unpack_dataclass_to_tuple}
     params = []
     first_default = len(arg_names) - len(arg_defaults)
     for i, name in enumerate(arg_names):
@@ -91,10 +100,11 @@ def make_kwargs_wrapper(target_func, arg_names, arg_defaults=(), kwonly_names=No
                 params.append("%s=_tvm_ffi_kw_k%d" % (name, j))
             else:
                 params.append(name)
-    values = ["_tvm_ffi_kw_unpack(%s)" % n if n in unpack else n
-              for n in arg_names + kwonly_names]
+    values = ["_tvm_ffi_kw_unpack(%s)" % n if n in unpack else n for n in arg_names + kwonly_names]
     code = "def wrapper(%s):\n    return _tvm_ffi_kw_target(%s)\n" % (
-        ", ".join(params), ", ".join(values))
+        ", ".join(params),
+        ", ".join(values),
+    )
     exec(compile(code, "<tvm_ffi kwargs wrapper>", "exec"), namespace)
     wrapper = namespace["wrapper"]
     if prototype is not None:
@@ -105,8 +115,9 @@ def make_kwargs_wrapper(target_func, arg_names, arg_defaults=(), kwonly_names=No
     return wrapper
 
 
-def make_kwargs_wrapper_from_signature(target_func, signature, prototype=None,
-                                       exclude_arg_names=None, map_dataclass_to_tuple=None):
+def make_kwargs_wrapper_from_signature(
+    target_func, signature, prototype=None, exclude_arg_names=None, map_dataclass_to_tuple=None
+):
     """make_kwargs_wrapper for the parameters of an ``inspect.Signature``.
 
     Parameters in exclude_arg_names are left out of the wrapper and are not passed on.
@@ -132,7 +143,13 @@ def make_kwargs_wrapper_from_signature(target_func, signature, prototype=None,
             if param.default is not inspect.Parameter.empty:
                 arg_defaults.append(param.default)
             elif arg_defaults:
-                raise ValueError("non-default argument %r follows default argument"
-                                 % param.name)
-    return make_kwargs_wrapper(target_func, arg_names, tuple(arg_defaults), kwonly_names,
-                               kwonly_defaults, prototype, map_dataclass_to_tuple)
+                raise ValueError("non-default argument %r follows default argument" % param.name)
+    return make_kwargs_wrapper(
+        target_func,
+        arg_names,
+        tuple(arg_defaults),
+        kwonly_names,
+        kwonly_defaults,
+        prototype,
+        map_dataclass_to_tuple,
+    )

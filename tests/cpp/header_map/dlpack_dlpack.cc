@@ -4,5 +4,6 @@
 void HeaderMap_dlpack_dlpack() {
   DLTensor t{};
   DLManagedTensorVersioned* mtv = nullptr;
-  (void)t; (void)mtv;
+  (void)t;
+  (void)mtv;
 }

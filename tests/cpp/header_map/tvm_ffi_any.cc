@@ -6,10 +6,12 @@ void HeaderMap_tvm_ffi_any() {
   tvm::ffi::AnyView v = a;
   tvm::Any ta = a;
   tvm::AnyView tv = v;
-  (void)ta; (void)tv;
+  (void)ta;
+  (void)tv;
   tvm::ffi::String s = "x";
   tvm::ffi::Bytes b;
-  (void)s; (void)b;
+  (void)s;
+  (void)b;
   (void)sizeof(tvm::ffi::Error);
   (void)sizeof(tvm::ffi::Object);
 }

@@ -4,6 +4,7 @@
 void HeaderMap_tvm_ffi_c_api() {
   TVMFFIAny cell{};
   TVMFFIObject* obj = nullptr;
-  (void)cell; (void)obj;
+  (void)cell;
+  (void)obj;
   static_assert(kTVMFFIObjectRValueRef == 10);
 }

@@ -1,6 +1,4 @@
 // tvm/ffi/reflection/registry.h alone gives the names of the header map.
 #include <tvm/ffi/reflection/registry.h>
 
-void HeaderMap_tvm_ffi_reflection_registry() {
-  (void)sizeof(tvm::ffi::Function);
-}
+void HeaderMap_tvm_ffi_reflection_registry() { (void)sizeof(tvm::ffi::Function); }

@@ -4,6 +4,7 @@
 void HeaderMap_tvm_ffi_string() {
   tvm::ffi::String s = "x";
   tvm::ffi::Bytes b;
-  (void)s; (void)b;
+  (void)s;
+  (void)b;
   (void)sizeof(tvm::ffi::Error);
 }

@@ -12,9 +12,9 @@
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/container/dict.h>
+#include <tvm/ffi/container/list.h>
 #include <tvm/ffi/container/shape.h>
 #include <tvm/ffi/container/tensor.h>
-#include <tvm/ffi/container/list.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/memory.h>
@@ -24,9 +24,9 @@
 
 #include <atomic>
 #include <chrono>
-#include <cstdlib>
 #include <condition_variable>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <string>
@@ -67,8 +67,8 @@ struct Barrier {
       cv.notify_all();
       return true;
     }
-    bool met = cv.wait_for(lock, std::chrono::milliseconds(timeout_ms),
-                           [&] { return generation != gen; });
+    bool met =
+        cv.wait_for(lock, std::chrono::milliseconds(timeout_ms), [&] { return generation != gen; });
     if (!met) --waiting;
     return met;
   }
@@ -173,8 +173,7 @@ void RegisterReflection() {
                    return ObjectRef(make_object<BaseObj>(a));
                  }),
                  true);
-  RegisterMethod(base_index, "twice_a",
-                 Function::FromTyped([](ObjectRef self) -> int64_t {
+  RegisterMethod(base_index, "twice_a", Function::FromTyped([](ObjectRef self) -> int64_t {
                    const BaseObj* obj = self.as<BaseObj>();
                    if (obj == nullptr) TVM_FFI_THROW(TypeError) << "twice_a expects testing.Base";
                    return obj->a * 2;
@@ -185,15 +184,13 @@ void RegisterReflection() {
                    return ObjectRef(make_object<DerivedObj>(a, b));
                  }),
                  true);
-  RegisterMethod(derived_index, "sum",
-                 Function::FromTyped([](ObjectRef self) -> int64_t {
+  RegisterMethod(derived_index, "sum", Function::FromTyped([](ObjectRef self) -> int64_t {
                    const DerivedObj* obj = self.as<DerivedObj>();
                    if (obj == nullptr) TVM_FFI_THROW(TypeError) << "sum expects testing.Derived";
                    return obj->a + obj->b;
                  }),
                  false);
-  RegisterMethod(derived_index, "make_default",
-                 Function::FromTyped([]() -> ObjectRef {
+  RegisterMethod(derived_index, "make_default", Function::FromTyped([]() -> ObjectRef {
                    return ObjectRef(make_object<DerivedObj>(1, 2));
                  }),
                  true);
@@ -209,10 +206,12 @@ TVM_FFI_STATIC_INIT_BLOCK() {
   using ffi::Any;
   using ffi::AnyView;
   refl::GlobalDef()
-      .def("testing.echo", [](Any x) { return x; }, "Return the argument unchanged.")
+      .def(
+          "testing.echo", [](Any x) { return x; }, "Return the argument unchanged.")
       .def("testing.add_one", [](int64_t x) { return x + 1; })
-      .def("testing.type_index", [](AnyView x) -> int64_t { return x.type_index(); },
-           "Type index of the argument as C++ sees it.")
+      .def(
+          "testing.type_index", [](AnyView x) -> int64_t { return x.type_index(); },
+          "Type index of the argument as C++ sees it.")
       .def("testing.throw_error",
            [](ffi::String kind, ffi::String msg) { ffi::testing::ThrowKind(kind, msg); })
       .def("testing.throw_value_error_nested",
@@ -266,11 +265,11 @@ TVM_FFI_STATIC_INIT_BLOCK() {
                     ffi::Function f = ffi::Function::GetGlobalRequired(std::string(name));
                     f.CallPacked(args + 1, num_args - 1, rv);
                   })
-      .def("testing.barrier_wait",
-           [](int64_t timeout_ms) { return ffi::testing::GlobalBarrier().Wait(timeout_ms); },
-           "Block until a second thread calls it too; false after timeout_ms.")
-      .def("testing.list_append",
-           [](ffi::List<Any> list, Any value) { list.push_back(value); })
+      .def(
+          "testing.barrier_wait",
+          [](int64_t timeout_ms) { return ffi::testing::GlobalBarrier().Wait(timeout_ms); },
+          "Block until a second thread calls it too; false after timeout_ms.")
+      .def("testing.list_append", [](ffi::List<Any> list, Any value) { list.push_back(value); })
       .def("testing.list_size", [](ffi::List<Any> list) -> int64_t { return list.size(); })
       .def("testing.dict_set",
            [](ffi::Dict<Any, Any> dict, Any key, Any value) { dict.Set(key, value); })
@@ -285,12 +284,10 @@ TVM_FFI_STATIC_INIT_BLOCK() {
              return ffi::ObjectRef(ffi::make_object<ffi::testing::DerivedObj>(a, b));
            })
       .def("testing.make_base",
-           [](int64_t a) {
-             return ffi::ObjectRef(ffi::make_object<ffi::testing::BaseObj>(a));
-           })
-      .def_function("testing.raise_sigint_and_check_signals",
-                    ffi::Function::FromExternC(nullptr, ffi::testing::RaiseSigintAndCheck,
-                                               nullptr));
+           [](int64_t a) { return ffi::ObjectRef(ffi::make_object<ffi::testing::BaseObj>(a)); })
+      .def_function(
+          "testing.raise_sigint_and_check_signals",
+          ffi::Function::FromExternC(nullptr, ffi::testing::RaiseSigintAndCheck, nullptr));
   ffi::testing::RegisterReflection();
 }
 
@@ -361,8 +358,12 @@ Array<Any> TensorInfo(const DLTensor& t) {
     shape.push_back(t.shape[i]);
     if (t.strides != nullptr) strides.push_back(t.strides[i]);
   }
-  return Array<Any>{static_cast<int64_t>(reinterpret_cast<uintptr_t>(t.data)), shape, strides,
-                    static_cast<int64_t>(t.byte_offset), t.dtype, t.device};
+  return Array<Any>{static_cast<int64_t>(reinterpret_cast<uintptr_t>(t.data)),
+                    shape,
+                    strides,
+                    static_cast<int64_t>(t.byte_offset),
+                    t.dtype,
+                    t.device};
 }
 
 }  // namespace
@@ -380,8 +381,8 @@ void RegisterArgKindProbe(const char* name, const char* params) {
     for (int32_t i = 0; i < num_args; ++i) kinds.push_back(args[i].type_index());
     *rv = kinds;
   });
-  std::string schema = std::string(R"({"type":"ffi.Function","args":[{"type":"ffi.Array"},)") +
-                       params + "]}";
+  std::string schema =
+      std::string(R"({"type":"ffi.Function","args":[{"type":"ffi.Array"},)") + params + "]}";
   std::string metadata = detail::MakeFuncMetadata(schema);
   TVMFFIMethodInfo info;
   info.name = TVMFFIByteArray{name, std::strlen(name)};
@@ -399,12 +400,13 @@ TVM_FFI_STATIC_INIT_BLOCK() {
   namespace ffi = tvm::ffi;
   namespace refl = tvm::ffi::reflection;
   refl::GlobalDef()
-      .def("testing.make_tensor",
-           [](ffi::Shape shape, DLDataType dtype) {
-             return ffi::Tensor::FromNDAlloc(ffi::testing::CountingCPUAlloc(), shape, dtype,
-                                             DLDevice{kDLCPU, 0});
-           },
-           "A compact CPU tensor from the counting allocator (memory uninitialised).")
+      .def(
+          "testing.make_tensor",
+          [](ffi::Shape shape, DLDataType dtype) {
+            return ffi::Tensor::FromNDAlloc(ffi::testing::CountingCPUAlloc(), shape, dtype,
+                                            DLDevice{kDLCPU, 0});
+          },
+          "A compact CPU tensor from the counting allocator (memory uninitialised).")
       .def("testing.tensor_alloc_count",
            []() -> int64_t { return ffi::testing::tensor_alloc_count.load(); })
       .def("testing.tensor_free_count",
@@ -420,11 +422,11 @@ TVM_FFI_STATIC_INIT_BLOCK() {
              ffi::testing::AddOne(*t.GetDLTensorPtr(), "testing.tensor_obj_add_one");
            })
       .def("testing.tensor_identity", [](ffi::Tensor t) { return t; })
-      .def("testing.tensor_info",
-           [](ffi::TensorView t) { return ffi::testing::TensorInfo(*t.GetDLTensorPtr()); },
-           "[data address, shape, strides, byte_offset, dtype, device] as C++ sees them.")
-      .def("testing.dltensor_ptr_info",
-           [](DLTensor* t) { return ffi::testing::TensorInfo(*t); });
+      .def(
+          "testing.tensor_info",
+          [](ffi::TensorView t) { return ffi::testing::TensorInfo(*t.GetDLTensorPtr()); },
+          "[data address, shape, strides, byte_offset, dtype, device] as C++ sees them.")
+      .def("testing.dltensor_ptr_info", [](DLTensor* t) { return ffi::testing::TensorInfo(*t); });
   // Packed functions reporting the type index each argument arrived with, under
   // a declared schema: bindings choose how to pass arrays from the schema only.
   ffi::testing::RegisterArgKindProbe("testing.arg_kinds_view_tensor_view",

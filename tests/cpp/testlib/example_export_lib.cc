@@ -28,9 +28,8 @@ void ProcessBatch(ffi::TensorView input, ffi::TensorView output) {
 // Export the function
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(process_batch, ProcessBatch);
 // Export documentation separately (make sure TVM_FFI_DLL_EXPORT_INCLUDE_METADATA is set to 1)
-TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(
-    process_batch,
-    R"(Process a batch of inputs and write results to output tensor.
+TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(process_batch,
+                                  R"(Process a batch of inputs and write results to output tensor.
 
 Parameters
 ----------

@@ -71,8 +71,8 @@ extern "C" {
 TVM_FFI_DLL_EXPORT void* __tvm_ffi_test_context_symbol = nullptr;
 // Declared by the environment API header; repeated here so the library only
 // needs the core headers.
-TVM_FFI_DLL int TVMFFIEnvModLookupFromImports(TVMFFIObjectHandle library_ctx,
-                                              const char* func_name, TVMFFIObjectHandle* out);
+TVM_FFI_DLL int TVMFFIEnvModLookupFromImports(TVMFFIObjectHandle library_ctx, const char* func_name,
+                                              TVMFFIObjectHandle* out);
 }
 
 namespace export_lib {
@@ -101,9 +101,8 @@ TVM_FFI_DLL_EXPORT_TYPED_FUNC(add_one, export_lib::AddOne);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(add_one, "Add one to x.");
 
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(process_batch, export_lib::ProcessBatch);
-TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(
-    process_batch,
-    R"(Process a batch of inputs and write results to output tensor.
+TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(process_batch,
+                                  R"(Process a batch of inputs and write results to output tensor.
 
 Parameters
 ----------

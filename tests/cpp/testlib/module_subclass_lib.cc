@@ -38,9 +38,8 @@ class TableModuleObj : public ffi::ModuleObj {
   }
   ffi::Optional<ffi::String> GetFunctionMetadata(const ffi::String& name) final {
     if (name != tag_) return std::nullopt;
-    return ffi::String(
-        R"({"type_schema": "{\"type\":\"ffi.Function\",\"args\":)"
-        R"([{\"type\":\"str\"},{\"type\":\"int\"}]}"})");
+    return ffi::String(R"({"type_schema": "{\"type\":\"ffi.Function\",\"args\":)"
+                       R"([{\"type\":\"str\"},{\"type\":\"int\"}]}"})");
   }
   ffi::Array<ffi::String> GetWriteFormats() const final { return {"txt"}; }
   void WriteToFile(const ffi::String& file, const ffi::String& format) const final {

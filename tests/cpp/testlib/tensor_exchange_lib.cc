@@ -94,10 +94,9 @@ ffi::Tensor AllocAddOne(ffi::TensorView x) {
     if (managed->deleter != nullptr) managed->deleter(managed);
     TVM_FFI_THROW(RuntimeError) << "alloc_add_one: cannot adopt the allocated tensor";
   }
-  ffi::Tensor out =
-      ffi::detail::ObjectUnsafe::ObjectRefFromObjectPtr<ffi::Tensor>(
-          ffi::detail::ObjectUnsafe::ObjectPtrFromOwned<ffi::Object>(
-              static_cast<TVMFFIObject*>(handle)));
+  ffi::Tensor out = ffi::detail::ObjectUnsafe::ObjectRefFromObjectPtr<ffi::Tensor>(
+      ffi::detail::ObjectUnsafe::ObjectPtrFromOwned<ffi::Object>(
+          static_cast<TVMFFIObject*>(handle)));
   if (x.dtype().code == kDLFloat && x.dtype().bits == 32 && x.device().device_type == kDLCPU) {
     const DLTensor* src = x.GetDLTensorPtr();
     const DLTensor* dst = out.GetDLTensorPtr();
@@ -105,8 +104,8 @@ ffi::Tensor AllocAddOne(ffi::TensorView x) {
     for (int64_t i = 0; i < n; ++i) {
       // Compact source assumed by the tests; the output is compact by construction.
       static_cast<float*>(dst->data)[i] =
-          static_cast<const float*>(static_cast<const void*>(static_cast<const char*>(src->data) +
-                                                            src->byte_offset))[i] +
+          static_cast<const float*>(
+              static_cast<const void*>(static_cast<const char*>(src->data) + src->byte_offset))[i] +
           1.0f;
     }
   }
@@ -148,15 +147,15 @@ int NullStream(DLDeviceType, int32_t, void** out) {
   *out = nullptr;
   return 0;
 }
-const DLPackExchangeAPI kRaisingAPI = {
-    {{1, 3}, nullptr}, nullptr, RaisingManagedFromPy, RaisingToPy, RaisingDLTensorFromPy,
-    NullStream};
+const DLPackExchangeAPI kRaisingAPI = {{{1, 3}, nullptr},     nullptr,
+                                       RaisingManagedFromPy,  RaisingToPy,
+                                       RaisingDLTensorFromPy, NullStream};
 
 int BufferErrorFromPy(void*, DLManagedTensorVersioned**) {
   return RaiseFromPy("not representable", "PyExc_BufferError");
 }
-const DLPackExchangeAPI kBufferErrorAPI = {
-    {{1, 3}, nullptr}, nullptr, BufferErrorFromPy, RaisingToPy, nullptr, NullStream};
+const DLPackExchangeAPI kBufferErrorAPI = {{{1, 3}, nullptr}, nullptr, BufferErrorFromPy,
+                                           RaisingToPy,       nullptr, NullStream};
 int64_t BufferErrorExchangeAPI() {
   return static_cast<int64_t>(reinterpret_cast<uintptr_t>(&kBufferErrorAPI));
 }

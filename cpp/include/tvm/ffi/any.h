@@ -78,8 +78,7 @@ inline bool AnyStringView(const TVMFFIAny* src, std::string_view* out, bool* is_
 }
 
 [[noreturn]] inline void ThrowCastError(const std::string& found, const std::string& expected) {
-  TVM_FFI_THROW(TypeError) << "Cannot convert from type `" << found << "` to `" << expected
-                           << "`";
+  TVM_FFI_THROW(TypeError) << "Cannot convert from type `" << found << "` to `" << expected << "`";
   TVM_FFI_UNREACHABLE();  // the builder above throws
 }
 
@@ -449,10 +448,9 @@ inline Any TypeTraits<Any>::MoveFromAnyAfterCheck(TVMFFIAny* src) {
  */
 struct AnyHash {
   uint64_t operator()(const Any& a) const { return Hash(detail::AnyUnsafe::GetTVMFFIAny(a)); }
-  uint64_t operator()(const AnyView& a) const {
-    return Hash(detail::AnyUnsafe::GetTVMFFIAny(a));
-  }
-  /*! \brief Also accepts the borrowed string forms (RawStr, ByteArrayPtr), hashed as String/Bytes. */
+  uint64_t operator()(const AnyView& a) const { return Hash(detail::AnyUnsafe::GetTVMFFIAny(a)); }
+  /*! \brief Also accepts the borrowed string forms (RawStr, ByteArrayPtr), hashed as String/Bytes.
+   */
   static uint64_t Hash(const TVMFFIAny* a) {
     switch (a->type_index) {
       case kTVMFFISmallStr:
@@ -467,7 +465,7 @@ struct AnyHash {
         bool is_bytes;
         detail::AnyStringView(a, &s, &is_bytes);
         return detail::StableHashCombine(is_bytes ? kTVMFFIBytes : kTVMFFIStr,
-                                          detail::StableHashBytes(s.data(), s.size()));
+                                         detail::StableHashBytes(s.data(), s.size()));
       }
       default:
         return detail::StableHashCombine(static_cast<uint64_t>(a->type_index), a->v_uint64);

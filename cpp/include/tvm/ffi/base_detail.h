@@ -56,8 +56,8 @@
 #if defined(__clang__)
 #define TVM_FFI_UNSAFE_ASSUME(cond) __builtin_assume(cond)
 #else
-#define TVM_FFI_UNSAFE_ASSUME(cond) \
-  do {                              \
+#define TVM_FFI_UNSAFE_ASSUME(cond)       \
+  do {                                    \
     if (!(cond)) __builtin_unreachable(); \
   } while (0)
 #endif
@@ -81,8 +81,8 @@
  */
 #define TVM_FFI_STATIC_INIT_BLOCK() \
   TVM_FFI_STATIC_INIT_BLOCK_IMPL_(TVM_FFI_STR_CONCAT(_tvm_ffi_static_init_, __COUNTER__))
-#define TVM_FFI_STATIC_INIT_BLOCK_IMPL_(FnName)                                         \
-  static void FnName();                                                                 \
+#define TVM_FFI_STATIC_INIT_BLOCK_IMPL_(FnName)                                        \
+  static void FnName();                                                                \
   [[maybe_unused]] static const int TVM_FFI_STR_CONCAT(FnName, _done) = (FnName(), 0); \
   static void FnName()
 
@@ -92,11 +92,11 @@
  *   TVM_FFI_LOG_EXCEPTION_CALL_BEGIN(); body(); TVM_FFI_LOG_EXCEPTION_CALL_END(MyDeleter);
  */
 #define TVM_FFI_LOG_EXCEPTION_CALL_BEGIN() try {
-#define TVM_FFI_LOG_EXCEPTION_CALL_END(Name)                                      \
-  }                                                                                 \
-  catch (const std::exception& err) {                                               \
+#define TVM_FFI_LOG_EXCEPTION_CALL_END(Name)                                              \
+  }                                                                                       \
+  catch (const std::exception& err) {                                                     \
     std::cerr << "Exception caught during " << #Name << ":\n" << err.what() << std::endl; \
-    exit(-1);                                                                       \
+    exit(-1);                                                                             \
   }
 
 TVM_FFI_NAMESPACE_BEGIN

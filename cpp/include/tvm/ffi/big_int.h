@@ -286,9 +286,9 @@ class BigInt {
   /*! \brief Zero. */
   BigInt() { SetInt(0); }
   /*! \brief An integer of at most 64 bits; uint64 values above INT64_MAX become heap values. */
-  template <typename Int, typename = std::enable_if_t<std::is_integral_v<Int> &&
-                                                      !std::is_same_v<Int, bool> &&
-                                                      sizeof(Int) <= sizeof(int64_t)>>
+  template <typename Int,
+            typename = std::enable_if_t<std::is_integral_v<Int> && !std::is_same_v<Int, bool> &&
+                                        sizeof(Int) <= sizeof(int64_t)>>
   BigInt(Int value) {  // NOLINT(runtime/explicit)
     if constexpr (std::is_unsigned_v<Int> && sizeof(Int) == sizeof(int64_t)) {
       if (value > static_cast<Int>(std::numeric_limits<int64_t>::max())) {
@@ -500,17 +500,17 @@ class BigInt {
   friend BigInt operator&(const BigInt& a, const BigInt& b) {
     if (!a.is_heap() && !b.is_heap()) return BigInt(a.small() & b.small());
     return FromWords(detail::bigint::Bitwise(a.ToWords(), b.ToWords(),
-                                              [](uint64_t x, uint64_t y) { return x & y; }));
+                                             [](uint64_t x, uint64_t y) { return x & y; }));
   }
   friend BigInt operator|(const BigInt& a, const BigInt& b) {
     if (!a.is_heap() && !b.is_heap()) return BigInt(a.small() | b.small());
     return FromWords(detail::bigint::Bitwise(a.ToWords(), b.ToWords(),
-                                              [](uint64_t x, uint64_t y) { return x | y; }));
+                                             [](uint64_t x, uint64_t y) { return x | y; }));
   }
   friend BigInt operator^(const BigInt& a, const BigInt& b) {
     if (!a.is_heap() && !b.is_heap()) return BigInt(a.small() ^ b.small());
     return FromWords(detail::bigint::Bitwise(a.ToWords(), b.ToWords(),
-                                              [](uint64_t x, uint64_t y) { return x ^ y; }));
+                                             [](uint64_t x, uint64_t y) { return x ^ y; }));
   }
   /*!
    * \brief a * 2^count. \throws Error ValueError for a negative count,

@@ -17,8 +17,8 @@
 #define TVM_FFI_C_API_H_
 
 #include <dlpack/dlpack.h>
-#include <stdint.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define TVM_FFI_VERSION_MAJOR 0
 #define TVM_FFI_VERSION_MINOR 1
@@ -563,8 +563,7 @@ inline TVMFFIFunctionCell* TVMFFIFunctionGetCellPtr(TVMFFIObjectHandle obj) {
 
 /*! \return The cell of an opaque object. */
 inline TVMFFIOpaqueObjectCell* TVMFFIOpaqueObjectGetCellPtr(TVMFFIObjectHandle obj) {
-  return reinterpret_cast<TVMFFIOpaqueObjectCell*>(static_cast<char*>(obj) +
-                                                   sizeof(TVMFFIObject));
+  return reinterpret_cast<TVMFFIOpaqueObjectCell*>(static_cast<char*>(obj) + sizeof(TVMFFIObject));
 }
 
 /*! \return The cell of a Shape object. */

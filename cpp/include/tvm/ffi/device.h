@@ -85,11 +85,10 @@ namespace detail {
  */
 inline std::optional<DLDeviceType> TryParseDLDeviceType(std::string_view name) {
   static const std::pair<const char*, DLDeviceType> kNames[] = {
-      {"cpu", kDLCPU},         {"cuda", kDLCUDA},       {"opencl", kDLOpenCL},
-      {"vulkan", kDLVulkan},   {"metal", kDLMetal},     {"mps", kDLMetal},
-      {"vpi", kDLVPI},         {"rocm", kDLROCM},       {"ext_dev", kDLExtDev},
-      {"hexagon", kDLHexagon}, {"wgpu", kDLWebGPU},     {"webgpu", kDLWebGPU},
-      {"maia", kDLMAIA},       {"trn", kDLTrn},
+      {"cpu", kDLCPU},        {"cuda", kDLCUDA},       {"opencl", kDLOpenCL}, {"vulkan", kDLVulkan},
+      {"metal", kDLMetal},    {"mps", kDLMetal},       {"vpi", kDLVPI},       {"rocm", kDLROCM},
+      {"ext_dev", kDLExtDev}, {"hexagon", kDLHexagon}, {"wgpu", kDLWebGPU},   {"webgpu", kDLWebGPU},
+      {"maia", kDLMAIA},      {"trn", kDLTrn},
   };
   for (const auto& entry : kNames) {
     if (name == entry.first) return entry.second;
@@ -177,8 +176,8 @@ inline DLDevice StringToDevice(std::string_view str) {
     device.device_type = static_cast<DLDeviceType>(code);
     return device;
   }
-  TVM_FFI_THROW(ValueError) << "Cannot parse device string \"" << str << "\": unknown device type \""
-                            << type_part << "\"";
+  TVM_FFI_THROW(ValueError) << "Cannot parse device string \"" << str
+                            << "\": unknown device type \"" << type_part << "\"";
 }
 
 /*! \brief Equal when both the type and the id are. */

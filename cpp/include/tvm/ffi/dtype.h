@@ -41,24 +41,42 @@ namespace detail {
  */
 inline const char* DLDataTypeCodeAsCStr(DLDataTypeCode type_code) {
   switch (static_cast<int>(type_code)) {
-    case kDLInt: return "int";
-    case kDLUInt: return "uint";
-    case kDLFloat: return "float";
-    case kDLOpaqueHandle: return "handle";
-    case kDLBfloat: return "bfloat";
-    case kDLComplex: return "complex";
-    case kDLBool: return "bool";
-    case kDLFloat8_e3m4: return "float8_e3m4";
-    case kDLFloat8_e4m3: return "float8_e4m3";
-    case kDLFloat8_e4m3b11fnuz: return "float8_e4m3b11fnuz";
-    case kDLFloat8_e4m3fn: return "float8_e4m3fn";
-    case kDLFloat8_e4m3fnuz: return "float8_e4m3fnuz";
-    case kDLFloat8_e5m2: return "float8_e5m2";
-    case kDLFloat8_e5m2fnuz: return "float8_e5m2fnuz";
-    case kDLFloat8_e8m0fnu: return "float8_e8m0fnu";
-    case kDLFloat6_e2m3fn: return "float6_e2m3fn";
-    case kDLFloat6_e3m2fn: return "float6_e3m2fn";
-    case kDLFloat4_e2m1fn: return "float4_e2m1fn";
+    case kDLInt:
+      return "int";
+    case kDLUInt:
+      return "uint";
+    case kDLFloat:
+      return "float";
+    case kDLOpaqueHandle:
+      return "handle";
+    case kDLBfloat:
+      return "bfloat";
+    case kDLComplex:
+      return "complex";
+    case kDLBool:
+      return "bool";
+    case kDLFloat8_e3m4:
+      return "float8_e3m4";
+    case kDLFloat8_e4m3:
+      return "float8_e4m3";
+    case kDLFloat8_e4m3b11fnuz:
+      return "float8_e4m3b11fnuz";
+    case kDLFloat8_e4m3fn:
+      return "float8_e4m3fn";
+    case kDLFloat8_e4m3fnuz:
+      return "float8_e4m3fnuz";
+    case kDLFloat8_e5m2:
+      return "float8_e5m2";
+    case kDLFloat8_e5m2fnuz:
+      return "float8_e5m2fnuz";
+    case kDLFloat8_e8m0fnu:
+      return "float8_e8m0fnu";
+    case kDLFloat6_e2m3fn:
+      return "float6_e2m3fn";
+    case kDLFloat6_e3m2fn:
+      return "float6_e3m2fn";
+    case kDLFloat4_e2m1fn:
+      return "float4_e2m1fn";
     default:
       if (static_cast<int>(type_code) >= kDLExtCustomBegin) return "custom";
       TVM_FFI_THROW(ValueError) << "DLDataType contains unknown type_code="
@@ -176,13 +194,27 @@ inline std::string DTypeAbbrev(DLDataType dtype) {
   if (dtype.code >= kDLExtCustomBegin) return std::string(DLDataTypeToString(dtype));
   std::string out;
   switch (dtype.code) {
-    case kDLInt: out = "i"; break;
-    case kDLUInt: out = "u"; break;
-    case kDLFloat: out = "f"; break;
-    case kDLBfloat: out = "bf"; break;
-    case kDLComplex: out = "c"; break;
-    case kDLBool: out = "bool"; break;
-    case kDLOpaqueHandle: out = "handle"; break;
+    case kDLInt:
+      out = "i";
+      break;
+    case kDLUInt:
+      out = "u";
+      break;
+    case kDLFloat:
+      out = "f";
+      break;
+    case kDLBfloat:
+      out = "bf";
+      break;
+    case kDLComplex:
+      out = "c";
+      break;
+    case kDLBool:
+      out = "bool";
+      break;
+    case kDLOpaqueHandle:
+      out = "handle";
+      break;
     default: {
       // float8/6/4 kinds: "float8_e4m3fn" -> "f8_e4m3fn".
       std::string name = detail::DLDataTypeCodeAsCStr(static_cast<DLDataTypeCode>(dtype.code));

@@ -66,10 +66,10 @@ class Error : public ObjectRef, public std::exception {
       : ObjectRef(Create(kind, message, backtrace, nullptr, nullptr)) {}
   /*! \brief Create an error whose backtrace is a byte array (NULL: none). */
   Error(std::string_view kind, std::string_view message, const TVMFFIByteArray* backtrace)
-      : ObjectRef(Create(kind, message,
-                         backtrace != nullptr ? detail::ByteArrayView(*backtrace)
-                                              : std::string_view(),
-                         nullptr, nullptr)) {}
+      : ObjectRef(
+            Create(kind, message,
+                   backtrace != nullptr ? detail::ByteArrayView(*backtrace) : std::string_view(),
+                   nullptr, nullptr)) {}
   /*!
    * \brief Create an error that records the error it was raised from and an
    *  extra context object (both owned by the new error).
@@ -111,15 +111,15 @@ class Error : public ObjectRef, public std::exception {
   std::optional<Error> cause_chain() const {
     TVMFFIObjectHandle cause = get()->cause_chain;
     if (cause == nullptr) return std::nullopt;
-    return Error(detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(
-        static_cast<TVMFFIObject*>(cause)));
+    return Error(
+        detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(static_cast<TVMFFIObject*>(cause)));
   }
   /*! \return The extra context object attached to this error, if any. */
   std::optional<ObjectRef> extra_context() const {
     TVMFFIObjectHandle extra = get()->extra_context;
     if (extra == nullptr) return std::nullopt;
-    return ObjectRef(detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(
-        static_cast<TVMFFIObject*>(extra)));
+    return ObjectRef(
+        detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(static_cast<TVMFFIObject*>(extra)));
   }
 
   /*!
@@ -150,8 +150,8 @@ class Error : public ObjectRef, public std::exception {
    *  the frames, then "Kind: message\n".
    */
   std::string FullMessage() const {
-    return "Traceback (most recent call last):\n" + TracebackMostRecentCallLast() + kind() +
-           ": " + message() + "\n";
+    return "Traceback (most recent call last):\n" + TracebackMostRecentCallLast() + kind() + ": " +
+           message() + "\n";
   }
 
   /*!
@@ -301,9 +301,9 @@ TVM_FFI_NAMESPACE_END
 #endif
 
 /*! \brief Throw an ffi::Error of the given kind: TVM_FFI_THROW(ValueError) << "msg". */
-#define TVM_FFI_THROW(ErrorKind)                                                            \
-  ::tvm::ffi::detail::ErrorBuilder(#ErrorKind, __FILE__, __LINE__, TVM_FFI_FUNC_SIG,       \
-                                    TVM_FFI_ALWAYS_LOG_BEFORE_THROW)                        \
+#define TVM_FFI_THROW(ErrorKind)                                                     \
+  ::tvm::ffi::detail::ErrorBuilder(#ErrorKind, __FILE__, __LINE__, TVM_FFI_FUNC_SIG, \
+                                   TVM_FFI_ALWAYS_LOG_BEFORE_THROW)                  \
       .stream()
 
 /*! \brief As TVM_FFI_THROW, and print the error's FullMessage() to stderr first. */
@@ -324,7 +324,7 @@ TVM_FFI_NAMESPACE_END
  * \brief Throw an error of kind ErrorKind (InternalError when omitted) when
  *  cond is false: TVM_FFI_CHECK(n > 0, ValueError) << "n = " << n.
  */
-#define TVM_FFI_CHECK(...)                                                                \
+#define TVM_FFI_CHECK(...)                                                                    \
   TVM_FFI_CHECK_SELECT_2_(__VA_ARGS__, TVM_FFI_CHECK_WITH_KIND_, TVM_FFI_CHECK_DEFAULT_KIND_, \
                           unused)(__VA_ARGS__)
 
@@ -334,13 +334,13 @@ TVM_FFI_NAMESPACE_END
 TVM_FFI_NAMESPACE_BEGIN
 namespace detail {
 // Each operand of a binary check is evaluated once; the message is built only on failure.
-#define TVM_FFI_DEFINE_BINARY_CHECK_(name, op)                                        \
-  template <typename A, typename B>                                                   \
-  inline std::optional<std::string> BinaryCheck##name(const A& a, const B& b) {       \
-    if (TVM_FFI_LIKELY(a op b)) return std::nullopt;                                  \
-    std::ostringstream os;                                                            \
-    os << "(" << a << " vs. " << b << ") ";                                           \
-    return os.str();                                                                  \
+#define TVM_FFI_DEFINE_BINARY_CHECK_(name, op)                                  \
+  template <typename A, typename B>                                             \
+  inline std::optional<std::string> BinaryCheck##name(const A& a, const B& b) { \
+    if (TVM_FFI_LIKELY(a op b)) return std::nullopt;                            \
+    std::ostringstream os;                                                      \
+    os << "(" << a << " vs. " << b << ") ";                                     \
+    return os.str();                                                            \
   }
 TVM_FFI_DEFINE_BINARY_CHECK_(EQ, ==)
 TVM_FFI_DEFINE_BINARY_CHECK_(NE, !=)
@@ -353,15 +353,15 @@ TVM_FFI_DEFINE_BINARY_CHECK_(GE, >=)
 TVM_FFI_NAMESPACE_END
 
 // Message: "Check failed: a == b (1 vs. 2) : " followed by what the caller streams.
-#define TVM_FFI_CHECK_BINARY_OP_(name, op, a, b, ErrorKind)                              \
-  if (auto _tvm_ffi_check_msg = ::tvm::ffi::detail::BinaryCheck##name((a), (b));        \
-      TVM_FFI_LIKELY(!_tvm_ffi_check_msg)) {                                             \
-  } else                                                                                 \
-    TVM_FFI_THROW(ErrorKind) << "Check failed: " #a " " #op " " #b " "                   \
-                             << *_tvm_ffi_check_msg << ": "
+#define TVM_FFI_CHECK_BINARY_OP_(name, op, a, b, ErrorKind)                                   \
+  if (auto _tvm_ffi_check_msg = ::tvm::ffi::detail::BinaryCheck##name((a), (b));              \
+      TVM_FFI_LIKELY(!_tvm_ffi_check_msg)) {                                                  \
+  } else                                                                                      \
+    TVM_FFI_THROW(ErrorKind) << "Check failed: " #a " " #op " " #b " " << *_tvm_ffi_check_msg \
+                             << ": "
 
-#define TVM_FFI_CHECK_BINARY_DISPATCH_(name, op, ...)                                     \
-  TVM_FFI_CHECK_SELECT_3_(__VA_ARGS__, TVM_FFI_CHECK_BINARY_KIND_##name##_,               \
+#define TVM_FFI_CHECK_BINARY_DISPATCH_(name, op, ...)                       \
+  TVM_FFI_CHECK_SELECT_3_(__VA_ARGS__, TVM_FFI_CHECK_BINARY_KIND_##name##_, \
                           TVM_FFI_CHECK_BINARY_DEFAULT_##name##_, unused)(__VA_ARGS__)
 #define TVM_FFI_CHECK_BINARY_KIND_EQ_(a, b, K) TVM_FFI_CHECK_BINARY_OP_(EQ, ==, a, b, K)
 #define TVM_FFI_CHECK_BINARY_KIND_NE_(a, b, K) TVM_FFI_CHECK_BINARY_OP_(NE, !=, a, b, K)
@@ -398,9 +398,9 @@ TVM_FFI_NAMESPACE_END
  * \brief An expression yielding x; throws ErrorKind "Check not null: x " when
  *  x is null: `T* p = TVM_FFI_CHECK_NOTNULL(Lookup(), KeyError);`.
  */
-#define TVM_FFI_CHECK_NOTNULL(x, ErrorKind)                                                 \
-  ::tvm::ffi::detail::CheckNotNull((x), #ErrorKind, "Check not null: " #x " ", __FILE__, \
-                                    __LINE__, TVM_FFI_FUNC_SIG)
+#define TVM_FFI_CHECK_NOTNULL(x, ErrorKind)                                                        \
+  ::tvm::ffi::detail::CheckNotNull((x), #ErrorKind, "Check not null: " #x " ", __FILE__, __LINE__, \
+                                   TVM_FFI_FUNC_SIG)
 #define TVM_FFI_ICHECK_NOTNULL(x) TVM_FFI_CHECK_NOTNULL(x, InternalError)
 
 /*!
@@ -441,28 +441,28 @@ TVM_FFI_NAMESPACE_END
  *  cross a C boundary, are reported as InternalError too.)
  */
 #define TVM_FFI_SAFE_CALL_BEGIN() try {
-#define TVM_FFI_SAFE_CALL_END()                                              \
-  return 0;                                                                  \
-  }                                                                          \
-  catch (const ::tvm::ffi::Error& err) {                                     \
+#define TVM_FFI_SAFE_CALL_END()                                             \
+  return 0;                                                                 \
+  }                                                                         \
+  catch (const ::tvm::ffi::Error& err) {                                    \
     ::tvm::ffi::detail::SetRaisedFromError(err);                            \
-    return -1;                                                               \
-  }                                                                          \
-  catch (const std::exception& ex) {                                         \
-    TVMFFIErrorSetRaisedFromCStr("InternalError", ex.what());                \
-    return -1;                                                               \
-  }                                                                          \
-  catch (...) {                                                              \
+    return -1;                                                              \
+  }                                                                         \
+  catch (const std::exception& ex) {                                        \
+    TVMFFIErrorSetRaisedFromCStr("InternalError", ex.what());               \
+    return -1;                                                              \
+  }                                                                         \
+  catch (...) {                                                             \
     TVMFFIErrorSetRaisedFromCStr("InternalError", "unknown C++ exception"); \
-    return -1;                                                               \
+    return -1;                                                              \
   }
 
 /*! \brief Call a C function of the ABI and rethrow its raised error as ffi::Error. */
-#define TVM_FFI_CHECK_SAFE_CALL(func)                                                      \
-  do {                                                                                     \
-    if (TVM_FFI_UNLIKELY((func) != 0)) {                                                   \
-      throw ::tvm::ffi::detail::MoveFromRaised(__FILE__, __LINE__, TVM_FFI_FUNC_SIG);     \
-    }                                                                                      \
+#define TVM_FFI_CHECK_SAFE_CALL(func)                                                 \
+  do {                                                                                \
+    if (TVM_FFI_UNLIKELY((func) != 0)) {                                              \
+      throw ::tvm::ffi::detail::MoveFromRaised(__FILE__, __LINE__, TVM_FFI_FUNC_SIG); \
+    }                                                                                 \
   } while (0)
 
 #endif  // TVM_FFI_ERROR_H_

@@ -84,13 +84,12 @@ class Expected {
   template <typename U,
             typename = std::enable_if_t<
                 std::is_convertible_v<U&&, T> && !std::is_same_v<std::decay_t<U>, T> &&
-                !detail::kIsExpected<std::decay_t<U>> &&
-                !detail::kIsUnexpected<std::decay_t<U>> &&
+                !detail::kIsExpected<std::decay_t<U>> && !detail::kIsUnexpected<std::decay_t<U>> &&
                 !std::is_base_of_v<Error, std::decay_t<U>>>>
   Expected(U&& value) : data_(T(std::forward<U>(value))) {}  // NOLINT(runtime/explicit)
   /*! \brief An Expected of another value type: its error, or its value converted to T. */
-  template <typename U, typename = std::enable_if_t<!std::is_same_v<U, T> &&
-                                                    std::is_convertible_v<U, T>>>
+  template <typename U,
+            typename = std::enable_if_t<!std::is_same_v<U, T> && std::is_convertible_v<U, T>>>
   Expected(const Expected<U>& other)  // NOLINT(runtime/explicit)
       : data_(other.is_ok() ? Any(T(other.value())) : Any(other.error())) {}
   Expected(Error error) : data_(std::move(error)) {}  // NOLINT(runtime/explicit)
@@ -334,8 +333,8 @@ struct TypeTraits<Expected<void>> : TypeTraitsBase {
   }
   static std::string TypeStr() { return "Expected<void>"; }
   static std::string TypeSchema() {
-    return detail::SchemaWithArgs("Expected", {detail::SchemaOf("None"),
-                                                detail::SchemaOf("ffi.Error")});
+    return detail::SchemaWithArgs("Expected",
+                                  {detail::SchemaOf("None"), detail::SchemaOf("ffi.Error")});
   }
 };
 
@@ -353,10 +352,10 @@ TVM_FFI_NAMESPACE_END
   while (!(cond)) return TVM_FFI_UNEXPECTED(ErrorKind) << "Check failed: (" #cond ") is false: "
 
 // Each operand is evaluated once; the message matches TVM_FFI_CHECK_xx.
-#define TVM_FFI_RET_CHECK_BINARY_OP_(name, op, x, y, ErrorKind)                          \
+#define TVM_FFI_RET_CHECK_BINARY_OP_(name, op, x, y, ErrorKind)                         \
   while (auto _tvm_ffi_ret_check_msg = ::tvm::ffi::detail::BinaryCheck##name((x), (y))) \
-  return TVM_FFI_UNEXPECTED(ErrorKind) << "Check failed: " #x " " #op " " #y " "         \
-                                       << *_tvm_ffi_ret_check_msg << ": "
+  return TVM_FFI_UNEXPECTED(ErrorKind)                                                  \
+         << "Check failed: " #x " " #op " " #y " " << *_tvm_ffi_ret_check_msg << ": "
 
 #define TVM_FFI_RET_CHECK_EQ(x, y, ErrorKind) TVM_FFI_RET_CHECK_BINARY_OP_(EQ, ==, x, y, ErrorKind)
 #define TVM_FFI_RET_CHECK_NE(x, y, ErrorKind) TVM_FFI_RET_CHECK_BINARY_OP_(NE, !=, x, y, ErrorKind)

@@ -65,9 +65,9 @@ class FunctionObj : public Object, public TVMFFIFunctionCell {
   TVM_FFI_INLINE void CallPacked(const AnyView* args, int32_t num_args, Any* result) const {
     // The callee writes an owned value into a None cell (docs/abi.md §2.5).
     result->reset();
-    int ret = safe_call(detail::ObjectUnsafe::GetHeader(this),
-                        reinterpret_cast<const TVMFFIAny*>(args), num_args,
-                        detail::AnyUnsafe::GetTVMFFIAny(result));
+    int ret =
+        safe_call(detail::ObjectUnsafe::GetHeader(this), reinterpret_cast<const TVMFFIAny*>(args),
+                  num_args, detail::AnyUnsafe::GetTVMFFIAny(result));
     if (TVM_FFI_UNLIKELY(ret != 0)) {
       throw detail::MoveFromRaised(__FILE__, __LINE__, TVM_FFI_FUNC_SIG);
     }
@@ -177,7 +177,8 @@ class TypedFunctionObj : public FunctionObj {
 template <typename T>
 TVM_FFI_INLINE void PackOneArg(TVMFFIAny* slot, const T& value) {
   using Traits = TypeTraitsNoCR<T>;
-  static_assert(Traits::convert_enabled, "Function call: an argument type has no conversion to Any");
+  static_assert(Traits::convert_enabled,
+                "Function call: an argument type has no conversion to Any");
   Traits::CopyToAnyView(value, slot);
 }
 
@@ -336,23 +337,25 @@ class Function : public ObjectRef {
       return Error("ValueError", "Cannot call a null Function", "");
     }
     Any result;
-    int ret = f->safe_call(detail::ObjectUnsafe::GetHeader(f), packed.data(),
-                           static_cast<int32_t>(kNumArgs),
-                           detail::AnyUnsafe::GetTVMFFIAny(&result));
+    int ret =
+        f->safe_call(detail::ObjectUnsafe::GetHeader(f), packed.data(),
+                     static_cast<int32_t>(kNumArgs), detail::AnyUnsafe::GetTVMFFIAny(&result));
     if (ret != 0) return Unexpected(detail::MoveFromRaised());
     if constexpr (std::is_same_v<T, Any>) {
       return Expected<Any>(std::move(result));
     } else if constexpr (std::is_void_v<T>) {
       if (result.type_index() == kTVMFFINone) return Expected<void>();
       if (result.type_index() == kTVMFFIError) return std::move(result).cast<Error>();
-      return Error("TypeError", "CallExpected: result type mismatch, expected void, but got " +
-                                    result.GetTypeKey(), "");
+      return Error(
+          "TypeError",
+          "CallExpected: result type mismatch, expected void, but got " + result.GetTypeKey(), "");
     } else {
       if (std::optional<T> value = result.try_cast<T>()) return std::move(*value);
       if (result.type_index() == kTVMFFIError) return std::move(result).cast<Error>();
-      return Error("TypeError", "CallExpected: result type mismatch, expected " +
-                                    TypeTraitsNoCR<T>::TypeStr() + ", but got " +
-                                    result.GetTypeKey(), "");
+      return Error("TypeError",
+                   "CallExpected: result type mismatch, expected " + TypeTraitsNoCR<T>::TypeStr() +
+                       ", but got " + result.GetTypeKey(),
+                   "");
     }
   }
 
@@ -397,8 +400,8 @@ class Function : public ObjectRef {
   template <typename FType, typename TCallable>
   static Function FromTypedImpl(TCallable callable, std::string name) {
     using F = std::decay_t<TCallable>;
-    return Function(make_object<detail::TypedFunctionObj<FType, F>>(F(std::move(callable)),
-                                                                     std::move(name)));
+    return Function(
+        make_object<detail::TypedFunctionObj<FType, F>>(F(std::move(callable)), std::move(name)));
   }
 
   TVM_FFI_INLINE void CallRaw(const TVMFFIAny* args, int32_t num_args, Any* result) const {
@@ -430,8 +433,8 @@ inline std::vector<String> Function::ListGlobalNames() {
   Any names = GetGlobalRequired("ffi.FunctionListGlobalNames")();
   const TVMFFIAny* cell = detail::AnyUnsafe::GetTVMFFIAny(names);
   if (cell->type_index != kTVMFFIArray) {
-    TVM_FFI_THROW(TypeError) << "ffi.FunctionListGlobalNames returned `"
-                             << detail::AnyTypeStr(cell) << "`, expected `Array`";
+    TVM_FFI_THROW(TypeError) << "ffi.FunctionListGlobalNames returned `" << detail::AnyTypeStr(cell)
+                             << "`, expected `Array`";
   }
   const TVMFFISeqCell* seq = reinterpret_cast<const TVMFFISeqCell*>(
       reinterpret_cast<const char*>(cell->v_obj) + sizeof(TVMFFIObject));
@@ -453,14 +456,13 @@ class TypedFunction<R(Args...)> {
   using TSelf = TypedFunction<R(Args...)>;
 
   TypedFunction() = default;
-  TypedFunction(std::nullptr_t) {}  // NOLINT(runtime/explicit)
+  TypedFunction(std::nullptr_t) {}                                // NOLINT(runtime/explicit)
   TypedFunction(Function packed) : packed_(std::move(packed)) {}  // NOLINT(runtime/explicit)
   template <typename TCallable,
-            typename = std::enable_if_t<
-                !std::is_base_of_v<ObjectRef, std::decay_t<TCallable>> &&
-                !std::is_same_v<std::decay_t<TCallable>, TSelf> &&
-                !std::is_same_v<std::decay_t<TCallable>, std::nullptr_t> &&
-                std::is_invocable_v<std::decay_t<TCallable>&, Args...>>>
+            typename = std::enable_if_t<!std::is_base_of_v<ObjectRef, std::decay_t<TCallable>> &&
+                                        !std::is_same_v<std::decay_t<TCallable>, TSelf> &&
+                                        !std::is_same_v<std::decay_t<TCallable>, std::nullptr_t> &&
+                                        std::is_invocable_v<std::decay_t<TCallable>&, Args...>>>
   TypedFunction(TCallable callable)  // NOLINT(runtime/explicit)
       : packed_(Function::FromTypedImpl<R(Args...)>(std::move(callable), std::string())) {}
   template <typename TCallable>
@@ -469,11 +471,10 @@ class TypedFunction<R(Args...)> {
 
   /*! \brief Rebind to a callable (wrapped with FromTyped). */
   template <typename TCallable,
-            typename = std::enable_if_t<
-                !std::is_base_of_v<ObjectRef, std::decay_t<TCallable>> &&
-                !std::is_same_v<std::decay_t<TCallable>, TSelf> &&
-                !std::is_same_v<std::decay_t<TCallable>, std::nullptr_t> &&
-                std::is_invocable_v<std::decay_t<TCallable>&, Args...>>>
+            typename = std::enable_if_t<!std::is_base_of_v<ObjectRef, std::decay_t<TCallable>> &&
+                                        !std::is_same_v<std::decay_t<TCallable>, TSelf> &&
+                                        !std::is_same_v<std::decay_t<TCallable>, std::nullptr_t> &&
+                                        std::is_invocable_v<std::decay_t<TCallable>&, Args...>>>
   TSelf& operator=(TCallable callable) {
     packed_ = Function::FromTypedImpl<R(Args...)>(std::move(callable), std::string());
     return *this;
@@ -555,15 +556,15 @@ TVM_FFI_NAMESPACE_END
  *  TVM_FFI_DLL_EXPORT_TYPED_FUNC_METADATA) defined to 1 — before or after
  *  including this header — __tvm_ffi__metadata_<ExportName> is exported too.
  */
-#define TVM_FFI_DLL_EXPORT_TYPED_FUNC(ExportName, Function)                                  \
-  extern "C" TVM_FFI_DLL_EXPORT int __tvm_ffi_##ExportName(                                  \
-      void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {              \
-    (void)self;                                                                              \
-    TVM_FFI_SAFE_CALL_BEGIN();                                                               \
-    ::tvm::ffi::detail::CallTypedPacked(Function, #ExportName, args, num_args, result);     \
-    TVM_FFI_SAFE_CALL_END();                                                                 \
-  }                                                                                          \
-  TVM_FFI_STR_CONCAT(TVM_FFI_DLL_EXPORT_METADATA_SEL_, TVM_FFI_DLL_EXPORT_INCLUDE_METADATA)  \
+#define TVM_FFI_DLL_EXPORT_TYPED_FUNC(ExportName, Function)                                       \
+  extern "C" TVM_FFI_DLL_EXPORT int __tvm_ffi_##ExportName(void* self, const TVMFFIAny* args,     \
+                                                           int32_t num_args, TVMFFIAny* result) { \
+    (void)self;                                                                                   \
+    TVM_FFI_SAFE_CALL_BEGIN();                                                                    \
+    ::tvm::ffi::detail::CallTypedPacked(Function, #ExportName, args, num_args, result);           \
+    TVM_FFI_SAFE_CALL_END();                                                                      \
+  }                                                                                               \
+  TVM_FFI_STR_CONCAT(TVM_FFI_DLL_EXPORT_METADATA_SEL_, TVM_FFI_DLL_EXPORT_INCLUDE_METADATA)       \
   (ExportName, Function)
 
 // Selection on the value of TVM_FFI_DLL_EXPORT_INCLUDE_METADATA at the point
@@ -583,23 +584,22 @@ TVM_FFI_NAMESPACE_END
 #define TVM_FFI_DLL_EXPORT_METADATA_ALT_0(ExportName, Function)
 #define TVM_FFI_DLL_EXPORT_METADATA_ALT_TVM_FFI_DLL_EXPORT_TYPED_FUNC_METADATA(ExportName, Function)
 
-#define TVM_FFI_DLL_EXPORT_METADATA_(ExportName, Function)                                     \
-  extern "C" TVM_FFI_DLL_EXPORT int __tvm_ffi__metadata_##ExportName(                          \
-      void*, const TVMFFIAny*, int32_t, TVMFFIAny* result) {                                   \
-    TVM_FFI_SAFE_CALL_BEGIN();                                                                 \
-    ::tvm::ffi::TypeTraits<::tvm::ffi::String>::MoveToAny(                                     \
-        ::tvm::ffi::String(::tvm::ffi::detail::FuncMetadataOf<decltype(Function)>()), result); \
-    TVM_FFI_SAFE_CALL_END();                                                                   \
+#define TVM_FFI_DLL_EXPORT_METADATA_(ExportName, Function)                                         \
+  extern "C" TVM_FFI_DLL_EXPORT int __tvm_ffi__metadata_##ExportName(void*, const TVMFFIAny*,      \
+                                                                     int32_t, TVMFFIAny* result) { \
+    TVM_FFI_SAFE_CALL_BEGIN();                                                                     \
+    ::tvm::ffi::TypeTraits<::tvm::ffi::String>::MoveToAny(                                         \
+        ::tvm::ffi::String(::tvm::ffi::detail::FuncMetadataOf<decltype(Function)>()), result);     \
+    TVM_FFI_SAFE_CALL_END();                                                                       \
   }
 
 /*! \brief Export the doc string of ExportName as __tvm_ffi__doc_<ExportName>. */
-#define TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(ExportName, DocString)                          \
-  extern "C" TVM_FFI_DLL_EXPORT int __tvm_ffi__doc_##ExportName(                          \
-      void*, const TVMFFIAny*, int32_t, TVMFFIAny* result) {                              \
-    TVM_FFI_SAFE_CALL_BEGIN();                                                            \
-    ::tvm::ffi::TypeTraits<::tvm::ffi::String>::MoveToAny(::tvm::ffi::String(DocString), \
-                                                          result);                        \
-    TVM_FFI_SAFE_CALL_END();                                                              \
+#define TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(ExportName, DocString)                                  \
+  extern "C" TVM_FFI_DLL_EXPORT int __tvm_ffi__doc_##ExportName(void*, const TVMFFIAny*, int32_t, \
+                                                                TVMFFIAny* result) {              \
+    TVM_FFI_SAFE_CALL_BEGIN();                                                                    \
+    ::tvm::ffi::TypeTraits<::tvm::ffi::String>::MoveToAny(::tvm::ffi::String(DocString), result); \
+    TVM_FFI_SAFE_CALL_END();                                                                      \
   }
 
 #endif  // TVM_FFI_FUNCTION_H_

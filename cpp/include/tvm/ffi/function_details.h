@@ -105,8 +105,7 @@ using SigPrinter = std::string (*)();
 }
 
 [[noreturn]] inline void ThrowArgTypeMismatch(const char* name, SigPrinter sig, size_t index,
-                                              const std::string& expected,
-                                              const std::string& got) {
+                                              const std::string& expected, const std::string& got) {
   TVM_FFI_THROW(TypeError) << "Mismatched type on argument #" << index << " when calling: `"
                            << (name ? name : AnonymousFuncName()) << sig() << "`. Expected `"
                            << expected << "` but got `" << got << "`";
@@ -123,8 +122,8 @@ constexpr bool kIsValidParam =
 /*! \brief Convert packed argument #I to the parameter type Arg. */
 template <typename Arg, size_t I>
 inline std::remove_const_t<std::remove_reference_t<Arg>> UnpackArg(const TVMFFIAny* args,
-                                                                    const char* name,
-                                                                    SigPrinter sig) {
+                                                                   const char* name,
+                                                                   SigPrinter sig) {
   using T = std::remove_const_t<std::remove_reference_t<Arg>>;
   static_assert(kIsValidParam<Arg>,
                 "Function::FromTyped: parameters must be values or const references");
@@ -176,8 +175,8 @@ inline void CallUnpackedImpl(F& f, const char* name, SigPrinter sig, const TVMFF
 }
 
 /*!
- * \brief Call f (F may be const-qualified) of signature R(Args...) with packed arguments, writing the
- *  owned result; throws TypeError on argument mismatches.
+ * \brief Call f (F may be const-qualified) of signature R(Args...) with packed arguments, writing
+ * the owned result; throws TypeError on argument mismatches.
  */
 template <typename Sig, typename F>
 struct UnpackCaller;
@@ -216,13 +215,27 @@ inline std::string JsonEscape(std::string_view text) {
   out.reserve(text.size() + 2);
   for (char c : text) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           static const char kHex[] = "0123456789abcdef";

@@ -174,7 +174,7 @@ inline Arc<T> make_arc(Args&&... args) {
 template <typename T, typename Elem, typename... Args>
 inline ObjectPtr<T> make_inplace_array_object(size_t num_elems, Args&&... args) {
   return detail::SimpleObjAllocator().make_inplace_array<T, Elem>(num_elems,
-                                                                    std::forward<Args>(args)...);
+                                                                  std::forward<Args>(args)...);
 }
 
 /*! \return The first in-place element of an object made by make_inplace_array_object. */

@@ -35,7 +35,6 @@
 #include <type_traits>
 #include <utility>
 
-
 TVM_FFI_NAMESPACE_BEGIN
 
 /*! \brief Tag for the controlled, unchecked construction of non-null handles. */
@@ -155,8 +154,7 @@ class Object {
   }
 
   void DecWeakRef() {
-    uint64_t old = __atomic_fetch_sub(&header_.combined_ref_count,
-                                      detail::kCombinedRefCountWeakOne,
+    uint64_t old = __atomic_fetch_sub(&header_.combined_ref_count, detail::kCombinedRefCountWeakOne,
                                       detail::kRefCountReleaseOrder);
     if (old == detail::kCombinedRefCountWeakOne) {
       __atomic_thread_fence(__ATOMIC_ACQUIRE);
@@ -320,7 +318,7 @@ class WeakObjectPtr {
 
  public:
   WeakObjectPtr() = default;
-  WeakObjectPtr(std::nullptr_t) noexcept {}  // NOLINT(runtime/explicit)
+  WeakObjectPtr(std::nullptr_t) noexcept {}                // NOLINT(runtime/explicit)
   WeakObjectPtr(const ObjectPtr<T>& p) : data_(p.data_) {  // NOLINT(runtime/explicit)
     if (data_) data_->IncWeakRef();
   }
@@ -410,27 +408,26 @@ class ObjectRef {
    *  check (TypeTraits<RefType>::CheckAnyStrict) accepts it. A null reference
    *  gives a null RefType when RefType is nullable, else nullopt.
    */
-  template <typename RefType,
-            typename = std::enable_if_t<std::is_base_of_v<ObjectRef, RefType>>, typename = void>
+  template <typename RefType, typename = std::enable_if_t<std::is_base_of_v<ObjectRef, RefType>>,
+            typename = void>
   std::optional<RefType> as() const& {
     if (!AcceptedAs<RefType>()) return std::nullopt;
     return RefFromPtr<RefType>(ObjectPtr<Object>(data_));
   }
-  template <typename RefType,
-            typename = std::enable_if_t<std::is_base_of_v<ObjectRef, RefType>>, typename = void>
+  template <typename RefType, typename = std::enable_if_t<std::is_base_of_v<ObjectRef, RefType>>,
+            typename = void>
   std::optional<RefType> as() && {
     if (!AcceptedAs<RefType>()) return std::nullopt;
     return RefFromPtr<RefType>(std::move(data_));
   }
-  /*! \brief As as<RefType>(), but a mismatch throws TypeError "Cannot treat type `X` as type `Y`". */
-  template <typename RefType,
-            typename = std::enable_if_t<std::is_base_of_v<ObjectRef, RefType>>>
+  /*! \brief As as<RefType>(), but a mismatch throws TypeError "Cannot treat type `X` as type `Y`".
+   */
+  template <typename RefType, typename = std::enable_if_t<std::is_base_of_v<ObjectRef, RefType>>>
   RefType as_or_throw() const& {
     if (!AcceptedAs<RefType>()) ThrowAsMismatch<RefType>();
     return RefFromPtr<RefType>(ObjectPtr<Object>(data_));
   }
-  template <typename RefType,
-            typename = std::enable_if_t<std::is_base_of_v<ObjectRef, RefType>>>
+  template <typename RefType, typename = std::enable_if_t<std::is_base_of_v<ObjectRef, RefType>>>
   RefType as_or_throw() && {
     if (!AcceptedAs<RefType>()) ThrowAsMismatch<RefType>();
     return RefFromPtr<RefType>(std::move(data_));
@@ -481,8 +478,8 @@ class ObjectRef {
  *  Ref's ContainerType is exact and a base of Obj. Specialisable.
  */
 template <typename Ref, typename Obj,
-          typename = std::enable_if_t<std::is_base_of_v<ObjectRef, Ref> &&
-                                      std::is_base_of_v<Object, Obj>>>
+          typename =
+              std::enable_if_t<std::is_base_of_v<ObjectRef, Ref> && std::is_base_of_v<Object, Obj>>>
 inline constexpr bool object_ref_contains_v =
     Ref::_type_container_is_exact && std::is_base_of_v<typename Ref::ContainerType, Obj>;
 
@@ -659,9 +656,9 @@ TVM_FFI_INLINE bool IsObjectInstance(int32_t index) {
   } else {
     const int32_t begin = TargetType::RuntimeTypeIndex();
     if constexpr (TargetType::_type_child_slots != 0) {
-      if (index >= begin &&
-          static_cast<int64_t>(index) < static_cast<int64_t>(begin) +
-                                            static_cast<int64_t>(TargetType::_type_child_slots) + 1) {
+      if (index >= begin && static_cast<int64_t>(index) <
+                                static_cast<int64_t>(begin) +
+                                    static_cast<int64_t>(TargetType::_type_child_slots) + 1) {
         return true;
       }
     } else {
@@ -721,28 +718,27 @@ TVM_FFI_NAMESPACE_END
  * The type is registered at static-initialisation time; _type_index is then
  * the runtime type index.
  */
-#define TVM_FFI_DECLARE_OBJECT_INFO_PREDEFINED_TYPE_KEY(TypeName, ParentType)                    \
-  static constexpr int32_t _type_depth = ParentType::_type_depth + 1;                             \
-  using _type_parent = ParentType;                                                                \
-  TVM_FFI_COLD_CODE static int32_t _GetOrAllocRuntimeTypeIndex() {                                \
-    static_assert(!ParentType::_type_final, "ParentType marked as final");                        \
-    static_assert(!ParentType::_type_s_eq_hash_subclass_kind_fixed ||                             \
-                      TypeName::_type_s_eq_hash_kind == ParentType::_type_s_eq_hash_kind,         \
-                  "The parent type fixes _type_s_eq_hash_kind for its subclasses");               \
-    static_assert(ParentType::_type_child_slots == 0 ||                                           \
-                      TypeName::_type_child_slots < ParentType::_type_child_slots,                \
-                  "Need to set _type_child_slots when parent specifies it.");                     \
-    static int32_t tindex = [] {                                                                  \
-      TVMFFIByteArray key{TypeName::_type_key,                                                    \
-                          std::char_traits<char>::length(TypeName::_type_key)};                   \
-      return TVMFFITypeGetOrAllocIndex(&key, -1, TypeName::_type_depth,                           \
-                                       static_cast<int32_t>(TypeName::_type_child_slots),         \
-                                       TypeName::_type_child_slots_can_overflow,                  \
-                                       ParentType::_GetOrAllocRuntimeTypeIndex());                \
-    }();                                                                                          \
-    return tindex;                                                                                \
-  }                                                                                               \
-  static inline const int32_t _type_index = _GetOrAllocRuntimeTypeIndex();                        \
+#define TVM_FFI_DECLARE_OBJECT_INFO_PREDEFINED_TYPE_KEY(TypeName, ParentType)                   \
+  static constexpr int32_t _type_depth = ParentType::_type_depth + 1;                           \
+  using _type_parent = ParentType;                                                              \
+  TVM_FFI_COLD_CODE static int32_t _GetOrAllocRuntimeTypeIndex() {                              \
+    static_assert(!ParentType::_type_final, "ParentType marked as final");                      \
+    static_assert(!ParentType::_type_s_eq_hash_subclass_kind_fixed ||                           \
+                      TypeName::_type_s_eq_hash_kind == ParentType::_type_s_eq_hash_kind,       \
+                  "The parent type fixes _type_s_eq_hash_kind for its subclasses");             \
+    static_assert(ParentType::_type_child_slots == 0 ||                                         \
+                      TypeName::_type_child_slots < ParentType::_type_child_slots,              \
+                  "Need to set _type_child_slots when parent specifies it.");                   \
+    static int32_t tindex = [] {                                                                \
+      TVMFFIByteArray key{TypeName::_type_key,                                                  \
+                          std::char_traits<char>::length(TypeName::_type_key)};                 \
+      return TVMFFITypeGetOrAllocIndex(                                                         \
+          &key, -1, TypeName::_type_depth, static_cast<int32_t>(TypeName::_type_child_slots),   \
+          TypeName::_type_child_slots_can_overflow, ParentType::_GetOrAllocRuntimeTypeIndex()); \
+    }();                                                                                        \
+    return tindex;                                                                              \
+  }                                                                                             \
+  static inline const int32_t _type_index = _GetOrAllocRuntimeTypeIndex();                      \
   static int32_t RuntimeTypeIndex() noexcept { return _GetOrAllocRuntimeTypeIndex(); }
 
 /*! \brief Declare a dynamic object type with key TypeKey (subclassable unless _type_final). */
@@ -760,23 +756,23 @@ TVM_FFI_NAMESPACE_END
  * \brief Declare a type whose index is fixed (the class defines _type_index
  *  itself, e.g. the built-in types); the index is registered once on first use.
  */
-#define TVM_FFI_DECLARE_OBJECT_INFO_STATIC(TypeKey, TypeName, ParentType)                      \
-  static constexpr const char* _type_key = TypeKey;                                            \
-  static constexpr int32_t _type_depth = ParentType::_type_depth + 1;                          \
-  using _type_parent = ParentType;                                                             \
-  TVM_FFI_COLD_CODE static int32_t _GetOrAllocRuntimeTypeIndex() {                             \
-    static_assert(!ParentType::_type_final, "ParentType marked as final");                     \
-    static int32_t tindex = [] {                                                               \
-      TVMFFIByteArray key{TypeName::_type_key,                                                 \
-                          std::char_traits<char>::length(TypeName::_type_key)};                \
-      int32_t index = TVMFFITypeGetOrAllocIndex(                                               \
-          &key, TypeName::_type_index, TypeName::_type_depth,                                  \
-          static_cast<int32_t>(TypeName::_type_child_slots),                                   \
+#define TVM_FFI_DECLARE_OBJECT_INFO_STATIC(TypeKey, TypeName, ParentType)                       \
+  static constexpr const char* _type_key = TypeKey;                                             \
+  static constexpr int32_t _type_depth = ParentType::_type_depth + 1;                           \
+  using _type_parent = ParentType;                                                              \
+  TVM_FFI_COLD_CODE static int32_t _GetOrAllocRuntimeTypeIndex() {                              \
+    static_assert(!ParentType::_type_final, "ParentType marked as final");                      \
+    static int32_t tindex = [] {                                                                \
+      TVMFFIByteArray key{TypeName::_type_key,                                                  \
+                          std::char_traits<char>::length(TypeName::_type_key)};                 \
+      int32_t index = TVMFFITypeGetOrAllocIndex(                                                \
+          &key, TypeName::_type_index, TypeName::_type_depth,                                   \
+          static_cast<int32_t>(TypeName::_type_child_slots),                                    \
           TypeName::_type_child_slots_can_overflow, ParentType::_GetOrAllocRuntimeTypeIndex()); \
-      return index < 0 ? static_cast<int32_t>(TypeName::_type_index) : index;                  \
-    }();                                                                                       \
-    return tindex;                                                                             \
-  }                                                                                            \
+      return index < 0 ? static_cast<int32_t>(TypeName::_type_index) : index;                   \
+    }();                                                                                        \
+    return tindex;                                                                              \
+  }                                                                                             \
   static int32_t RuntimeTypeIndex() noexcept { return TypeName::_type_index; }
 
 /*!
@@ -802,20 +798,20 @@ TVM_FFI_NAMESPACE_END
   static int32_t _GetOrAllocRuntimeTypeIndex() { return RuntimeTypeIndex(); }
 
 /*! \brief Default copy/move constructors and assignments of a reference class. */
-#define TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(TypeName)  \
-  TypeName(const TypeName& other) = default;                   \
-  TypeName(TypeName&& other) noexcept = default;               \
-  TypeName& operator=(const TypeName& other) = default;        \
+#define TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(TypeName) \
+  TypeName(const TypeName& other) = default;                  \
+  TypeName(TypeName&& other) noexcept = default;              \
+  TypeName& operator=(const TypeName& other) = default;       \
   TypeName& operator=(TypeName&& other) noexcept = default;
 
 // operator-> and get() of a reference class: mutable objects are handed out
 // non-const.
-#define TVM_FFI_DEFINE_OBJECT_REF_ACCESSORS_(ObjectName)                                   \
-  using _type_ref_pointer_ = std::conditional_t<ObjectName::_type_mutable, ObjectName*,   \
-                                                const ObjectName*>;                       \
-  _type_ref_pointer_ operator->() const {                                                  \
-    return static_cast<_type_ref_pointer_>(static_cast<ObjectName*>(data_.get()));         \
-  }                                                                                        \
+#define TVM_FFI_DEFINE_OBJECT_REF_ACCESSORS_(ObjectName)                             \
+  using _type_ref_pointer_ =                                                         \
+      std::conditional_t<ObjectName::_type_mutable, ObjectName*, const ObjectName*>; \
+  _type_ref_pointer_ operator->() const {                                            \
+    return static_cast<_type_ref_pointer_>(static_cast<ObjectName*>(data_.get()));   \
+  }                                                                                  \
   _type_ref_pointer_ get() const { return operator->(); }
 
 /*!

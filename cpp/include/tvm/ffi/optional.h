@@ -104,13 +104,13 @@ class Optional<T, std::enable_if_t<detail::kOptionalUsesAny<T>>> {
   using value_type = T;
 
   Optional() = default;
-  Optional(std::nullopt_t) {}  // NOLINT(runtime/explicit)
-  Optional(std::nullptr_t) {}  // NOLINT(runtime/explicit)
-  Optional(const T& value) : data_(value) {}  // NOLINT(runtime/explicit)
+  Optional(std::nullopt_t) {}                       // NOLINT(runtime/explicit)
+  Optional(std::nullptr_t) {}                       // NOLINT(runtime/explicit)
+  Optional(const T& value) : data_(value) {}        // NOLINT(runtime/explicit)
   Optional(T&& value) : data_(std::move(value)) {}  // NOLINT(runtime/explicit)
   template <typename U, typename = std::enable_if_t<detail::kOptionalConvertible<T, Optional, U>>>
   Optional(U&& value) : data_(T(std::forward<U>(value))) {}  // NOLINT(runtime/explicit)
-  Optional(std::optional<T> value) {  // NOLINT(runtime/explicit)
+  Optional(std::optional<T> value) {                         // NOLINT(runtime/explicit)
     if (value.has_value()) data_ = Any(std::move(*value));
   }
   template <typename U, typename = std::enable_if_t<detail::kOptionalConvertible<T, Optional, U>>>
@@ -173,7 +173,7 @@ class Optional<T, std::enable_if_t<detail::kOptionalUsesAny<T>>> {
   U as_or_throw() const {
     if (!TypeTraits<U>::CheckAnyStrict(Cell())) {
       detail::ThrowCannotTreatAs(TypeTraits<U>::GetMismatchTypeInfo(Cell()),
-                                  TypeTraits<U>::TypeStr());
+                                 TypeTraits<U>::TypeStr());
     }
     return TypeTraits<U>::CopyFromAnyViewAfterCheck(Cell());
   }
@@ -224,9 +224,9 @@ class Optional<T, std::enable_if_t<use_object_ref_optional_v<T>>> : public Objec
   static constexpr bool _type_is_nullable = true;
 
   Optional() = default;
-  Optional(std::nullopt_t) {}  // NOLINT(runtime/explicit)
-  Optional(std::nullptr_t) {}  // NOLINT(runtime/explicit)
-  Optional(const T& value) : ObjectRef(value) {}  // NOLINT(runtime/explicit)
+  Optional(std::nullopt_t) {}                           // NOLINT(runtime/explicit)
+  Optional(std::nullptr_t) {}                           // NOLINT(runtime/explicit)
+  Optional(const T& value) : ObjectRef(value) {}        // NOLINT(runtime/explicit)
   Optional(T&& value) : ObjectRef(std::move(value)) {}  // NOLINT(runtime/explicit)
   template <typename U, typename = std::enable_if_t<detail::kOptionalConvertible<T, Optional, U>>>
   Optional(U&& value) : ObjectRef(T(std::forward<U>(value))) {}  // NOLINT(runtime/explicit)
@@ -308,10 +308,10 @@ class Optional<P, std::enable_if_t<use_object_ptr_optional_v<P>>>
   using value_type = P;
 
   Optional() = default;
-  Optional(std::nullopt_t) {}  // NOLINT(runtime/explicit)
-  Optional(std::nullptr_t) {}  // NOLINT(runtime/explicit)
+  Optional(std::nullopt_t) {}                    // NOLINT(runtime/explicit)
+  Optional(std::nullptr_t) {}                    // NOLINT(runtime/explicit)
   Optional(P value) : Base(std::move(value)) {}  // NOLINT(runtime/explicit)
-  Optional(std::optional<P> value) {  // NOLINT(runtime/explicit)
+  Optional(std::optional<P> value) {             // NOLINT(runtime/explicit)
     if (value.has_value()) static_cast<Base&>(*this) = std::move(*value);
   }
   Optional& operator=(P value) {
@@ -356,17 +356,16 @@ class Optional<P, std::enable_if_t<use_object_ptr_optional_v<P>>>
 
 /*! \brief Optional of a type that is converted on every crossing: a std::optional. */
 template <typename T>
-class Optional<T, std::enable_if_t<!detail::kOptionalUsesAny<T> &&
-                                   !use_object_ref_optional_v<T> &&
+class Optional<T, std::enable_if_t<!detail::kOptionalUsesAny<T> && !use_object_ref_optional_v<T> &&
                                    !use_object_ptr_optional_v<T>>> {
  public:
   using value_type = T;
 
   Optional() = default;
-  Optional(std::nullopt_t) {}  // NOLINT(runtime/explicit)
+  Optional(std::nullopt_t) {}                     // NOLINT(runtime/explicit)
   Optional(T value) : data_(std::move(value)) {}  // NOLINT(runtime/explicit)
   template <typename U, typename = std::enable_if_t<detail::kOptionalConvertible<T, Optional, U>>>
-  Optional(U&& value) : data_(T(std::forward<U>(value))) {}  // NOLINT(runtime/explicit)
+  Optional(U&& value) : data_(T(std::forward<U>(value))) {}      // NOLINT(runtime/explicit)
   Optional(std::optional<T> value) : data_(std::move(value)) {}  // NOLINT(runtime/explicit)
   template <typename U, typename = std::enable_if_t<detail::kOptionalConvertible<T, Optional, U>>>
   Optional& operator=(U&& value) {

@@ -182,12 +182,12 @@ class String : public detail::ByteStorage<StringObj, kTVMFFISmallStr> {
 
   String() = default;
   String(std::nullptr_t) = delete;
-  String(const char* s) : Base(s, std::strlen(s)) {}              // NOLINT(runtime/explicit)
+  String(const char* s) : Base(s, std::strlen(s)) {}  // NOLINT(runtime/explicit)
   String(const char* s, size_t n) : Base(s, n) {}
-  String(const std::string& s) : Base(s.data(), s.size()) {}     // NOLINT(runtime/explicit)
+  String(const std::string& s) : Base(s.data(), s.size()) {}  // NOLINT(runtime/explicit)
   /*! \brief Takes over the buffer: always the heap form, even for short text. */
   String(std::string&& s) { InitFromStdString(std::move(s)); }  // NOLINT(runtime/explicit)
-  String(std::string_view s) : Base(s.data(), s.size()) {}       // NOLINT(runtime/explicit)
+  String(std::string_view s) : Base(s.data(), s.size()) {}      // NOLINT(runtime/explicit)
   explicit String(TVMFFIByteArray bytes) : Base(bytes.data, bytes.size) {}
 
   /*! \brief Three-way comparison (see memncmp); returns -1, 0 or 1. */
@@ -276,12 +276,8 @@ class String : public detail::ByteStorage<StringObj, kTVMFFISmallStr> {
     return String(s);
   }
   friend String operator+(const String& a, const String& b) { return a + b.view(); }
-  friend String operator+(const String& a, const std::string& b) {
-    return a + std::string_view(b);
-  }
-  friend String operator+(const std::string& a, const String& b) {
-    return std::string_view(a) + b;
-  }
+  friend String operator+(const String& a, const std::string& b) { return a + std::string_view(b); }
+  friend String operator+(const std::string& a, const String& b) { return std::string_view(a) + b; }
   friend String operator+(const String& a, const char* b) { return a + std::string_view(b); }
   friend String operator+(const char* a, const String& b) { return std::string_view(a) + b; }
 
@@ -311,11 +307,11 @@ class String : public detail::ByteStorage<StringObj, kTVMFFISmallStr> {
   friend bool operator!=(const char* a, const String& b) { return b.compare(a) != 0; }
   friend bool operator!=(const String& a, std::string_view b) { return a.compare(b) != 0; }
   friend bool operator!=(std::string_view a, const String& b) { return b.compare(a) != 0; }
-#define TVM_FFI_STRING_ORDER_OPS_(op)                                                         \
-  friend bool operator op(const String& a, const String& b) { return a.compare(b) op 0; }     \
+#define TVM_FFI_STRING_ORDER_OPS_(op)                                                          \
+  friend bool operator op(const String& a, const String& b) { return a.compare(b) op 0; }      \
   friend bool operator op(const String& a, const std::string& b) { return a.compare(b) op 0; } \
   friend bool operator op(const std::string& a, const String& b) { return 0 op b.compare(a); } \
-  friend bool operator op(const String& a, const char* b) { return a.compare(b) op 0; }       \
+  friend bool operator op(const String& a, const char* b) { return a.compare(b) op 0; }        \
   friend bool operator op(const char* a, const String& b) { return 0 op b.compare(a); }
   TVM_FFI_STRING_ORDER_OPS_(<)
   TVM_FFI_STRING_ORDER_OPS_(>)
@@ -348,7 +344,7 @@ class Bytes : public detail::ByteStorage<BytesObj, kTVMFFISmallBytes> {
   Bytes(TVMFFIByteArray bytes) : Base(bytes.data, bytes.size) {}  // NOLINT(runtime/explicit)
   Bytes(const std::string& s) : Base(s.data(), s.size()) {}       // NOLINT(runtime/explicit)
   /*! \brief Takes over the buffer: always the heap form, even for short content. */
-  Bytes(std::string&& s) { InitFromStdString(std::move(s)); }    // NOLINT(runtime/explicit)
+  Bytes(std::string&& s) { InitFromStdString(std::move(s)); }  // NOLINT(runtime/explicit)
   explicit Bytes(std::string_view s) : Base(s.data(), s.size()) {}
 
   /*! \brief Three-way comparison (see memncmp); returns -1, 0 or 1. */
@@ -411,8 +407,7 @@ struct TypeTraits<String>
 
 template <>
 struct TypeTraits<Bytes>
-    : detail::ByteStorageTypeTraits<Bytes, kTVMFFISmallBytes, kTVMFFIBytes,
-                                     kTVMFFIByteArrayPtr> {
+    : detail::ByteStorageTypeTraits<Bytes, kTVMFFISmallBytes, kTVMFFIBytes, kTVMFFIByteArrayPtr> {
   static std::string TypeStr() { return "bytes"; }
   static std::string TypeSchema() { return detail::SchemaOf("ffi.Bytes"); }
 };
@@ -442,14 +437,30 @@ inline String EscapeStringJSON(const String& value) {
   for (char c : value.view()) {
     unsigned char u = static_cast<unsigned char>(c);
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '/': out += "\\/"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '/':
+        out += "\\/";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (u < 0x20 || u == 0x7f) {
           detail::AppendHexByte(&out, "\\u", u, 4);

@@ -108,8 +108,9 @@ template <typename Base, typename Derived>
 inline constexpr bool type_subsumes_v<ObjectPtr<Base>, ObjectPtr<Derived>,
                                       std::enable_if_t<std::is_base_of_v<Base, Derived>>> = true;
 template <typename Base, typename Derived>
-inline constexpr bool type_subsumes_v<Arc<Base>, Arc<Derived>,
-                                      std::enable_if_t<std::is_base_of_v<Base, Derived>>> = true;
+inline constexpr bool
+    type_subsumes_v<Arc<Base>, Arc<Derived>, std::enable_if_t<std::is_base_of_v<Base, Derived>>> =
+        true;
 template <typename Base, typename Derived>
 inline constexpr bool type_subsumes_v<ObjectPtr<Base>, Arc<Derived>,
                                       std::enable_if_t<std::is_base_of_v<Base, Derived>>> = true;
@@ -128,7 +129,7 @@ inline constexpr bool is_integeral_enum_v<T, std::enable_if_t<std::is_enum_v<T>>
 class StrictBool {
  public:
   StrictBool(bool value) : value_(value) {}  // NOLINT(runtime/explicit)
-  operator bool() const { return value_; }  // NOLINT(runtime/explicit)
+  operator bool() const { return value_; }   // NOLINT(runtime/explicit)
 
  private:
   bool value_;
@@ -154,23 +155,36 @@ inline std::string TypeKeyToUserStr(std::string_view key) {
 /*! \brief The user-facing name of the type stored at a type index. */
 inline std::string TypeIndexToUserStr(int32_t index) {
   switch (index) {
-    case kTVMFFIAny: return "Any";
-    case kTVMFFINone: return "None";
-    case kTVMFFIInt: return "int";
-    case kTVMFFIBool: return "bool";
-    case kTVMFFIFloat: return "float";
-    case kTVMFFIOpaquePtr: return "void*";
-    case kTVMFFIDataType: return "dtype";
-    case kTVMFFIDevice: return "Device";
-    case kTVMFFIDLTensorPtr: return "DLTensor*";
+    case kTVMFFIAny:
+      return "Any";
+    case kTVMFFINone:
+      return "None";
+    case kTVMFFIInt:
+      return "int";
+    case kTVMFFIBool:
+      return "bool";
+    case kTVMFFIFloat:
+      return "float";
+    case kTVMFFIOpaquePtr:
+      return "void*";
+    case kTVMFFIDataType:
+      return "dtype";
+    case kTVMFFIDevice:
+      return "Device";
+    case kTVMFFIDLTensorPtr:
+      return "DLTensor*";
     case kTVMFFIRawStr:
     case kTVMFFISmallStr:
-    case kTVMFFIStr: return "str";
+    case kTVMFFIStr:
+      return "str";
     case kTVMFFIByteArrayPtr:
     case kTVMFFISmallBytes:
-    case kTVMFFIBytes: return "bytes";
-    case kTVMFFIObjectRValueRef: return "ObjectRValueRef";
-    default: break;
+    case kTVMFFIBytes:
+      return "bytes";
+    case kTVMFFIObjectRValueRef:
+      return "ObjectRValueRef";
+    default:
+      break;
   }
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(index);
   if (info == nullptr) return "<unknown type " + std::to_string(index) + ">";
@@ -451,9 +465,7 @@ struct TypeTraits<DLTensor*> : TypeTraitsBase {
     r->v_ptr = src;
   }
   static void MoveToAny(DLTensor* src, TVMFFIAny* r) { CopyToAnyView(src, r); }
-  static bool CheckAnyStrict(const TVMFFIAny* src) {
-    return src->type_index == kTVMFFIDLTensorPtr;
-  }
+  static bool CheckAnyStrict(const TVMFFIAny* src) { return src->type_index == kTVMFFIDLTensorPtr; }
   static DLTensor* CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
     return static_cast<DLTensor*>(src->v_ptr);
   }
@@ -496,9 +508,10 @@ struct TypeTraits<StrictBool> : TypeTraitsBase {
  *  borrowed pointer. A non-const T* can only be read when T::_type_mutable.
  */
 template <typename TPtr>
-struct TypeTraits<TPtr, std::enable_if_t<std::is_pointer_v<TPtr> &&
-                                         std::is_base_of_v<Object, std::remove_cv_t<
-                                                                       std::remove_pointer_t<TPtr>>>>>
+struct TypeTraits<
+    TPtr,
+    std::enable_if_t<std::is_pointer_v<TPtr> &&
+                     std::is_base_of_v<Object, std::remove_cv_t<std::remove_pointer_t<TPtr>>>>>
     : TypeTraitsBase {
   using ObjType = std::remove_cv_t<std::remove_pointer_t<TPtr>>;
 

@@ -34,8 +34,7 @@ struct IndexOf;
 template <typename T, typename... Rest>
 struct IndexOf<T, T, Rest...> : std::integral_constant<int, 0> {};
 template <typename T, typename First, typename... Rest>
-struct IndexOf<T, First, Rest...>
-    : std::integral_constant<int, 1 + IndexOf<T, Rest...>::value> {};
+struct IndexOf<T, First, Rest...> : std::integral_constant<int, 1 + IndexOf<T, Rest...>::value> {};
 template <typename T, typename... Ts>
 constexpr bool kVariantAccepts =
     kIsOneOf<std::decay_t<T>, Ts...> ||
@@ -120,7 +119,9 @@ class Variant {
     } else {
       // The first alternative constructible from the value takes it.
       std::optional<Any> out;
-      ((!out.has_value() && std::is_constructible_v<Ts, T&&> ? (void)(out = MakeIf<Ts>(value)) : void()), ...);
+      ((!out.has_value() && std::is_constructible_v<Ts, T&&> ? (void)(out = MakeIf<Ts>(value))
+                                                             : void()),
+       ...);
       return std::move(*out);
     }
   }
@@ -146,9 +147,7 @@ struct TypeTraits<Variant<Ts...>> : TypeTraitsBase {
   static void MoveToAny(Variant<Ts...> src, TVMFFIAny* r) {
     *r = detail::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(src.data_));
   }
-  static bool CheckAnyStrict(const TVMFFIAny* src) {
-    return Variant<Ts...>::IndexOfCell(src) >= 0;
-  }
+  static bool CheckAnyStrict(const TVMFFIAny* src) { return Variant<Ts...>::IndexOfCell(src) >= 0; }
   static Variant<Ts...> CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
     return *Variant<Ts...>::TryFrom(src);
   }

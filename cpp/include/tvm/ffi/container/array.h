@@ -76,8 +76,8 @@ namespace detail {
 template <typename T>
 struct IsIteratorLike {
   template <typename U>
-  static auto Test(int) -> decltype(typename std::iterator_traits<U>::iterator_category(),
-                                    std::true_type());
+  static auto Test(int)
+      -> decltype(typename std::iterator_traits<U>::iterator_category(), std::true_type());
   template <typename>
   static std::false_type Test(...);
   static constexpr bool value = decltype(Test<T>(0))::value && !std::is_integral_v<T>;
@@ -128,15 +128,13 @@ class Array : public ObjectRef {
     data_ = std::move(p);
   }
   /*! \brief The elements of [first, last). */
-  template <typename IterType,
-            typename = std::enable_if_t<detail::IsIteratorLike<IterType>::value>>
+  template <typename IterType, typename = std::enable_if_t<detail::IsIteratorLike<IterType>::value>>
   Array(IterType first, IterType last) : ObjectRef(nullptr) {
     Assign(first, last);
   }
 
   /*! \brief Replace the content by the elements of [first, last). */
-  template <typename IterType,
-            typename = std::enable_if_t<detail::IsIteratorLike<IterType>::value>>
+  template <typename IterType, typename = std::enable_if_t<detail::IsIteratorLike<IterType>::value>>
   void Assign(IterType first, IterType last) {
     int64_t n = 0;
     if constexpr (std::is_base_of_v<std::forward_iterator_tag,
@@ -205,8 +203,7 @@ class Array : public ObjectRef {
     return InsertCells(position, &cells);
   }
   /*! \brief Insert the elements of [first, last) before position. */
-  template <typename IterType,
-            typename = std::enable_if_t<detail::IsIteratorLike<IterType>::value>>
+  template <typename IterType, typename = std::enable_if_t<detail::IsIteratorLike<IterType>::value>>
   iterator insert(iterator position, IterType first, IterType last) {
     detail::CellBuffer cells;
     for (; first != last; ++first) cells.push_back(detail::SeqToCell<T>(*first));
@@ -318,7 +315,8 @@ class Array : public ObjectRef {
   /*! \return The ArrayObj itself (mutable; callers must respect copy-on-write). */
   ArrayObj* GetArrayObj() const { return obj(); }
 
-  /*! \return The ArrayObj, copied first if shared (for in-place edits), with room for min_capacity. */
+  /*! \return The ArrayObj, copied first if shared (for in-place edits), with room for min_capacity.
+   */
   ArrayObj* CopyOnWrite(int64_t min_capacity = 0) {
     if (!data_) {
       data_ = detail::SeqAllocInplace<ArrayObj>(min_capacity);
@@ -401,7 +399,8 @@ struct SeqTypeTraitsBase : TypeTraitsBase {
   static SeqRef MoveFromAnyAfterCheck(TVMFFIAny* src) {
     TVMFFIObject* obj = src->v_obj;
     SetNone(src);
-    return ObjectUnsafe::ObjectRefFromObjectPtr<SeqRef>(ObjectUnsafe::ObjectPtrFromOwned<Object>(obj));
+    return ObjectUnsafe::ObjectRefFromObjectPtr<SeqRef>(
+        ObjectUnsafe::ObjectPtrFromOwned<Object>(obj));
   }
   static std::optional<SeqRef> TryCastFromAnyView(const TVMFFIAny* src) {
     TVMFFIObject* raw = AnyObjectOrNull(src);
@@ -432,8 +431,7 @@ struct SeqTypeTraitsBase : TypeTraitsBase {
 }  // namespace detail
 
 template <typename T>
-struct TypeTraits<Array<T>>
-    : detail::SeqTypeTraitsBase<Array<T>, T, ArrayObj, kTVMFFIList> {
+struct TypeTraits<Array<T>> : detail::SeqTypeTraitsBase<Array<T>, T, ArrayObj, kTVMFFIList> {
   static std::string TypeStr() { return "Array<" + TypeTraits<T>::TypeStr() + ">"; }
   static std::string TypeSchema() {
     return detail::SchemaWithArgs("ffi.Array", {TypeTraits<T>::TypeSchema()});

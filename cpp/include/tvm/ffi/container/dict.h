@@ -40,21 +40,19 @@ class Dict : public ObjectRef, public detail::MapReadAPI<Dict<K, V>, K, V> {
       : Dict(init.begin(), init.end()) {}
   /*! \brief From a range of pairs (std::map, std::unordered_map, vector of pairs...). */
   template <typename Iter,
-            typename = std::enable_if_t<!std::is_integral_v<Iter> &&
-                                        !std::is_same_v<typename std::iterator_traits<
-                                                            Iter>::value_type, void>>>
+            typename = std::enable_if_t<
+                !std::is_integral_v<Iter> &&
+                !std::is_same_v<typename std::iterator_traits<Iter>::value_type, void>>>
   Dict(Iter first, Iter last) : Dict() {
     detail::MapInsertRange<K, V>(obj(), first, last);
   }
   /*!
-   * \brief View a Dict with more general types (Dict<String, int> as Dict<Any, Any>): shares the object,
-   *  no element is converted.
+   * \brief View a Dict with more general types (Dict<String, int> as Dict<Any, Any>): shares the
+   * object, no element is converted.
    */
-  template <typename K2, typename V2,
-            typename = std::enable_if_t<detail::kMapWidens<K, V, K2, V2>>>
+  template <typename K2, typename V2, typename = std::enable_if_t<detail::kMapWidens<K, V, K2, V2>>>
   Dict(const Dict<K2, V2>& other) : ObjectRef(other) {}  // NOLINT(runtime/explicit)
-  template <typename K2, typename V2,
-            typename = std::enable_if_t<detail::kMapWidens<K, V, K2, V2>>>
+  template <typename K2, typename V2, typename = std::enable_if_t<detail::kMapWidens<K, V, K2, V2>>>
   Dict(Dict<K2, V2>&& other) : ObjectRef(std::move(other)) {}  // NOLINT(runtime/explicit)
   explicit Dict(ObjectPtr<DictObj> n) : ObjectRef(std::move(n)) {}
   explicit Dict(UnsafeInit tag) : ObjectRef(tag) {}

@@ -6,8 +6,8 @@
  * in place and seen by all of them (and by Python, which reads the same
  * cell). There is no copy-on-write. Because another handle (or Python) may
  * store a value of any type, reads check each element's type (TypeError when
- * it is not a T). Concurrent mutation from several threads needs a lock. The first slots live inside the object;
- * when the list outgrows them it moves to a separately allocated buffer that
+ * it is not a T). Concurrent mutation from several threads needs a lock. The first slots live
+ * inside the object; when the list outgrows them it moves to a separately allocated buffer that
  * doubles as it grows (the cell's data_deleter frees it).
  *
  *   List<int> a = {1, 2, 3};
@@ -82,8 +82,7 @@ class List : public ObjectRef {
     data_ = std::move(p);
   }
   /*! \brief A new list of the elements of [first, last). */
-  template <typename IterType,
-            typename = std::enable_if_t<detail::IsIteratorLike<IterType>::value>>
+  template <typename IterType, typename = std::enable_if_t<detail::IsIteratorLike<IterType>::value>>
   List(IterType first, IterType last) : ObjectRef(nullptr) {
     int64_t n = 0;
     if constexpr (std::is_base_of_v<std::forward_iterator_tag,
@@ -138,8 +137,7 @@ class List : public ObjectRef {
     return InsertCells(position - begin(), &cells);
   }
   /*! \brief Insert the elements of [first, last) before position. */
-  template <typename IterType,
-            typename = std::enable_if_t<detail::IsIteratorLike<IterType>::value>>
+  template <typename IterType, typename = std::enable_if_t<detail::IsIteratorLike<IterType>::value>>
   iterator insert(iterator position, IterType first, IterType last) {
     int64_t pos = position - begin();
     detail::CellBuffer cells;

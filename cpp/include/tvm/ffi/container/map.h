@@ -40,21 +40,19 @@ class Map : public ObjectRef, public detail::MapReadAPI<Map<K, V>, K, V> {
       : Map(init.begin(), init.end()) {}
   /*! \brief From a range of pairs (std::map, std::unordered_map, vector of pairs...). */
   template <typename Iter,
-            typename = std::enable_if_t<!std::is_integral_v<Iter> &&
-                                        !std::is_same_v<typename std::iterator_traits<
-                                                            Iter>::value_type, void>>>
+            typename = std::enable_if_t<
+                !std::is_integral_v<Iter> &&
+                !std::is_same_v<typename std::iterator_traits<Iter>::value_type, void>>>
   Map(Iter first, Iter last) : Map() {
     detail::MapInsertRange<K, V>(mutable_obj(), first, last);
   }
   /*!
-   * \brief View a Map with more general types (Map<String, int> as Map<Any, Any>): shares the object,
-   *  no element is converted.
+   * \brief View a Map with more general types (Map<String, int> as Map<Any, Any>): shares the
+   * object, no element is converted.
    */
-  template <typename K2, typename V2,
-            typename = std::enable_if_t<detail::kMapWidens<K, V, K2, V2>>>
+  template <typename K2, typename V2, typename = std::enable_if_t<detail::kMapWidens<K, V, K2, V2>>>
   Map(const Map<K2, V2>& other) : ObjectRef(other) {}  // NOLINT(runtime/explicit)
-  template <typename K2, typename V2,
-            typename = std::enable_if_t<detail::kMapWidens<K, V, K2, V2>>>
+  template <typename K2, typename V2, typename = std::enable_if_t<detail::kMapWidens<K, V, K2, V2>>>
   Map(Map<K2, V2>&& other) : ObjectRef(std::move(other)) {}  // NOLINT(runtime/explicit)
   explicit Map(ObjectPtr<MapObj> n) : ObjectRef(std::move(n)) {}
   explicit Map(UnsafeInit tag) : ObjectRef(tag) {}
@@ -114,7 +112,8 @@ class Map : public ObjectRef, public detail::MapReadAPI<Map<K, V>, K, V> {
   MapObj* mutable_obj() { return static_cast<MapObj*>(data_.get()); }
 };
 
-/*! \brief lhs with every entry of rhs set into it (rhs wins on equal keys); lhs is copied on write. */
+/*! \brief lhs with every entry of rhs set into it (rhs wins on equal keys); lhs is copied on write.
+ */
 template <typename K, typename V>
 inline Map<K, V> Merge(Map<K, V> lhs, const Map<K, V>& rhs) {
   for (auto kv : rhs) lhs.Set(kv.first, kv.second);

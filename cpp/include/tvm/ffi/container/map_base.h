@@ -88,9 +88,7 @@ constexpr uint64_t kMapFibMul = 11400714819323198485ULL;
 constexpr uint8_t kMapKnownJumps = 83;
 
 /*! \return The distance of jump index k (k < kMapKnownJumps). */
-TVM_FFI_INLINE uint64_t MapJumpDistance(uint64_t k) {
-  return k < 16 ? k : (k - 10) * (k - 9) / 2;
-}
+TVM_FFI_INLINE uint64_t MapJumpDistance(uint64_t k) { return k < 16 ? k : (k - 10) * (k - 9) / 2; }
 
 /*! \return The key hash (AnyHash, also over borrowed string forms used for lookups). */
 TVM_FFI_INLINE uint64_t MapKeyHash(const TVMFFIAny* key) {
@@ -142,16 +140,20 @@ inline std::string MapKeyRepr(const TVMFFIAny* key) {
     return out;
   }
   switch (key->type_index) {
-    case kTVMFFIInt: return std::to_string(key->v_int64);
-    case kTVMFFIBool: return key->v_int64 ? "True" : "False";
-    case kTVMFFINone: return "None";
+    case kTVMFFIInt:
+      return std::to_string(key->v_int64);
+    case kTVMFFIBool:
+      return key->v_int64 ? "True" : "False";
+    case kTVMFFINone:
+      return "None";
     case kTVMFFIFloat: {
       std::ostringstream os;
       os.precision(17);
       os << key->v_float64;
       return os.str();
     }
-    default: return "<" + AnyTypeStr(key) + ">";
+    default:
+      return "<" + AnyTypeStr(key) + ">";
   }
 }
 
@@ -225,9 +227,7 @@ class MapBaseObj : public Object {
     return i < slots_ && Meta(i) != detail::kMapEmptySlot && Meta(i) != detail::kMapProtectedSlot;
   }
   /*! \return The pair at index i. */
-  detail::MapKV& KVAt(uint64_t i) const {
-    return IsSmall() ? SmallData()[i] : Item(i).kv;
-  }
+  detail::MapKV& KVAt(uint64_t i) const { return IsSmall() ? SmallData()[i] : Item(i).kv; }
 
   /*! \return The index of key, or EndIndex(). */
   TVM_FFI_INLINE uint64_t FindIndex(const TVMFFIAny* key) const {
@@ -266,9 +266,7 @@ class MapBaseObj : public Object {
     using reference = KVType&;
     iterator() = default;
     iterator(const MapBaseObj* self, uint64_t index) : self_(self), index_(index) {}
-    reference operator*() const {
-      return *reinterpret_cast<KVType*>(&self_->KVAt(index_));
-    }
+    reference operator*() const { return *reinterpret_cast<KVType*>(&self_->KVAt(index_)); }
     pointer operator->() const { return &**this; }
     iterator& operator++() {
       index_ = self_->NextIndex(index_);
@@ -434,7 +432,8 @@ class MapBaseObj : public Object {
    */
   void CopyFrom(const MapBaseObj& src) {
     if (!src.IsSmall() && !IsSmall() && slots_ == src.slots_) {
-      std::memcpy(static_cast<void*>(data_), src.data_, sizeof(detail::DenseMapBlock) * BlockCount(slots_));
+      std::memcpy(static_cast<void*>(data_), src.data_,
+                  sizeof(detail::DenseMapBlock) * BlockCount(slots_));
       *Extra() = *src.Extra();
       size_ = src.size_;
       for (uint64_t i = BeginIndex(); i != detail::kMapNoIndex && i != slots_; i = Item(i).next) {
@@ -570,7 +569,8 @@ class MapBaseObj : public Object {
         Item(it.next).prev = to;
       }
     }
-    // The chain predecessor of slot i (not a head), walking from home; kMapNoIndex on an unknown jump.
+    // The chain predecessor of slot i (not a head), walking from home; kMapNoIndex on an unknown
+    // jump.
     uint64_t ChainPrev(uint64_t home, uint64_t i) const {
       uint64_t p = home;
       while (true) {
@@ -883,12 +883,14 @@ inline T MapCellAs(const TVMFFIAny* cell) {
     return Any(AnyView::CopyFromTVMFFIAny(*cell));
   } else {
     using Traits = TypeTraits<T>;
-    if (TVM_FFI_LIKELY(Traits::CheckAnyStrict(cell))) return Traits::CopyFromAnyViewAfterCheck(cell);
+    if (TVM_FFI_LIKELY(Traits::CheckAnyStrict(cell)))
+      return Traits::CopyFromAnyViewAfterCheck(cell);
     ThrowCastError(Traits::GetMismatchTypeInfo(cell), Traits::TypeStr());
   }
 }
 
-/*! \brief Whether Map<K2, V2> can be viewed as Map<K, V> unchanged: each type is kept or becomes Any. */
+/*! \brief Whether Map<K2, V2> can be viewed as Map<K, V> unchanged: each type is kept or becomes
+ * Any. */
 template <typename K, typename V, typename K2, typename V2>
 constexpr bool kMapWidens = (std::is_same_v<K, Any> || std::is_same_v<K, K2>) &&
                             (std::is_same_v<V, Any> || std::is_same_v<V, V2>) &&

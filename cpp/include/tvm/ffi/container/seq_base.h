@@ -158,8 +158,8 @@ template <typename Obj>
 inline ObjectPtr<Obj> SeqAllocInplace(int64_t capacity) {
   if constexpr (Obj::kSeqBufferOutOfLine) {
     ObjectPtr<Obj> p = make_object<Obj>();
-    p->data = capacity == 0 ? nullptr
-                            : ::operator new(static_cast<size_t>(capacity) * sizeof(TVMFFIAny));
+    p->data =
+        capacity == 0 ? nullptr : ::operator new(static_cast<size_t>(capacity) * sizeof(TVMFFIAny));
     p->capacity = capacity;
     p->data_deleter = &SeqBaseObj::FreeBuffer;
     return p;
@@ -171,7 +171,8 @@ inline ObjectPtr<Obj> SeqAllocInplace(int64_t capacity) {
   }
 }
 
-/*! \brief A new object of type Obj holding copies of the cells [begin, end), with room for capacity. */
+/*! \brief A new object of type Obj holding copies of the cells [begin, end), with room for
+ * capacity. */
 template <typename Obj>
 inline ObjectPtr<Obj> SeqCopyFrom(const TVMFFIAny* begin, const TVMFFIAny* end, int64_t capacity) {
   int64_t n = end - begin;
@@ -233,7 +234,8 @@ inline T SeqFromCellChecked(const TVMFFIAny* cell) {
     }
     std::optional<T> v = TypeTraits<T>::TryCastFromAnyView(cell);
     if (!v.has_value()) {
-      TVM_FFI_THROW(TypeError) << "List element of type `" << TypeTraits<T>::GetMismatchTypeInfo(cell)
+      TVM_FFI_THROW(TypeError) << "List element of type `"
+                               << TypeTraits<T>::GetMismatchTypeInfo(cell)
                                << "` cannot be read as `" << TypeTraits<T>::TypeStr() << "`";
     }
     return std::move(*v);
@@ -421,8 +423,7 @@ template <typename T, typename U>
 struct SeqRefUpcast<T, U,
                     std::enable_if_t<std::is_base_of_v<ObjectRef, T> &&
                                      std::is_base_of_v<ObjectRef, U> && std::is_base_of_v<T, U>>>
-    : std::bool_constant<std::is_base_of_v<typename T::ContainerType,
-                                           typename U::ContainerType> &&
+    : std::bool_constant<std::is_base_of_v<typename T::ContainerType, typename U::ContainerType> &&
                          (T::_type_is_nullable || !U::_type_is_nullable) &&
                          !HasCustomAnyTraits<T>::value && !HasCustomAnyTraits<U>::value> {};
 

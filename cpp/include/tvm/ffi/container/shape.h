@@ -165,8 +165,7 @@ class Shape : public ObjectRef, public detail::ShapeReadMixin<Shape> {
   Shape(ShapeView view)  // NOLINT(runtime/explicit)
       : ObjectRef(Alloc(view.data(), view.size())) {}
   /*! \brief Copy the extents of an iterator range (any value convertible to int64_t). */
-  template <typename It,
-            typename = typename std::iterator_traits<It>::iterator_category,
+  template <typename It, typename = typename std::iterator_traits<It>::iterator_category,
             typename = std::enable_if_t<!std::is_integral_v<It>>>
   Shape(It first, It last) : ObjectRef(UnsafeInit{}) {
     std::vector<int64_t> values;
@@ -256,8 +255,8 @@ struct TypeTraits<Shape> : ObjectRefTypeTraitsBase<Shape> {
     const TVMFFIAny* slots = static_cast<const TVMFFIAny*>(seq->data);
     std::vector<int64_t> values(static_cast<size_t>(seq->size));
     for (int64_t i = 0; i < seq->size; ++i) {
-      values[i] = slots[i].type_index == kTVMFFIBool ? (slots[i].v_int64 != 0 ? 1 : 0)
-                                                     : slots[i].v_int64;
+      values[i] =
+          slots[i].type_index == kTVMFFIBool ? (slots[i].v_int64 != 0 ? 1 : 0) : slots[i].v_int64;
     }
     return Shape(values);
   }
@@ -267,8 +266,8 @@ struct TypeTraits<Shape> : ObjectRefTypeTraitsBase<Shape> {
       int64_t bad = FirstNonInt(seq);
       if (bad >= 0) {
         const TVMFFIAny* slots = static_cast<const TVMFFIAny*>(seq->data);
-        found += " (element #" + std::to_string(bad) + " is `" +
-                 detail::AnyTypeStr(&slots[bad]) + "`, not `int`)";
+        found += " (element #" + std::to_string(bad) + " is `" + detail::AnyTypeStr(&slots[bad]) +
+                 "`, not `int`)";
       }
     }
     return found;
@@ -278,8 +277,7 @@ struct TypeTraits<Shape> : ObjectRefTypeTraitsBase<Shape> {
   // The sequence cell of an Array or List (docs/abi.md §2.4), or nullptr.
   static const TVMFFISeqCell* SeqCellOf(const TVMFFIAny* src) {
     TVMFFIObject* obj = detail::AnyObjectOrNull(src);
-    if (obj == nullptr ||
-        (obj->type_index != kTVMFFIArray && obj->type_index != kTVMFFIList)) {
+    if (obj == nullptr || (obj->type_index != kTVMFFIArray && obj->type_index != kTVMFFIList)) {
       return nullptr;
     }
     return reinterpret_cast<const TVMFFISeqCell*>(reinterpret_cast<const char*>(obj) +

@@ -181,8 +181,8 @@ inline DLTensor MakeStridedPrototype(const DLTensor& t, ShapeView shape, ShapeVi
   proto.strides = const_cast<int64_t*>(strides.data());
   if (element_offset.has_value()) {
     if (TVM_FFI_UNLIKELY(*element_offset < 0)) {
-      TVM_FFI_THROW(InternalError) << "as_strided: element_offset must be non-negative, got "
-                                   << *element_offset;
+      TVM_FFI_THROW(InternalError)
+          << "as_strided: element_offset must be non-negative, got " << *element_offset;
     }
     proto.byte_offset += GetDataSize(*element_offset, t.dtype);
   }
@@ -329,8 +329,8 @@ class Tensor : public ObjectRef {
                     std::optional<int64_t> element_offset = std::nullopt) const {
     const TensorObj* t = checked();
     DLTensor proto = detail::MakeStridedPrototype(*t, shape, strides, element_offset);
-    return Tensor(make_inplace_array_object<detail::StridedViewTensorObj, int64_t>(
-        2 * shape.size(), *this, proto));
+    return Tensor(make_inplace_array_object<detail::StridedViewTensorObj, int64_t>(2 * shape.size(),
+                                                                                   *this, proto));
   }
   DLDataType dtype() const { return checked()->dtype; }
   DLDevice device() const { return checked()->device; }
@@ -343,9 +343,7 @@ class Tensor : public ObjectRef {
   /*! \return Whether the layout is compact row-major. */
   bool IsContiguous() const { return detail::TensorIsContiguous(*checked()); }
   /*! \return Whether the first element's address is a multiple of alignment bytes. */
-  bool IsAligned(size_t alignment) const {
-    return detail::TensorIsAligned(*checked(), alignment);
-  }
+  bool IsAligned(size_t alignment) const { return detail::TensorIsAligned(*checked(), alignment); }
   /*! \return The DLTensor inside the object (for passing to kernels). */
   DLTensor* GetDLTensorPtr() const { return const_cast<TensorObj*>(checked()); }
 
@@ -365,8 +363,8 @@ class Tensor : public ObjectRef {
 
   /*! \brief FromNDAlloc with the shape written in braces: FromNDAlloc(alloc, {2, 3}, ...). */
   template <typename TNDAlloc, typename... ExtraArgs>
-  static Tensor FromNDAlloc(TNDAlloc alloc, std::initializer_list<int64_t> shape,
-                            DLDataType dtype, DLDevice device, ExtraArgs&&... extra_args) {
+  static Tensor FromNDAlloc(TNDAlloc alloc, std::initializer_list<int64_t> shape, DLDataType dtype,
+                            DLDevice device, ExtraArgs&&... extra_args) {
     return FromNDAlloc(std::move(alloc), ShapeView(shape.begin(), shape.size()), dtype, device,
                        std::forward<ExtraArgs>(extra_args)...);
   }
@@ -429,8 +427,8 @@ class Tensor : public ObjectRef {
   static Tensor FromDLPackVersioned(DLManagedTensorVersioned* from, int32_t require_alignment = 0,
                                     bool require_contiguous = false) {
     TVMFFIObjectHandle out = nullptr;
-    TVM_FFI_CHECK_SAFE_CALL(TVMFFITensorFromDLPackVersioned(from, require_alignment,
-                                                            require_contiguous ? 1 : 0, &out));
+    TVM_FFI_CHECK_SAFE_CALL(
+        TVMFFITensorFromDLPackVersioned(from, require_alignment, require_contiguous ? 1 : 0, &out));
     return FromOwnedHandle(out);
   }
 
@@ -537,8 +535,8 @@ class Tensor : public ObjectRef {
     return t;
   }
   static Tensor FromOwnedHandle(TVMFFIObjectHandle handle) {
-    return Tensor(detail::ObjectUnsafe::ObjectPtrFromOwned<TensorObj>(
-        static_cast<TVMFFIObject*>(handle)));
+    return Tensor(
+        detail::ObjectUnsafe::ObjectPtrFromOwned<TensorObj>(static_cast<TVMFFIObject*>(handle)));
   }
   // Collects the error an allocator reports through its set_error callback.
   struct AllocErrorContext {

@@ -49,9 +49,9 @@ class Tuple : public ObjectRef {
   static constexpr bool _type_custom_any_traits = true;
 
   /*! \brief A tuple of default-constructed elements. */
-  template <typename Dummy = void,
-            typename = std::enable_if_t<std::is_void_v<Dummy> &&
-                                        std::conjunction_v<std::is_default_constructible<Types>...>>>
+  template <typename Dummy = void, typename = std::enable_if_t<
+                                       std::is_void_v<Dummy> &&
+                                       std::conjunction_v<std::is_default_constructible<Types>...>>>
   Tuple() : ObjectRef(nullptr) {
     ObjectPtr<ArrayObj> p = detail::SeqAllocInplace<ArrayObj>(static_cast<int64_t>(kSize));
     (p->AppendCellUnchecked(detail::SeqToCell<Types>(Types())), ...);
@@ -147,7 +147,8 @@ struct TupleTraitsHelper {
   template <typename T>
   static bool MismatchOne(const SeqBaseObj* seq, size_t i, std::string* result) {
     const TVMFFIAny* cell = seq->slots() + i;
-    if (TypeTraits<T>::CheckAnyStrict(cell) || TypeTraits<T>::TryCastFromAnyView(cell).has_value()) {
+    if (TypeTraits<T>::CheckAnyStrict(cell) ||
+        TypeTraits<T>::TryCastFromAnyView(cell).has_value()) {
       return true;
     }
     *result = std::string(SeqKindName(seq)) + "[index " + std::to_string(i) + ": " +
@@ -195,8 +196,7 @@ struct TypeTraits<Tuple<Types...>> : TypeTraitsBase {
     if (seq == nullptr || seq->size != kSize) return std::nullopt;
     if (seq->type_index() == kTVMFFIArray && Helper::FirstNonStrict(seq->slots(), Indices{}) < 0) {
       return detail::ObjectUnsafe::ObjectRefFromObjectPtr<Tuple<Types...>>(
-          detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(
-              const_cast<detail::SeqBaseObj*>(seq)));
+          detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(const_cast<detail::SeqBaseObj*>(seq)));
     }
     ObjectPtr<ArrayObj> p = Helper::Convert(seq->slots(), Indices{});
     if (p == nullptr) return std::nullopt;
@@ -226,8 +226,8 @@ TVM_FFI_NAMESPACE_END
 
 namespace std {
 template <typename... Types>
-struct tuple_size<::tvm::ffi::Tuple<Types...>>
-    : std::integral_constant<size_t, sizeof...(Types)> {};
+struct tuple_size<::tvm::ffi::Tuple<Types...>> : std::integral_constant<size_t, sizeof...(Types)> {
+};
 template <size_t I, typename... Types>
 struct tuple_element<I, ::tvm::ffi::Tuple<Types...>> {
   using type = std::tuple_element_t<I, std::tuple<Types...>>;

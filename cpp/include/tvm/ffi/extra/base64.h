@@ -81,24 +81,24 @@ inline Bytes Base64Decode(TVMFFIByteArray text) {
       unsigned char c = p[g + k];
       if (c == '=') {
         if (k < 2) {
-          TVM_FFI_THROW(InternalError) << "invalid base64 encoding: padding '=' at position "
-                                       << g + k << " starts a group";
+          TVM_FFI_THROW(InternalError)
+              << "invalid base64 encoding: padding '=' at position " << g + k << " starts a group";
         }
         break;
       }
       int d = detail::Base64DigitValue(c);
       if (d < 0) {
-        TVM_FFI_THROW(InternalError) << "invalid base64 encoding: character code "
-                                     << static_cast<int>(c) << " at position " << g + k
-                                     << " is not a base64 digit";
+        TVM_FFI_THROW(InternalError)
+            << "invalid base64 encoding: character code " << static_cast<int>(c) << " at position "
+            << g + k << " is not a base64 digit";
       }
       v |= static_cast<uint32_t>(d) << (18 - 6 * k);
       ++num_digits;
     }
     for (int k = num_digits; k < 4; ++k) {
       if (p[g + k] != '=') {
-        TVM_FFI_THROW(InternalError) << "invalid base64 encoding: character at position " << g + k
-                                     << " follows padding '='";
+        TVM_FFI_THROW(InternalError)
+            << "invalid base64 encoding: character at position " << g + k << " follows padding '='";
       }
     }
     out += static_cast<char>((v >> 16) & 0xFF);

@@ -47,9 +47,9 @@ struct DTypeTraitValue {
   static constexpr DLDataType value = {kCode, kBits, kLanes};
 };
 template <typename T>
-using IntDTypeTrait =
-    DTypeTraitValue<std::is_signed_v<T> ? static_cast<uint8_t>(kDLInt) : static_cast<uint8_t>(kDLUInt),
-                    static_cast<uint8_t>(8 * sizeof(T))>;
+using IntDTypeTrait = DTypeTraitValue<std::is_signed_v<T> ? static_cast<uint8_t>(kDLInt)
+                                                          : static_cast<uint8_t>(kDLUInt),
+                                      static_cast<uint8_t>(8 * sizeof(T))>;
 }  // namespace detail
 
 template <>
@@ -71,7 +71,7 @@ struct dtype_trait<unsigned long> : detail::IntDTypeTrait<unsigned long> {};  //
 template <>
 struct dtype_trait<long long> : detail::IntDTypeTrait<long long> {};  // NOLINT(runtime/int)
 template <>
-struct dtype_trait<unsigned long long>  // NOLINT(runtime/int)
+struct dtype_trait<unsigned long long>               // NOLINT(runtime/int)
     : detail::IntDTypeTrait<unsigned long long> {};  // NOLINT(runtime/int)
 template <>
 struct dtype_trait<float> : detail::DTypeTraitValue<kDLFloat, 32> {};

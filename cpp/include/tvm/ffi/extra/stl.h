@@ -167,7 +167,8 @@ struct StlTupleTraits : StlNoViewTraitsBase<Self> {
   static void MoveToAny(Self src, TVMFFIAny* r) { MoveImpl(std::move(src), r, Indices{}); }
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     const SeqBaseObj* seq = StlStrictArray(src);
-    return seq != nullptr && seq->size == kSize && Helper::FirstNonStrict(seq->slots(), Indices{}) < 0;
+    return seq != nullptr && seq->size == kSize &&
+           Helper::FirstNonStrict(seq->slots(), Indices{}) < 0;
   }
   static Self CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
     return StrictImpl(StlStrictArray(src)->slots(), Indices{});
@@ -232,9 +233,7 @@ struct StlMapTraits : StlNoViewTraitsBase<Self> {
     }
     return true;
   }
-  static Self CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
-    return *TryCastFromAnyView(src);
-  }
+  static Self CopyFromAnyViewAfterCheck(const TVMFFIAny* src) { return *TryCastFromAnyView(src); }
   static Self MoveFromAnyAfterCheck(TVMFFIAny* src) {
     Self out = CopyFromAnyViewAfterCheck(src);
     SeqReleaseCell(src);
@@ -294,8 +293,7 @@ struct StlMapTraits : StlNoViewTraitsBase<Self> {
 }  // namespace detail
 
 template <typename T, typename Alloc>
-struct TypeTraits<std::vector<T, Alloc>>
-    : detail::StlSeqTraits<std::vector<T, Alloc>, T, -1> {};
+struct TypeTraits<std::vector<T, Alloc>> : detail::StlSeqTraits<std::vector<T, Alloc>, T, -1> {};
 
 template <typename T, size_t N>
 struct TypeTraits<std::array<T, N>>
@@ -360,7 +358,8 @@ struct TypeTraits<std::optional<T>> : TypeTraitsBase {
   }
 };
 
-/*! \brief std::variant<Ts...>: the first alternative that holds exactly, else the first that converts. */
+/*! \brief std::variant<Ts...>: the first alternative that holds exactly, else the first that
+ * converts. */
 template <typename... Ts>
 struct TypeTraits<std::variant<Ts...>> : TypeTraitsBase {
   static constexpr bool storage_enabled = false;  // converted on every crossing
@@ -382,7 +381,8 @@ struct TypeTraits<std::variant<Ts...>> : TypeTraitsBase {
   static Self CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
     std::optional<Self> out;
     (void)((TypeTraits<Ts>::CheckAnyStrict(src)
-                ? (out.emplace(std::in_place_type<Ts>, TypeTraits<Ts>::CopyFromAnyViewAfterCheck(src)),
+                ? (out.emplace(std::in_place_type<Ts>,
+                               TypeTraits<Ts>::CopyFromAnyViewAfterCheck(src)),
                    true)
                 : false) ||
            ...);

@@ -41,8 +41,7 @@ class GlobalDef {
   GlobalDef& def(std::string_view name, TCallable callable, std::string_view doc = {}) {
     using F = std::decay_t<TCallable>;
     Function f = Function::FromTyped(F(std::move(callable)), std::string(name));
-    Register(name, f, doc,
-             detail::MakeFuncMetadata(detail::FuncSignature<F>::Schema(), doc));
+    Register(name, f, doc, detail::MakeFuncMetadata(detail::FuncSignature<F>::Schema(), doc));
     return *this;
   }
 
