@@ -460,14 +460,7 @@ class Tensor : public ObjectRef {
     if (allocator == nullptr) {
       TVM_FFI_THROW(RuntimeError) << "Tensor::FromDLPackAlloc: the allocator is NULL";
     }
-    DLTensor prototype;
-    prototype.data = nullptr;
-    prototype.device = device;
-    prototype.ndim = static_cast<int32_t>(shape.size());
-    prototype.dtype = dtype;
-    prototype.shape = const_cast<int64_t*>(shape.data());
-    prototype.strides = nullptr;
-    prototype.byte_offset = 0;
+    DLTensor prototype = AllocPrototype(shape, dtype, device);
     AllocErrorContext ctx;
     DLManagedTensorVersioned* managed = nullptr;
     int rc = allocator(&prototype, &managed, &ctx, &AllocErrorContext::Set);
@@ -503,14 +496,7 @@ class Tensor : public ObjectRef {
     if (env_alloc == nullptr) {
       TVM_FFI_THROW(ValueError) << "Tensor::FromEnvAlloc: the allocator function is NULL";
     }
-    DLTensor prototype;
-    prototype.data = nullptr;
-    prototype.device = device;
-    prototype.ndim = static_cast<int32_t>(shape.size());
-    prototype.dtype = dtype;
-    prototype.shape = const_cast<int64_t*>(shape.data());
-    prototype.strides = nullptr;
-    prototype.byte_offset = 0;
+    DLTensor prototype = AllocPrototype(shape, dtype, device);
     TVMFFIObjectHandle out = nullptr;
     TVM_FFI_CHECK_SAFE_CALL(env_alloc(&prototype, &out));
     return FromOwnedHandle(out);
@@ -527,6 +513,19 @@ class Tensor : public ObjectRef {
   using ContainerType = TensorObj;
 
  private:
+  /*! \brief What an allocator is asked for: device, dtype, ndim and shape; the rest zero. */
+  static DLTensor AllocPrototype(ShapeView shape, DLDataType dtype, DLDevice device) {
+    DLTensor prototype;
+    prototype.data = nullptr;
+    prototype.device = device;
+    prototype.ndim = static_cast<int32_t>(shape.size());
+    prototype.dtype = dtype;
+    prototype.shape = const_cast<int64_t*>(shape.data());
+    prototype.strides = nullptr;
+    prototype.byte_offset = 0;
+    return prototype;
+  }
+
   const TensorObj* checked() const {
     const TensorObj* t = get();
     if (TVM_FFI_UNLIKELY(t == nullptr)) {
