@@ -484,3 +484,9 @@ def test_from_dlpack_rejects_consumed_capsule_and_non_tensors():
             TypeError, match="Expect from_dlpack to take either a compatible tensor or PyCapsule"
         ):
             tvm_ffi.from_dlpack(value)
+
+
+def test_distribution_version_matches_package_version():
+    import importlib.metadata
+
+    assert importlib.metadata.version("tvm-ffi") == tvm_ffi.__version__
