@@ -249,3 +249,12 @@ def test_native_frame_on_an_unindented_source_line_is_built(tmp_path):
     assert first_line == 1
     with pytest.raises(NameError):
         exec(code, {})
+
+
+def test_native_frame_named_after_a_binary_file_is_built(tmp_path):
+    # Frames without source info carry the shared library's path; reading it
+    # as source must not fail (Python 3.9's linecache raises on binary files).
+    lib = tmp_path / "libthing.so"
+    lib.write_bytes(b"\x7fELF\x02\x01\x01\x03" + bytes(range(128, 256)) + b"\n" * 4)
+    code, _ = tvm_ffi.core._native_frame_code(str(lib), 3)
+    assert code.co_filename == "<%s>" % lib

@@ -79,7 +79,14 @@ def _native_frame_code(filename, lineno):
     Returns (code, co_firstlineno).
     """
     import linecache
-    line = linecache.getline(filename, lineno)
+    try:
+        line = linecache.getline(filename, lineno)
+    except (SyntaxError, UnicodeDecodeError, ValueError, OSError):
+        # Not a text file (a frame named after a shared library): Python 3.9's
+        # linecache raises here, and so would every traceback printer that
+        # reads the frame's file; a "<...>" name is one linecache never opens.
+        filename = "<%s>" % filename
+        line = ""
     if lineno >= 2 and line.strip():
         indent = len(line) - len(line.lstrip())
         # An unindented line cannot follow "if 1:"; a blank first line puts
