@@ -257,4 +257,7 @@ def test_native_frame_named_after_a_binary_file_is_built(tmp_path):
     lib = tmp_path / "libthing.so"
     lib.write_bytes(b"\x7fELF\x02\x01\x01\x03" + bytes(range(128, 256)) + b"\n" * 4)
     code, _ = tvm_ffi.core._native_frame_code(str(lib), 3)
-    assert code.co_filename == "<%s>" % lib
+    # What a traceback printer does with the frame: read its line, no error.
+    import linecache
+
+    assert linecache.getline(code.co_filename, 3) == ""
