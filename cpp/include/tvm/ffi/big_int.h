@@ -16,6 +16,7 @@
 #ifndef TVM_FFI_BIG_INT_H_
 #define TVM_FFI_BIG_INT_H_
 
+#include <tvm/ffi/base_detail.h>
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/memory.h>
@@ -270,13 +271,6 @@ inline int Compare(const Words& a, const Words& b) {
   return 0;
 }
 
-/*! \brief The same fold as the stable byte hash of strings, over whole words. */
-inline uint64_t HashWords(const Words& w) {
-  uint64_t h = 0;
-  for (uint64_t x : w) h = (h * 1099511628211ULL + x) % 2147483647ULL;
-  return h;
-}
-
 }  // namespace bigint
 }  // namespace detail
 
@@ -387,7 +381,9 @@ class BigInt {
   /*! \return The int64 value as uint64; for a heap value, the stable hash of its words. */
   uint64_t hash() const {
     if (!is_heap()) return static_cast<uint64_t>(data_.v_int64);
-    return detail::bigint::HashWords(ToWords());
+    // The words in memory order are bytes for the stable hash of strings.
+    Words words = ToWords();
+    return detail::StableHashBytes(words.data(), words.size() * sizeof(uint64_t));
   }
 
   /*! \return Whether the value is a heap object (does not fit int64). */
