@@ -71,10 +71,15 @@ inline void WriteField(Object* obj, const TVMFFIFieldInfo* field, const AnyView&
   setter(obj, value);
 }
 
-/*! \return The content of a string or bytes value, small or heap (docs/abi.md layouts). */
+/*! \return The content of a string or bytes value: small, heap or borrowed (docs/abi.md). */
 inline std::string_view BytesOf(const TVMFFIAny* cell) {
   if (cell->type_index == kTVMFFISmallStr || cell->type_index == kTVMFFISmallBytes) {
     return std::string_view(cell->v_bytes, cell->small_str_len);
+  }
+  if (cell->type_index == kTVMFFIRawStr) return std::string_view(cell->v_c_str);
+  if (cell->type_index == kTVMFFIByteArrayPtr) {
+    const TVMFFIByteArray* bytes = static_cast<const TVMFFIByteArray*>(cell->v_ptr);
+    return std::string_view(bytes->data, bytes->size);
   }
   // Str and Bytes objects: the header, then a TVMFFIByteArray.
   const TVMFFIByteArray* bytes = reinterpret_cast<const TVMFFIByteArray*>(

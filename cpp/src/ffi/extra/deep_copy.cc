@@ -324,7 +324,7 @@ class DeepCopier {
 
 TVM_FFI_STATIC_INIT_BLOCK() {
   reflection::GlobalDef().def(
-      "ffi.DeepCopy", [](AnyView value) { return DeepCopier().Run(value); },
+      "ffi.DeepCopy", [](Any value) { return DeepCopier().Run(value); },
       "A deep copy of a value: containers and copyable objects, sharing and cycles kept.");
 }
 

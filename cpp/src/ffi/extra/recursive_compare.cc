@@ -56,10 +56,10 @@ int ThreeWay(const T& a, const T& b) {
   return a < b ? -1 : (b < a ? 1 : 0);
 }
 
-/*! \brief Str and SmallStr are one kind of value, so are Bytes and SmallBytes. */
+/*! \brief Strings are one kind of value (small, heap, borrowed), so are bytes. */
 int32_t ValueKind(int32_t type_index) {
-  if (type_index == kTVMFFISmallStr) return kTVMFFIStr;
-  if (type_index == kTVMFFISmallBytes) return kTVMFFIBytes;
+  if (type_index == kTVMFFISmallStr || type_index == kTVMFFIRawStr) return kTVMFFIStr;
+  if (type_index == kTVMFFISmallBytes || type_index == kTVMFFIByteArrayPtr) return kTVMFFIBytes;
   return type_index;
 }
 
@@ -341,19 +341,19 @@ TVM_FFI_STATIC_INIT_BLOCK() {
   RegisterBigIntCompareHooks();
   reflection::GlobalDef()
       .def(
-          "ffi.RecursiveEq", [](AnyView a, AnyView b) { return CompareValues(a, b, true) == 0; },
+          "ffi.RecursiveEq", [](Any a, Any b) { return CompareValues(a, b, true) == 0; },
           "Recursive equality of two values (containers element-wise, objects by fields).")
       .def(
-          "ffi.RecursiveLt", [](AnyView a, AnyView b) { return CompareValues(a, b, false) < 0; },
+          "ffi.RecursiveLt", [](Any a, Any b) { return CompareValues(a, b, false) < 0; },
           "Recursive a < b.")
       .def(
-          "ffi.RecursiveLe", [](AnyView a, AnyView b) { return CompareValues(a, b, false) <= 0; },
+          "ffi.RecursiveLe", [](Any a, Any b) { return CompareValues(a, b, false) <= 0; },
           "Recursive a <= b.")
       .def(
-          "ffi.RecursiveGt", [](AnyView a, AnyView b) { return CompareValues(a, b, false) > 0; },
+          "ffi.RecursiveGt", [](Any a, Any b) { return CompareValues(a, b, false) > 0; },
           "Recursive a > b.")
       .def(
-          "ffi.RecursiveGe", [](AnyView a, AnyView b) { return CompareValues(a, b, false) >= 0; },
+          "ffi.RecursiveGe", [](Any a, Any b) { return CompareValues(a, b, false) >= 0; },
           "Recursive a >= b.");
 }
 

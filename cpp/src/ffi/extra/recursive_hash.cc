@@ -329,7 +329,7 @@ TVM_FFI_STATIC_INIT_BLOCK() {
   RegisterBigIntHashHook();
   reflection::GlobalDef().def(
       "ffi.RecursiveHash",
-      [](AnyView value) { return static_cast<int64_t>(RecursiveHasher().Hash(value)); },
+      [](Any value) { return static_cast<int64_t>(RecursiveHasher().Hash(value)); },
       "A hash of a value consistent with ffi.RecursiveEq.");
 }
 

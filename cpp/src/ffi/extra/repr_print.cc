@@ -475,7 +475,7 @@ String ReprPrintValue(const AnyView& value) { return String(ReprPrinter().Print(
 
 TVM_FFI_STATIC_INIT_BLOCK() {
   reflection::GlobalDef().def(
-      "ffi.ReprPrint", [](AnyView value) { return ReprPrintValue(value); },
+      "ffi.ReprPrint", [](Any value) { return ReprPrintValue(value); },
       "The printed form of a value: containers, reflected fields, __ffi_repr__ hooks.");
 }
 
