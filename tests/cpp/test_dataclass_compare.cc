@@ -285,3 +285,30 @@ TEST(RecursiveHash, LinearOnSharedDags) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(RecursiveHash, NestingBeyondTheStackLimitRaisesValueError) {
+  // 2^20 + 1 nested Lists: one more frame than a traversal may hold.
+  constexpr int kDepth = (1 << 20) + 1;
+  List<Any> root;
+  List<Any> tail = root;
+  for (int i = 0; i < kDepth; ++i) {
+    List<Any> next;
+    tail.push_back(next);
+    tail = next;
+  }
+  EXPECT_EQ(ErrorMessage([&] { RecursiveHash(root); }, "ValueError"),
+            "RecursiveHash: maximum stack depth (1048576) exceeded");
+  // Take the chain apart from the top, so that no destructor recurses through it.
+  tail = List<Any>();
+  List<Any> cur = root;
+  root = List<Any>();
+  while (cur.size() != 0) {
+    List<Any> next = cur[0].cast<List<Any>>();
+    cur.clear();
+    cur = next;
+  }
+}
+
+}  // namespace

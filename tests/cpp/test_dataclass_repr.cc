@@ -155,6 +155,14 @@ TEST(ReprPrint, BigIntPrintsDecimal) {
   EXPECT_EQ(Repr(Any(big)), "21267647932558653966460912964485513216");
 }
 
+TEST(ReprPrint, SentinelsPrintTheirNames) {
+  Any missing = Function::GetGlobalRequired("ffi.GetInvalidObject")();
+  Any kwargs = Function::GetGlobalRequired("ffi.GetKwargsObject")();
+  EXPECT_EQ(Repr(missing), "<MISSING>");
+  EXPECT_EQ(Repr(Array<Any>({kwargs})), "(<KWARGS>,)");
+  EXPECT_TRUE(DeepCopy(missing).same_as(missing));
+}
+
 TEST(ReprPrint, SelfContainingListPrintsEllipsis) {
   List<Any> l({1});
   l.push_back(l);

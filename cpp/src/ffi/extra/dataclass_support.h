@@ -19,6 +19,7 @@
 #include <tvm/ffi/reflection/type_attr.h>
 #include <tvm/ffi/string.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -113,7 +114,15 @@ inline bool IsInstanceOfIndex(const Object* obj, int32_t target_index) {
 }
 
 /*! \return The index of "ffi.Enum", or -1 while no such type is registered. */
-inline int32_t EnumTypeIndex() { return FindTypeIndex("ffi.Enum"); }
+inline int32_t EnumTypeIndex() {
+  // A type keeps its index for the life of the process.
+  static std::atomic<int32_t> cached{-1};
+  int32_t index = cached.load(std::memory_order_relaxed);
+  if (index >= 0) return index;
+  index = FindTypeIndex("ffi.Enum");
+  if (index >= 0) cached.store(index, std::memory_order_relaxed);
+  return index;
+}
 
 /*!
  * \return The string index (name) of an enum singleton: ffi.Enum objects keep it,
