@@ -140,3 +140,20 @@ def test_deep_copy_of_non_copyable_object_raises():
     msg = 'Cannot deep copy object of type "testing.TestNonCopyable" because it is not'
     with pytest.raises(RuntimeError, match=msg):
         deep_copy(List([n]))
+
+
+def test_repr_hook_prints_nested_values_in_the_same_walk():
+    obj = make("testing.TestReprHook", child=List([1, "a"]))
+    assert repr_print(obj) == 'Hook<[1, "a"]>'
+    lst = List([])
+    cyc = make("testing.TestReprHook", child=lst)
+    lst.append(cyc)
+    assert repr(cyc) == "Hook<[...]>"
+    lst.clear()
+
+
+def test_object_repr_never_raises():
+    obj = make("testing.TestReprRaises")
+    with pytest.raises(ValueError, match="repr failed"):
+        repr_print(obj)
+    assert repr(obj) == "%s(0x%x)" % (type(obj).__name__, obj.__chandle__())
