@@ -158,9 +158,7 @@ TEST(RecursiveOrder, UnequalMapsRaiseTypeError) {
   EXPECT_EQ(ErrorMessage([&] { RecursiveLt(a, b); }), "Cannot order Map/Dict values");
   EXPECT_EQ(ErrorMessage([&] { RecursiveLt(Array<Any>({a}), Array<Any>({b})); }),
             "Cannot order Map/Dict values");
-  EXPECT_EQ(ErrorMessage([&] {
-              RecursiveGt(a, Map<Any, Any>{{String("b"), 1}});
-            }),
+  EXPECT_EQ(ErrorMessage([&] { RecursiveGt(a, Map<Any, Any>{{String("b"), 1}}); }),
             "Cannot order Map/Dict values");
 }
 

@@ -114,11 +114,7 @@ TEST(DeepCopy, FunctionIsNotCopyable) {
       ErrorMessage([&] { DeepCopy(f); }, "RuntimeError"),
       "Cannot deep copy object of type \"ffi.Function\" because it is not copy-constructible");
   EXPECT_EQ(
-      ErrorMessage(
-          [&] {
-            DeepCopy(List<Any>({1, f}));
-          },
-          "RuntimeError"),
+      ErrorMessage([&] { DeepCopy(List<Any>({1, f})); }, "RuntimeError"),
       "Cannot deep copy object of type \"ffi.Function\" because it is not copy-constructible");
 }
 

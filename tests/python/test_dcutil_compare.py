@@ -60,7 +60,9 @@ def test_maps_equal_regardless_of_order():
 
 
 def test_ordering_errors():
-    with pytest.raises(TypeError, match="Cannot compare values of different types: int vs ffi.SmallStr"):
+    with pytest.raises(
+        TypeError, match="Cannot compare values of different types: int vs ffi.SmallStr"
+    ):
         rlt(1, "a")
     with pytest.raises(TypeError, match="Cannot order NaN values"):
         rlt(math.nan, 1.0)

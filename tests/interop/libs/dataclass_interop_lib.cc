@@ -33,9 +33,8 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       .def_ro("name", &DcPairObj::name)
       .def_ro("payload", &DcPairObj::payload)
       .def_ro("hidden", &DcPairObj::hidden, refl::repr(false), refl::compare(false));
-  refl::GlobalDef().def("dcinterop.make",
-                        [](int64_t a, ffi::String name, ffi::Any payload, int64_t hidden) {
-                          return ffi::ObjectRef(
-                              ffi::make_object<DcPairObj>(a, std::move(name), payload, hidden));
-                        });
+  refl::GlobalDef().def(
+      "dcinterop.make", [](int64_t a, ffi::String name, ffi::Any payload, int64_t hidden) {
+        return ffi::ObjectRef(ffi::make_object<DcPairObj>(a, std::move(name), payload, hidden));
+      });
 }
