@@ -35,23 +35,6 @@
 
 TVM_FFI_NAMESPACE_BEGIN
 
-namespace detail {
-/*! \brief The runtime global `name`, looked up once (the runtime registers it at load). */
-template <const char* (*Name)()>
-inline const Function& DataclassGlobal() {
-  static const Function f = Function::GetGlobalRequired(Name());
-  return f;
-}
-inline const char* DeepCopyName() { return "ffi.DeepCopy"; }
-inline const char* ReprPrintName() { return "ffi.ReprPrint"; }
-inline const char* RecursiveHashName() { return "ffi.RecursiveHash"; }
-inline const char* RecursiveEqName() { return "ffi.RecursiveEq"; }
-inline const char* RecursiveLtName() { return "ffi.RecursiveLt"; }
-inline const char* RecursiveLeName() { return "ffi.RecursiveLe"; }
-inline const char* RecursiveGtName() { return "ffi.RecursiveGt"; }
-inline const char* RecursiveGeName() { return "ffi.RecursiveGe"; }
-}  // namespace detail
-
 /*!
  * \brief A deep copy: Array/Map/List/Dict and objects with __ffi_shallow_copy__
  *  are copied (one copy per original, so sharing and cycles are kept); PODs,
@@ -60,7 +43,8 @@ inline const char* RecursiveGeName() { return "ffi.RecursiveGe"; }
  *  copy-constructible" for an object without __ffi_shallow_copy__ (Function, Tensor, ...).
  */
 inline Any DeepCopy(const Any& value) {
-  return detail::DataclassGlobal<detail::DeepCopyName>()(value);
+  static const Function f = Function::GetGlobalRequired("ffi.DeepCopy");
+  return f(value);
 }
 
 /*!
@@ -70,12 +54,14 @@ inline Any DeepCopy(const Any& value) {
  *  environment variable TVM_FFI_REPR_WITH_ADDR=1 objects and containers show their address.
  */
 inline String ReprPrint(const Any& value) {
-  return detail::DataclassGlobal<detail::ReprPrintName>()(value).cast<String>();
+  static const Function f = Function::GetGlobalRequired("ffi.ReprPrint");
+  return f(value).cast<String>();
 }
 
 /*! \brief A hash consistent with RecursiveEq (RecursiveEq(a, b) implies equal hashes). */
 inline int64_t RecursiveHash(const Any& value) {
-  return detail::DataclassGlobal<detail::RecursiveHashName>()(value).cast<int64_t>();
+  static const Function f = Function::GetGlobalRequired("ffi.RecursiveHash");
+  return f(value).cast<int64_t>();
 }
 
 /*!
@@ -83,7 +69,8 @@ inline int64_t RecursiveHash(const Any& value) {
  *  containers element-wise, objects field by field (or through __ffi_eq__).
  */
 inline bool RecursiveEq(const Any& lhs, const Any& rhs) {
-  return detail::DataclassGlobal<detail::RecursiveEqName>()(lhs, rhs).cast<bool>();
+  static const Function f = Function::GetGlobalRequired("ffi.RecursiveEq");
+  return f(lhs, rhs).cast<bool>();
 }
 
 /*!
@@ -91,19 +78,23 @@ inline bool RecursiveEq(const Any& lhs, const Any& rhs) {
  * \throws Error TypeError for values of different types, NaN, and unequal Map/Dict values.
  */
 inline bool RecursiveLt(const Any& lhs, const Any& rhs) {
-  return detail::DataclassGlobal<detail::RecursiveLtName>()(lhs, rhs).cast<bool>();
+  static const Function f = Function::GetGlobalRequired("ffi.RecursiveLt");
+  return f(lhs, rhs).cast<bool>();
 }
 /*! \brief Recursive `lhs <= rhs` (see RecursiveLt). */
 inline bool RecursiveLe(const Any& lhs, const Any& rhs) {
-  return detail::DataclassGlobal<detail::RecursiveLeName>()(lhs, rhs).cast<bool>();
+  static const Function f = Function::GetGlobalRequired("ffi.RecursiveLe");
+  return f(lhs, rhs).cast<bool>();
 }
 /*! \brief Recursive `lhs > rhs` (see RecursiveLt). */
 inline bool RecursiveGt(const Any& lhs, const Any& rhs) {
-  return detail::DataclassGlobal<detail::RecursiveGtName>()(lhs, rhs).cast<bool>();
+  static const Function f = Function::GetGlobalRequired("ffi.RecursiveGt");
+  return f(lhs, rhs).cast<bool>();
 }
 /*! \brief Recursive `lhs >= rhs` (see RecursiveLt). */
 inline bool RecursiveGe(const Any& lhs, const Any& rhs) {
-  return detail::DataclassGlobal<detail::RecursiveGeName>()(lhs, rhs).cast<bool>();
+  static const Function f = Function::GetGlobalRequired("ffi.RecursiveGe");
+  return f(lhs, rhs).cast<bool>();
 }
 
 /*! \brief Print the ReprPrint text of a value. */
