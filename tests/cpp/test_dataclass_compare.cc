@@ -244,6 +244,10 @@ TEST(RecursiveHash, Containers) {
   EXPECT_EQ(RecursiveHash(Array<Any>({x, x})), 6030138136612915592);
 }
 
+TEST(RecursiveHash, ObjectWithoutFieldsHashesAsItsTypeKeyHash) {
+  EXPECT_EQ(RecursiveHash(Function::FromTyped([]() {})), -5498301871167852995);
+}
+
 TEST(RecursiveHash, MapsIndependentOfOrder) {
   Map<Any, Any> m{{String("a"), 1}, {String("b"), 2}, {1, 3}};
   Map<Any, Any> n{{1, 3}, {String("b"), 2}, {String("a"), 1}};

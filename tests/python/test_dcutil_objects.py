@@ -71,6 +71,7 @@ def test_hash_ignores_hash_off_fields_but_eq_does_not():
 def test_hash_values_agree_with_the_reference():
     assert rhash(compare(1, "x", 5)) == -5489667494180696104
     assert rhash(hashed(1, "x", 5)) == -2333583975415125541
+    assert rhash(make("testing.TestNonCopyable", value=1)) == -120429923095234644
 
 
 def test_order_compares_fields_lexicographically():
