@@ -132,7 +132,8 @@ class ObjectCreator {
     if (used != fields.size()) {
       for (const auto& kv : fields) {
         bool known = ForEachFieldInfoWithEarlyStop(type_info_, [&](const TVMFFIFieldInfo* info) {
-          return ffi::ToStringView(info->name) == std::string_view(kv.first.data(), kv.first.size());
+          return ffi::ToStringView(info->name) ==
+                 std::string_view(kv.first.data(), kv.first.size());
         });
         if (!known) {
           TVM_FFI_THROW(TypeError) << "Type `" << ffi::ToStringView(type_info_->type_key)
