@@ -499,3 +499,16 @@ TEST(PyClassStorage, FieldsLiveInAZeroFilledObjectAndAreReleased) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(BuiltinTypeAttrs, ShapeConvertAcceptsOnlyShapes) {
+  ffi::Function convert =
+      refl::TypeAttrColumn("__ffi_convert__")[kTVMFFIShape].cast<ffi::Function>();
+  ffi::Shape shape({1, 2});
+  EXPECT_TRUE(convert(shape).cast<ffi::Shape>().same_as(shape));
+  EXPECT_EQ(ErrorMessage([&] { convert(ffi::Array<ffi::Any>{1, 2}); }),
+            "Cannot cast from `ffi.Array` to `ffi.Shape`");
+}
+
+}  // namespace
