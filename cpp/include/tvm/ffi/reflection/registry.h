@@ -640,7 +640,7 @@ class ObjectDef {
   }
 
  protected:
-  // Protected so that variants of ObjectDef (e.g. one publishing overloads) can reuse them.
+  // Protected for OverloadObjectDef (reflection/overload.h), which shares these records.
   template <typename Extra>
   void ApplyTypeExtra(TVMFFIByteArray* doc, Extra&& extra) {
     using T = std::remove_cv_t<std::remove_reference_t<Extra>>;
@@ -746,17 +746,6 @@ class TypeAttrDef {
   template <typename V>
   TypeAttrDef& attr(const char* name, V&& value) {
     return def(name, std::forward<V>(value));
-  }
-
-  /*!
-   * \brief The native adapter of Fn as the key's hook type (a NativeFunctionView,
-   *  see reflection/native_function.h), stored as an opaque pointer.
-   */
-  template <auto Fn, typename TView>
-  TypeAttrDef& native_fn_attr(const AttrKey<TView>& key) {
-    ffi::detail::RegisterTypeAttrValue(type_index_, type_key_, key.name,
-                                       TView::template FromNative<Fn>());
-    return *this;
   }
 
  private:
