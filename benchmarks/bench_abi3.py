@@ -54,8 +54,20 @@ def build_bench_lib(include_dir, lib_dir, out_dir):
     out = os.path.join(out_dir, "tvm_ffi_bench_abi3_%s.so" % key)
     if not os.path.exists(out):
         os.makedirs(out_dir, exist_ok=True)
-        cmd = [CXX, "-std=c++17", "-O2", "-shared", "-fPIC", BENCH_SRC, "-o", out + ".tmp",
-               "-I" + include_dir, "-L" + lib_dir, "-ltvm_ffi", "-Wl,-rpath," + lib_dir]
+        cmd = [
+            CXX,
+            "-std=c++17",
+            "-O2",
+            "-shared",
+            "-fPIC",
+            BENCH_SRC,
+            "-o",
+            out + ".tmp",
+            "-I" + include_dir,
+            "-L" + lib_dir,
+            "-ltvm_ffi",
+            "-Wl,-rpath," + lib_dir,
+        ]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
             raise RuntimeError("build failed: %s\n%s" % (" ".join(cmd), proc.stderr))
@@ -107,7 +119,12 @@ class Worker:
         env = dict(os.environ, PYTHONPATH=site_dir)
         self.proc = subprocess.Popen(
             [sys.executable, os.path.abspath(__file__), "--worker", lib],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd=tempfile.gettempdir())
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=tempfile.gettempdir(),
+        )
         ready = self.proc.stdout.readline().split()
         if not ready or ready[0] != "ready":
             raise RuntimeError("worker for %s did not start" % site_dir)
@@ -128,7 +145,9 @@ def main():
     parser.add_argument("--abi3", help="site dir of the stable-ABI build")
     parser.add_argument("--specific", help="site dir of the version-specific build")
     parser.add_argument("--repeat", type=int, default=7, help="rounds (best is kept)")
-    parser.add_argument("--build-dir", default=os.path.join(tempfile.gettempdir(), "tvm_ffi_bench_build"))
+    parser.add_argument(
+        "--build-dir", default=os.path.join(tempfile.gettempdir(), "tvm_ffi_bench_build")
+    )
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -140,10 +159,14 @@ def main():
     spec = Worker(args.specific, lib)
     abi3 = Worker(args.abi3, lib)
     if ".abi3." not in abi3.core_file or ".abi3." in spec.core_file:
-        raise SystemExit("expected an abi3 build in --abi3 and a version-specific one in --specific "
-                         "(got %s and %s)" % (abi3.core_file, spec.core_file))
-    print("Python %s; specific: %s, abi3: %s; best of %d rounds, ns per call"
-          % (sys.version.split()[0], spec.core_file, abi3.core_file, args.repeat))
+        raise SystemExit(
+            "expected an abi3 build in --abi3 and a version-specific one in --specific "
+            "(got %s and %s)" % (abi3.core_file, spec.core_file)
+        )
+    print(
+        "Python %s; specific: %s, abi3: %s; best of %d rounds, ns per call"
+        % (sys.version.split()[0], spec.core_file, abi3.core_file, args.repeat)
+    )
     # Calls per timing: enough for ~0.05 s in the version-specific build.
     numbers = {}
     for _, stmt in ROWS:

@@ -15,7 +15,8 @@ cd "$ROOT"
 export TVM_FFI_TEST_LIB_DIR="${TVM_FFI_TEST_LIB_DIR:-$ROOT/build/tests/tests/testlib}"
 SMOKE=(tests/python/test_function.py tests/python/test_conversion.py
        tests/python/test_container.py tests/python/test_error.py
-       tests/python/test_object_init.py tests/python/test_device_dtype.py)
+       tests/python/test_object_init.py tests/python/test_device_dtype.py
+       tests/python/test_abi3_call_paths.py)
 
 default_minor="$(python -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
 wanted=("$@")

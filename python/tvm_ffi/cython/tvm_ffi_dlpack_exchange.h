@@ -93,9 +93,9 @@ static const DLPackExchangeAPI* TVMFFIPyExchangeFromAttr(PyTypeObject* type, PyO
     const char* name = PyCapsule_GetName(attr);
     if (name == NULL || strcmp(name, TVMFFI_PY_EXCHANGE_CAPSULE) != 0) {
       PyErr_Clear();
-      PyErr_Format(PyExc_TypeError,
-                   "%s.__dlpack_c_exchange_api__ is a capsule named '%s', expected '%s'",
-                   TVMFFIPyTypeName(type), name == NULL ? "(null)" : name, TVMFFI_PY_EXCHANGE_CAPSULE);
+      PyErr_Format(
+          PyExc_TypeError, "%s.__dlpack_c_exchange_api__ is a capsule named '%s', expected '%s'",
+          TVMFFIPyTypeName(type), name == NULL ? "(null)" : name, TVMFFI_PY_EXCHANGE_CAPSULE);
       return NULL;
     }
     return (const DLPackExchangeAPI*)PyCapsule_GetPointer(attr, TVMFFI_PY_EXCHANGE_CAPSULE);
@@ -458,9 +458,9 @@ static int TVMFFIPyTensorManagedToPy(DLManagedTensorVersioned* managed, void** o
     return -1;
   }
   PyObject* no_args = PyTuple_New(0);
-  PyObject* obj = no_args == NULL
-                      ? NULL
-                      : TVMFFIPyTypeNewSlot(tvm_ffi_py_tensor_type)(tvm_ffi_py_tensor_type, no_args, NULL);
+  PyObject* obj = no_args == NULL ? NULL
+                                  : TVMFFIPyTypeNewSlot(tvm_ffi_py_tensor_type)(
+                                        tvm_ffi_py_tensor_type, no_args, NULL);
   Py_XDECREF(no_args);
   if (obj == NULL) {
     TVMFFIObjectDecRef(handle); /* the Tensor owns managed now: this deletes it */
