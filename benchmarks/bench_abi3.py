@@ -2,14 +2,17 @@
 """Call overhead of the stable-ABI (abi3) build of tvm_ffi.core next to the version-specific one.
 
 Usage:
-  python benchmarks/bench_abi3.py --abi3 DIR --specific DIR [--repeat N] [--build-dir DIR]
+  python benchmarks/bench_abi3.py --abi3 DIR --specific DIR [--repeat N] [--seconds S] [--wall]
+                                  [--build-dir DIR]
 
 Each DIR holds one installed build of the package (`pip install --no-deps --target DIR
 <wheel>`): the wheel built with `-C wheel.py-api=cp312` and the default one, built for the
 Python running this script. Both packages are named tvm_ffi, so each runs in a worker process
 (PYTHONPATH=DIR) that times statements on request; every round times each statement in both
 workers one after the other, so both columns see the same phases of a shared machine, and a
-figure is the best of N rounds. The functions called are those of bench_calls.py
+figure is the best of N rounds. Timings are of the worker thread's CPU time (time.thread_time)
+unless --wall is given: on a loaded machine wall time also counts waiting for a core. The
+functions called are those of bench_calls.py
 (benchmarks/peers/tvm_ffi_bench.cc), compiled once against the C ABI and loaded by both.
 This is a measurement, not a test: it is not collected by pytest.
 """
@@ -20,6 +23,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 import timeit
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -102,6 +106,13 @@ def worker_namespace(lib):
     }
 
 
+# CPU time of the timing thread: on a loaded shared machine wall time also counts the time spent
+# waiting for a core, which lands on whichever column was running (--wall: wall time).
+TIMER = (
+    time.thread_time if os.environ.get("TVM_FFI_BENCH_TIMER", "cpu") == "cpu" else time.perf_counter
+)
+
+
 def worker(lib):
     """Worker loop: 'number statement' lines in, ns per call out."""
     import tvm_ffi.core as core
@@ -111,7 +122,7 @@ def worker(lib):
     for line in sys.stdin:
         number, stmt = line.rstrip("\n").split(" ", 1)
         number = int(number)
-        print(timeit.Timer(stmt, globals=ns).timeit(number) / number * 1e9, flush=True)
+        print(timeit.Timer(stmt, timer=TIMER, globals=ns).timeit(number) / number * 1e9, flush=True)
 
 
 class Worker:
@@ -146,14 +157,24 @@ def main():
     parser.add_argument("--specific", help="site dir of the version-specific build")
     parser.add_argument("--repeat", type=int, default=7, help="rounds (best is kept)")
     parser.add_argument(
+        "--seconds",
+        type=float,
+        default=0.05,
+        help="length of one timing (shorter and more rounds "
+        "find the quiet moments of a loaded machine)",
+    )
+    parser.add_argument(
         "--build-dir", default=os.path.join(tempfile.gettempdir(), "tvm_ffi_bench_build")
     )
+    parser.add_argument("--wall", action="store_true", help="time wall clock, not thread CPU time")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         return worker(args.worker)
     if not args.abi3 or not args.specific:
         parser.error("--abi3 and --specific are required")
+    # The workers read the clock choice from their environment.
+    os.environ["TVM_FFI_BENCH_TIMER"] = "wall" if args.wall else "cpu"
     pkg = os.path.join(args.abi3, "tvm_ffi")
     lib = build_bench_lib(os.path.join(pkg, "include"), os.path.join(pkg, "lib"), args.build_dir)
     spec = Worker(args.specific, lib)
@@ -164,14 +185,21 @@ def main():
             "(got %s and %s)" % (abi3.core_file, spec.core_file)
         )
     print(
-        "Python %s; specific: %s, abi3: %s; best of %d rounds, ns per call"
-        % (sys.version.split()[0], spec.core_file, abi3.core_file, args.repeat)
+        "Python %s; specific: %s, abi3: %s; best of %d rounds of %g s, ns of %s per call"
+        % (
+            sys.version.split()[0],
+            spec.core_file,
+            abi3.core_file,
+            args.repeat,
+            args.seconds,
+            "wall time" if args.wall else "thread CPU time",
+        )
     )
-    # Calls per timing: enough for ~0.05 s in the version-specific build.
+    # Calls per timing: enough for --seconds in the version-specific build.
     numbers = {}
     for _, stmt in ROWS:
         per_call = spec.time(1000, stmt)
-        numbers[stmt] = max(1000, int(0.05e9 / max(per_call, 1.0)))
+        numbers[stmt] = max(1000, int(args.seconds * 1e9 / max(per_call, 1.0)))
     best = {stmt: [float("inf"), float("inf")] for _, stmt in ROWS}
     for _ in range(args.repeat):
         for _, stmt in ROWS:
