@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Builds the package for every CPython this machine's pyenv has (3.9 and newer,
 # besides the default one that tests/run_all.sh covers) and runs a smoke
-# subset of the Python suite under each, in a venv of its own.
+# subset of the Python suite under each, in a venv of its own. Then builds one
+# stable-ABI (abi3) wheel with the oldest installed CPython 3.12+ and runs the
+# same subset with that very wheel under every installed 3.12+ (the default
+# Python included).
 #
 #   bash tests/ci/python_versions.sh [3.12 3.13 ...]
 #
@@ -12,7 +15,8 @@ cd "$ROOT"
 export TVM_FFI_TEST_LIB_DIR="${TVM_FFI_TEST_LIB_DIR:-$ROOT/build/tests/tests/testlib}"
 SMOKE=(tests/python/test_function.py tests/python/test_conversion.py
        tests/python/test_container.py tests/python/test_error.py
-       tests/python/test_object_init.py tests/python/test_device_dtype.py)
+       tests/python/test_object_init.py tests/python/test_device_dtype.py
+       tests/python/test_abi3_call_paths.py)
 
 default_minor="$(python -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
 wanted=("$@")
@@ -23,11 +27,25 @@ if [ ${#wanted[@]} = 0 ]; then
 fi
 
 pyenv_root="${PYENV_ROOT:-$HOME/.pyenv}"
+# The newest patch release of a minor version installed under pyenv (empty if none).
+pyenv_python() {
+  ls -d "$pyenv_root"/versions/"$1".*/bin/python 2>/dev/null | sort -V | tail -1
+}
+
+smoke() {  # smoke <python>: the smoke subset from a scratch directory
+  local scratch rc
+  scratch="$(mktemp -d)"
+  (cd "$scratch" && "$1" -m pytest -q -p no:cacheprovider \
+     --rootdir "$ROOT" -c "$ROOT/pyproject.toml" "${SMOKE[@]/#/$ROOT/}")
+  rc=$?
+  rm -rf "$scratch"
+  return $rc
+}
+
 failed=()
 tested=()
 for v in "${wanted[@]}"; do
-  # The newest patch release of that minor version installed under pyenv.
-  py="$(ls -d "$pyenv_root"/versions/"$v".*/bin/python 2>/dev/null | sort -V | tail -1)"
+  py="$(pyenv_python "$v")"
   if [ -z "$py" ]; then
     echo "=== Python $v: not installed here, skipped"
     continue
@@ -41,14 +59,53 @@ for v in "${wanted[@]}"; do
     failed+=("$v")
     continue
   fi
-  scratch="$(mktemp -d)"
-  if (cd "$scratch" && "$venv/bin/python" -m pytest -q -p no:cacheprovider \
-        --rootdir "$ROOT" -c "$ROOT/pyproject.toml" "${SMOKE[@]/#/$ROOT/}"); then
+  if smoke "$venv/bin/python"; then
     tested+=("$v")
   else
     failed+=("$v")
   fi
-  rm -rf "$scratch"
 done
+
+# The abi3 wheel: built once, then the same file under each 3.12+.
+abi3_versions=()
+for v in 3.12 3.13 3.14 3.15; do
+  if [ "$v" = "$default_minor" ] || [[ " ${wanted[*]} " == *" $v "* ]]; then
+    [ -n "$(pyenv_python "$v")" ] && abi3_versions+=("$v")
+  fi
+done
+if [ ${#abi3_versions[@]} = 0 ]; then
+  echo "=== abi3: no CPython 3.12+ installed here, skipped"
+else
+  build_py="$(pyenv_python "${abi3_versions[0]}")"
+  echo "=== abi3 wheel built with Python ${abi3_versions[0]} ($build_py)"
+  venv="$ROOT/build/abi3-build-venv"
+  wheel_dir="$ROOT/build/abi3-wheel"
+  rm -rf "$venv" "$wheel_dir"
+  wheel=""
+  if "$build_py" -m venv "$venv" \
+      && "$venv/bin/pip" wheel -q --no-deps . -w "$wheel_dir" -C wheel.py-api=cp312; then
+    wheel="$(ls "$wheel_dir"/tvm_ffi-*-cp312-abi3-*.whl 2>/dev/null | head -1)"
+  fi
+  if [ -z "$wheel" ]; then
+    echo "error: no cp312-abi3 wheel was built" >&2
+    failed+=(abi3-build)
+  else
+    for v in "${abi3_versions[@]}"; do
+      echo "=== abi3 wheel under Python $v"
+      venv="$ROOT/build/py$v-abi3-venv"
+      rm -rf "$venv"
+      # The extension must be the stable-ABI one (core.abi3.so), not a rebuild.
+      if "$(pyenv_python "$v")" -m venv "$venv" \
+          && "$venv/bin/pip" install -q "$wheel" pytest numpy \
+          && (cd /tmp && "$venv/bin/python" -c \
+                "import tvm_ffi.core as c, sys; sys.exit(not c.__file__.endswith('core.abi3.so'))") \
+          && smoke "$venv/bin/python"; then
+        tested+=("$v-abi3")
+      else
+        failed+=("$v-abi3")
+      fi
+    done
+  fi
+fi
 echo "=== Python versions passed: ${tested[*]:-none}; failed: ${failed[*]:-none}"
 [ ${#failed[@]} = 0 ]

@@ -301,6 +301,7 @@ cdef int convert_arg_slow(object x, TVMFFIAny* out, ArgStore* store) except -1:
     cdef TVMFFIObjectHandle handle = NULL
     cdef type t = type(x)
     cdef const DLPackExchangeAPI* api = NULL
+    cdef TVMFFIPyTupleItemsView flat_items
     if _NUMPY_NDARRAY is not None and t is _NUMPY_NDARRAY:
         # Known once a first numpy array went through the __dlpack__ branch below.
         return convert_dlpack_arg(x, out, store)
@@ -359,14 +360,18 @@ cdef int convert_arg_slow(object x, TVMFFIAny* out, ArgStore* store) except -1:
         for key, value in x.items():
             flat.append(key)
             flat.append(value)
-        if TVMFFIPyEnterNested(" while converting a nested dict to an ffi.Map") != 0:
-            raise_pending_py_error()
+        flat_args = tuple(flat)
+        TVMFFIPyTupleItemsAcquire(&flat_items, flat_args)
         try:
-            flat_args = tuple(flat)
-            function_call_env(rt_func("ffi.Map"), TVMFFIPyTupleItems(flat_args), len(flat_args),
-                              &tmp, store.env, True)
+            if TVMFFIPyEnterNested(" while converting a nested dict to an ffi.Map") != 0:
+                raise_pending_py_error()
+            try:
+                function_call_env(rt_func("ffi.Map"), flat_items.data, flat_items.size,
+                                  &tmp, store.env, True)
+            finally:
+                TVMFFIPyLeaveNested()
         finally:
-            TVMFFIPyLeaveNested()
+            TVMFFIPyTupleItemsRelease(&flat_items)
         set_owned_object(out, tmp.v_obj, store)
         return 0
     if isinstance(x, BaseException):

@@ -65,11 +65,17 @@ cdef TVMFFIObjectHandle py_callable_to_handle(object f) except NULL:
     return out
 
 
-cdef extern from "tvm_ffi_python_helpers.h":
-    PyObject** TVMFFIPyTupleItems(object tup) noexcept
+cdef extern from "tvm_ffi_limited_api.h":
+    # The items of a tuple as an array (a copy under the limited API): release after use.
+    ctypedef struct TVMFFIPyTupleItemsView:
+        PyObject** data
+        Py_ssize_t size
+    int TVMFFIPyTupleItemsAcquire(TVMFFIPyTupleItemsView* view, object tup) except -1
+    void TVMFFIPyTupleItemsRelease(TVMFFIPyTupleItemsView* view) noexcept
 
 cdef extern from "tvm_ffi_vectorcall.h":
     void* TVMFFIPyFunctionVectorcallPtr() noexcept
+    object TVMFFIPyFunctionCallTuple(object self, object args)
     void TVMFFIPyEnableVectorcall(object type, object object_type, void* call, void* result,
                                   void* raise_) noexcept
     # The native call under env (stream and allocator installed, then restored);
@@ -82,7 +88,12 @@ cdef extern from "tvm_ffi_vectorcall.h":
 
 cdef inline int function_call_raw(Function f, tuple args, TVMFFIAny* result) except -1:
     """Call f with args; leaves the owned result in result."""
-    return function_call_items(f, TVMFFIPyTupleItems(args), len(args), result)
+    cdef TVMFFIPyTupleItemsView items
+    TVMFFIPyTupleItemsAcquire(&items, args)
+    try:
+        return function_call_items(f, items.data, items.size, result)
+    finally:
+        TVMFFIPyTupleItemsRelease(&items)
 
 
 cdef inline int function_call_items(Function f, PyObject** items, Py_ssize_t n,
@@ -182,8 +193,9 @@ cdef class Function(Object):
         self.c_state.release_gil = 1 if value else 0
 
     def __call__(self, *args):
-        # Reached only through tp_call (e.g. f(*args, **{})); f(...) takes vectorcall.
-        return function_vectorcall_impl(self, TVMFFIPyTupleItems(args), len(args))
+        # Reached through tp_call (e.g. f(*args, **{})), and by every call of a
+        # stable-ABI build, which cannot give the type vectorcall; f(...) takes vectorcall.
+        return TVMFFIPyFunctionCallTuple(self, args)
 
     def __repr__(self):
         if self.chandle == NULL:

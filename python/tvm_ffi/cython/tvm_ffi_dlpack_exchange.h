@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "tvm_ffi_layout.h"
+#include "tvm_ffi_limited_api.h"
 
 #define TVMFFI_PY_EXCHANGE_ATTR "__dlpack_c_exchange_api__"
 #define TVMFFI_PY_EXCHANGE_ATTR_V12 "__c_dlpack_exchange_api__"
@@ -64,7 +65,7 @@ static const DLPackExchangeAPI* TVMFFIPyExchangeValidate(PyTypeObject* type,
     PyErr_Format(PyExc_TypeError,
                  "%s.__dlpack_c_exchange_api__: unsupported DLPack exchange API version "
                  "%u.%u (this tvm_ffi reads major version 1)",
-                 type->tp_name, (unsigned)major, (unsigned)minor);
+                 TVMFFIPyTypeName(type), (unsigned)major, (unsigned)minor);
     return NULL;
   }
   api = (const DLPackExchangeAPI*)header;
@@ -79,7 +80,7 @@ static const DLPackExchangeAPI* TVMFFIPyExchangeValidate(PyTypeObject* type,
   if (missing != NULL) {
     PyErr_Format(PyExc_TypeError,
                  "%s.__dlpack_c_exchange_api__: the table's %s is NULL (DLPack requires it)",
-                 type->tp_name, missing);
+                 TVMFFIPyTypeName(type), missing);
     return NULL;
   }
   return api;
@@ -92,9 +93,9 @@ static const DLPackExchangeAPI* TVMFFIPyExchangeFromAttr(PyTypeObject* type, PyO
     const char* name = PyCapsule_GetName(attr);
     if (name == NULL || strcmp(name, TVMFFI_PY_EXCHANGE_CAPSULE) != 0) {
       PyErr_Clear();
-      PyErr_Format(PyExc_TypeError,
-                   "%s.__dlpack_c_exchange_api__ is a capsule named '%s', expected '%s'",
-                   type->tp_name, name == NULL ? "(null)" : name, TVMFFI_PY_EXCHANGE_CAPSULE);
+      PyErr_Format(
+          PyExc_TypeError, "%s.__dlpack_c_exchange_api__ is a capsule named '%s', expected '%s'",
+          TVMFFIPyTypeName(type), name == NULL ? "(null)" : name, TVMFFI_PY_EXCHANGE_CAPSULE);
       return NULL;
     }
     return (const DLPackExchangeAPI*)PyCapsule_GetPointer(attr, TVMFFI_PY_EXCHANGE_CAPSULE);
@@ -107,7 +108,7 @@ static const DLPackExchangeAPI* TVMFFIPyExchangeFromAttr(PyTypeObject* type, PyO
   PyErr_Format(PyExc_ValueError,
                "%s.__dlpack_c_exchange_api__: expect a dlpack_exchange_api field (a capsule "
                "named '%s' or an int address), got %s",
-               type->tp_name, TVMFFI_PY_EXCHANGE_CAPSULE, Py_TYPE(attr)->tp_name);
+               TVMFFIPyTypeName(type), TVMFFI_PY_EXCHANGE_CAPSULE, TVMFFIPyTypeName(Py_TYPE(attr)));
   return NULL;
 }
 
@@ -141,14 +142,14 @@ static int TVMFFIPyExchangeLookup(PyTypeObject* type, const DLPackExchangeAPI** 
       if (api == NULL && PyErr_Occurred() != NULL) return -1;
       if (api == NULL) {
         PyErr_Format(PyExc_TypeError, "%s.__dlpack_c_exchange_api__ holds a NULL table",
-                     type->tp_name);
+                     TVMFFIPyTypeName(type));
         return -1;
       }
       api = TVMFFIPyExchangeValidate(type, api);
       if (api == NULL) return -1;
     }
   }
-  Py_INCREF(type);
+  Py_INCREF((PyObject*)type);
   entry->type = type;
   entry->api = api;
   *out = api;
@@ -299,7 +300,7 @@ static inline int TVMFFIPyExchangeToHandle(PyObject* x, const DLPackExchangeAPI*
       PyErr_Format(PyExc_RuntimeError,
                    "%s.__dlpack_c_exchange_api__: managed_tensor_from_py_object_no_sync "
                    "failed without setting an error",
-                   Py_TYPE(x)->tp_name);
+                   TVMFFIPyTypeName(Py_TYPE(x)));
     }
     return -1;
   }
@@ -334,7 +335,7 @@ static inline int TVMFFIPyExchangeArg(PyObject* x, const DLPackExchangeAPI* api,
         PyErr_Format(PyExc_RuntimeError,
                      "%s.__dlpack_c_exchange_api__: dltensor_from_py_object_no_sync failed "
                      "without setting an error",
-                     Py_TYPE(x)->tp_name);
+                     TVMFFIPyTypeName(Py_TYPE(x)));
       }
       return -1;
     }
@@ -422,7 +423,7 @@ static inline int TVMFFIPyTensorHandleOf(void* py_object, TVMFFIObjectHandle* ou
   if (tvm_ffi_py_tensor_type == NULL || !PyObject_TypeCheck(obj, tvm_ffi_py_tensor_type)) {
     PyErr_Format(PyExc_TypeError,
                  "tvm_ffi.Tensor.__dlpack_c_exchange_api__: expected a tvm_ffi.Tensor, got %s",
-                 Py_TYPE(obj)->tp_name);
+                 TVMFFIPyTypeName(Py_TYPE(obj)));
     return -1;
   }
   *out = TVMFFIPyObjectHandle(obj);
@@ -457,9 +458,9 @@ static int TVMFFIPyTensorManagedToPy(DLManagedTensorVersioned* managed, void** o
     return -1;
   }
   PyObject* no_args = PyTuple_New(0);
-  PyObject* obj = no_args == NULL
-                      ? NULL
-                      : tvm_ffi_py_tensor_type->tp_new(tvm_ffi_py_tensor_type, no_args, NULL);
+  PyObject* obj = no_args == NULL ? NULL
+                                  : TVMFFIPyTypeNewSlot(tvm_ffi_py_tensor_type)(
+                                        tvm_ffi_py_tensor_type, no_args, NULL);
   Py_XDECREF(no_args);
   if (obj == NULL) {
     TVMFFIObjectDecRef(handle); /* the Tensor owns managed now: this deletes it */

@@ -1,7 +1,7 @@
 /*
  * Small C helpers of the tvm_ffi.core extension that are easier to write in C
  * than in Cython: deleters and hooks that native code calls without the GIL,
- * and direct access to object cells, tuple items and tp_new slots.
+ * and direct access to object cells and tp_new slots.
  */
 #ifndef TVM_FFI_PYTHON_HELPERS_H_
 #define TVM_FFI_PYTHON_HELPERS_H_
@@ -9,13 +9,7 @@
 #include <Python.h>
 #include <tvm/ffi/c_api.h>
 
-/* CPython 3.13 made the interpreter-finalizing check public and removed the
- * underscored name. */
-#if PY_VERSION_HEX >= 0x030D0000
-#define TVMFFIPyIsFinalizing() Py_IsFinalizing()
-#else
-#define TVMFFIPyIsFinalizing() _Py_IsFinalizing()
-#endif
+#include "tvm_ffi_limited_api.h"
 
 /* Safe to call from any thread, with or without the GIL. During interpreter
  * shutdown the reference is leaked on purpose: touching a finalized
@@ -70,12 +64,9 @@ static void* TVMFFIPyObjectCell(void* obj) { return (char*)obj + sizeof(TVMFFIOb
 static PyObject* TVMFFIPyNewInstance(PyObject* base, PyObject* cls) {
   PyObject* no_args = PyTuple_New(0); /* the interpreter's shared empty tuple */
   if (no_args == NULL) return NULL;
-  PyObject* out = ((PyTypeObject*)base)->tp_new((PyTypeObject*)cls, no_args, NULL);
+  PyObject* out = TVMFFIPyTypeNewSlot((PyTypeObject*)base)((PyTypeObject*)cls, no_args, NULL);
   Py_DECREF(no_args);
   return out;
 }
-
-/* The items of a tuple as an array, so tuple calls share the vectorcall path. */
-static PyObject** TVMFFIPyTupleItems(PyObject* tuple) { return ((PyTupleObject*)tuple)->ob_item; }
 
 #endif  // TVM_FFI_PYTHON_HELPERS_H_

@@ -13,6 +13,7 @@
 
 #include "tvm_ffi_dlpack_exchange.h"
 #include "tvm_ffi_layout.h"
+#include "tvm_ffi_limited_api.h"
 
 /* Vectorcall for tvm_ffi.Function. Cython (3.x) generates vectorcall only for
  * constructors, so the entry point lives here, and so does the fast path of a
@@ -213,20 +214,36 @@ general:
   return tvm_ffi_py_call.call(self, (PyObject**)args, n);
 }
 
+/* A call through tp_call (Function.__call__): the same fast and general paths
+ * over the items of the argument tuple. */
+static PyObject* TVMFFIPyFunctionCallTuple(PyObject* self, PyObject* args) {
+  TVMFFIPyTupleItemsView items;
+  if (TVMFFIPyTupleItemsAcquire(&items, args) != 0) return NULL;
+  PyObject* out = TVMFFIPyFunctionVectorcall(self, items.data, (size_t)items.size, NULL);
+  TVMFFIPyTupleItemsRelease(&items);
+  return out;
+}
+
 /* Turns vectorcall on for `type` (tvm_ffi.Function), whose instances keep the
  * entry point in their TVMFFIPyFunctionState, and records what the fast path
- * needs. Done once at import, before any instance or subclass exists. */
+ * needs. Done once at import, before any instance or subclass exists. The
+ * stable ABI cannot set a type's vectorcall offset: a limited build keeps
+ * tp_call (TVMFFIPyFunctionCallTuple), which reaches the same paths. */
 static void TVMFFIPyEnableVectorcall(PyObject* type_obj, PyObject* object_type, void* call,
                                      void* result, void* raise) {
-  PyTypeObject* type = (PyTypeObject*)type_obj;
   tvm_ffi_py_call.call = (TVMFFIPyCallImpl)call;
   tvm_ffi_py_call.result = (TVMFFIPyResultImpl)result;
   tvm_ffi_py_call.raise = (TVMFFIPyRaiseImpl)raise;
   tvm_ffi_py_call.object_type = (PyTypeObject*)object_type;
+#if TVMFFI_PY_LIMITED_API
+  (void)type_obj;
+#else
+  PyTypeObject* type = (PyTypeObject*)type_obj;
   type->tp_vectorcall_offset =
       TVMFFIPyFunctionStateOffset() + (Py_ssize_t)offsetof(TVMFFIPyFunctionState, vectorcall);
   type->tp_flags |= Py_TPFLAGS_HAVE_VECTORCALL;
   PyType_Modified(type);
+#endif
 }
 
 static void* TVMFFIPyFunctionVectorcallPtr(void) { return (void*)TVMFFIPyFunctionVectorcall; }
