@@ -7,6 +7,7 @@
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/reflection/access_path.h>
+#include <tvm/ffi/reflection/accessor.h>
 #include <tvm/ffi/string.h>
 
 #include <cstddef>
@@ -141,6 +142,119 @@ TEST(AccessPath, ValuesRoundTripThroughAny) {
   AccessPath back = v.cast<AccessPath>();
   EXPECT_TRUE(back.same_as(p));
   EXPECT_FALSE(v.as<AccessStep>().has_value());
+}
+
+const TVMFFIFieldInfo* FindField(const TVMFFITypeInfo* info, const std::string& name) {
+  for (int32_t i = 0; i < info->num_fields; ++i) {
+    if (std::string(info->fields[i].name.data, info->fields[i].name.size) == name) {
+      return &info->fields[i];
+    }
+  }
+  return nullptr;
+}
+
+ffi::Function MethodOf(const char* type_key, const char* name) {
+  return ffi::reflection::GetMethod(type_key, name);
+}
+
+/*! \brief The __ffi_repr__ hook of a type, called with a printer that quotes strings. */
+std::string ReprByHook(const Any& value) {
+  TVMFFIByteArray name{"__ffi_repr__", 12};
+  const TVMFFITypeAttrColumn* col = TVMFFIGetTypeAttrColumn(&name);
+  EXPECT_NE(col, nullptr);
+  ffi::Function hook =
+      ffi::AnyView::CopyFromTVMFFIAny(col->data[value.type_index() - col->begin_index])
+          .cast<ffi::Function>();
+  ffi::Function fn_repr = ffi::Function::FromTyped([](ffi::AnyView v) -> String {
+    if (auto s = v.as<String>()) return String("\"" + std::string(*s) + "\"");
+    if (v.type_index() == kTVMFFINone) return String("None");
+    return String(std::to_string(v.cast<int64_t>()));
+  });
+  return std::string(hook(value, fn_repr).cast<String>());
+}
+
+TEST(AccessPathReflection, StepFieldsAreReadOnlyKindAndKey) {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(AccessStepObj::RuntimeTypeIndex());
+  ASSERT_EQ(info->num_fields, 2);
+  const TVMFFIFieldInfo* kind = FindField(info, "kind");
+  const TVMFFIFieldInfo* key = FindField(info, "key");
+  ASSERT_NE(kind, nullptr);
+  ASSERT_NE(key, nullptr);
+  EXPECT_EQ(kind->offset, 24);
+  EXPECT_EQ(key->offset, 32);
+  EXPECT_EQ(kind->flags & kTVMFFIFieldFlagBitMaskWritable, 0);
+  EXPECT_EQ(key->flags & kTVMFFIFieldFlagBitMaskWritable, 0);
+  EXPECT_EQ(kind->field_static_type_index, kTVMFFIInt);
+  AccessStep step = AccessStep::MapItem(String("k"));
+  EXPECT_EQ(ffi::reflection::FieldGetter(kind)(step).cast<int64_t>(), 2);
+  EXPECT_EQ(ffi::reflection::FieldGetter(key)(step).cast<String>(), "k");
+}
+
+TEST(AccessPathReflection, PathFieldsAreParentStepDepth) {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(AccessPathObj::RuntimeTypeIndex());
+  ASSERT_EQ(info->num_fields, 3);
+  EXPECT_EQ(FindField(info, "parent")->offset, 24);
+  EXPECT_EQ(FindField(info, "step")->offset, 32);
+  EXPECT_EQ(FindField(info, "depth")->offset, 40);
+  AccessPath p = AccessPath::Root()->Attr("a");
+  EXPECT_EQ(ffi::reflection::FieldGetter(FindField(info, "depth"))(p).cast<int64_t>(), 1);
+}
+
+TEST(AccessPathReflection, MetadataIsConstTreeAndCreatable) {
+  for (int32_t index : {AccessStepObj::RuntimeTypeIndex(), AccessPathObj::RuntimeTypeIndex()}) {
+    const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(index);
+    ASSERT_NE(info->metadata, nullptr);
+    EXPECT_EQ(info->metadata->structural_eq_hash_kind, kTVMFFISEqHashKindConstTreeNode);
+    EXPECT_EQ(info->metadata->total_size, 48);
+    EXPECT_NE(info->metadata->creator, nullptr);
+  }
+}
+
+TEST(AccessPathReflection, MethodsBuildPaths) {
+  const char* key = "ffi.reflection.AccessPath";
+  AccessPath root = MethodOf(key, "_root")().cast<AccessPath>();
+  EXPECT_EQ(root->depth, 0);
+  AccessPath p = MethodOf(key, "_attr")(root, "a").cast<AccessPath>();
+  p = MethodOf(key, "_array_item")(p, 2).cast<AccessPath>();
+  p = MethodOf(key, "_map_item")(p, "k").cast<AccessPath>();
+  p = MethodOf(key, "_attr_missing")(p, "m").cast<AccessPath>();
+  p = MethodOf(key, "_array_item_missing")(p, 3).cast<AccessPath>();
+  p = MethodOf(key, "_map_item_missing")(p, 1.5).cast<AccessPath>();
+  p = MethodOf(key, "_extend")(p, AccessStep::Attr("z")).cast<AccessPath>();
+  AccessPath expected = AccessPath::Root()
+                            ->Attr("a")
+                            ->ArrayItem(2)
+                            ->MapItem(String("k"))
+                            ->AttrMissing("m")
+                            ->ArrayItemMissing(3)
+                            ->MapItemMissing(1.5)
+                            ->Attr("z");
+  EXPECT_TRUE(MethodOf(key, "_path_equal")(p, expected).cast<bool>());
+  EXPECT_FALSE(MethodOf(key, "_path_equal")(p, root).cast<bool>());
+  EXPECT_TRUE(MethodOf(key, "_is_prefix_of")(root, p).cast<bool>());
+  EXPECT_FALSE(MethodOf(key, "_is_prefix_of")(p, root).cast<bool>());
+  EXPECT_EQ(MethodOf(key, "_to_steps")(p).cast<ffi::Array<AccessStep>>().size(), 7u);
+}
+
+TEST(AccessPathReflection, StepReprHookFormatsEachKind) {
+  EXPECT_EQ(ReprByHook(AccessStep::Attr("name")), ".name");
+  EXPECT_EQ(ReprByHook(AccessStep::ArrayItem(2)), "[2]");
+  EXPECT_EQ(ReprByHook(AccessStep::MapItem(String("k"))), "[\"k\"]");
+  EXPECT_EQ(ReprByHook(AccessStep::AttrMissing("b")), "[<missing:\"b\">]");
+  EXPECT_EQ(ReprByHook(AccessStep::ArrayItemMissing(3)), "[<missing:3>]");
+  EXPECT_EQ(ReprByHook(AccessStep::MapItemMissing(String("k"))), "[<missing:\"k\">]");
+}
+
+TEST(AccessPathReflection, PathReprHookPrintsRootThenSteps) {
+  EXPECT_EQ(ReprByHook(AccessPath::Root()), "<root>");
+  AccessPath p = AccessPath::Root()
+                     ->Attr("a")
+                     ->AttrMissing("b")
+                     ->ArrayItemMissing(3)
+                     ->MapItemMissing(String("k"))
+                     ->ArrayItem(1)
+                     ->MapItem(Any());
+  EXPECT_EQ(ReprByHook(p), "<root>.a[<missing:\"b\">][<missing:3>][<missing:\"k\">][1][None]");
 }
 
 }  // namespace
