@@ -88,6 +88,7 @@ from .registry import (
     remove_global_func,
 )
 from .stream import StreamContext, get_raw_stream, use_raw_stream, use_torch_stream
+from . import _structural_visit  # noqa: E402  (registers VisitInterrupt, StructuralVisitor/Mutator)
 
 __all__ = [
     "LIB",
