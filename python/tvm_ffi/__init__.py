@@ -20,6 +20,7 @@ _LIB = LIB
 from . import (
     _convert,
     _dtype,
+    _structural_visit,
     _tensor,
     container,
     core,
@@ -88,7 +89,6 @@ from .registry import (
     remove_global_func,
 )
 from .stream import StreamContext, get_raw_stream, use_raw_stream, use_torch_stream
-from . import _structural_visit  # noqa: E402  (registers VisitInterrupt, StructuralVisitor/Mutator)
 
 __all__ = [
     "LIB",

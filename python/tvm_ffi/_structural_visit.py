@@ -75,7 +75,7 @@ class VisitInterrupt(Object):
 
 def _region_kind(kind: int) -> Any:
     try:
-        from .structural import DefRegionKind  # noqa: PLC0415
+        from .structural import DefRegionKind
 
         return DefRegionKind(kind)
     except (ImportError, ValueError):

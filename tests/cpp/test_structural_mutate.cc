@@ -19,7 +19,7 @@
 
 namespace {
 
-using namespace tvm::ffi;  // NOLINT(build/namespaces)
+using namespace tvm::ffi;                 // NOLINT(build/namespaces)
 using namespace tvm_ffi_testing::svisit;  // NOLINT(build/namespaces)
 using tvm_ffi_testing::ErrorMessage;
 
@@ -266,23 +266,24 @@ TEST(StructuralMutate, GlobalMutatorWithDefRegionKindScopesTheRegion) {
   Array<MutateLink> links{MutateLink(kTVMFFIInt, Function::FromTyped([&](Any v, Any m) {
                                        seen.push_back(region(m).cast<int>());
                                        return with_kind(m, 2, Function::FromTyped([&]() {
-                                         seen.push_back(region(m).cast<int>());
-                                         return v;
-                                       }));
+                                                          seen.push_back(region(m).cast<int>());
+                                                          return v;
+                                                        }));
                                      }),
                                      false)};
   mutate(1, links);
   EXPECT_EQ(seen, (std::vector<int>{0, 2}));
-  EXPECT_EQ(ErrorMessage([&]() {
-              Array<MutateLink> bad{MutateLink(
-                  kTVMFFIInt, Function::FromTyped([&](Any v, Any m) {
-                    return with_kind(m, 7, Function::FromTyped([]() {}));
-                  }),
-                  false)};
-              mutate(1, bad);
-            },
-                         "ValueError"),
-            "Invalid def region kind: 7 (expected 0 none, 1 pattern or 2 simple)");
+  EXPECT_EQ(
+      ErrorMessage(
+          [&]() {
+            Array<MutateLink> bad{MutateLink(kTVMFFIInt, Function::FromTyped([&](Any v, Any m) {
+                                               return with_kind(m, 7, Function::FromTyped([]() {}));
+                                             }),
+                                             false)};
+            mutate(1, bad);
+          },
+          "ValueError"),
+      "Invalid def region kind: 7 (expected 0 none, 1 pattern or 2 simple)");
 }
 
 }  // namespace

@@ -21,7 +21,7 @@
 
 namespace {
 
-using namespace tvm::ffi;  // NOLINT(build/namespaces)
+using namespace tvm::ffi;                 // NOLINT(build/namespaces)
 using namespace tvm_ffi_testing::svisit;  // NOLINT(build/namespaces)
 using tvm_ffi_testing::ErrorMessage;
 
@@ -66,7 +66,8 @@ TVM_FFI_STATIC_INIT_BLOCK() {
   refl::ObjectDef<NoCopyObj>().def_ro("x", &NoCopyObj::x);
 }
 
-/*! \brief A short text for a visited value: ints, floats, "strings", or the type key's last part. */
+/*! \brief A short text for a visited value: ints, floats, "strings", or the type key's last part.
+ */
 std::string Describe(const AnyView& v) {
   if (auto i = v.as<int64_t>()) return std::to_string(*i);
   if (auto f = v.as<double>()) {
@@ -213,7 +214,10 @@ TEST(StructuralVisit, CallbacksReceiveTheDefRegionKind) {
   ObjectRef tree = Array<Any>{Lam(Array<Any>{x}, Add(x, 1)), Let(x, 2, x)};
   std::vector<std::string> seen;
   StructuralWalk<WalkOrder::kPreOrder>(
-      tree, [&](const VarObj*, TVMFFIDefRegionKind kind) { seen.push_back("var" + std::to_string(kind)); },
+      tree,
+      [&](const VarObj*, TVMFFIDefRegionKind kind) {
+        seen.push_back("var" + std::to_string(kind));
+      },
       [&](int64_t v, TVMFFIDefRegionKind kind) {
         seen.push_back(std::to_string(v) + "@" + std::to_string(kind));
       });
@@ -252,9 +256,8 @@ TEST(StructuralVisit, VisitEngineCallbacksOwnTheDescent) {
 TEST(StructuralVisit, CallbackErrorIsReturnedWithTheVisitTrail) {
   ObjectRef bad = Var("bad");
   ObjectRef root = Add(Array<Any>{1, bad}, 2);
-  Expected<Optional<VisitInterrupt>> r = StructuralWalkExpected(root, [&](const VarObj*) {
-    TVM_FFI_THROW(ValueError) << "bad var";
-  });
+  Expected<Optional<VisitInterrupt>> r =
+      StructuralWalkExpected(root, [&](const VarObj*) { TVM_FFI_THROW(ValueError) << "bad var"; });
   ASSERT_TRUE(r.is_err());
   Error err = r.error();
   EXPECT_EQ(err.kind(), "ValueError");
@@ -350,8 +353,8 @@ TEST(StructuralVisit, GlobalWalkCallbackResultMustBeAWalkResult) {
 
 TEST(StructuralVisit, GlobalWalkRejectsAnUnknownOrder) {
   Function walk = Function::GetGlobalRequired("ffi.StructuralWalk");
-  std::string msg = ErrorMessage(
-      [&]() { walk(Array<Any>{1}, Array<Link>(), Array<Link>(), 2); }, "ValueError");
+  std::string msg =
+      ErrorMessage([&]() { walk(Array<Any>{1}, Array<Link>(), Array<Link>(), 2); }, "ValueError");
   EXPECT_EQ(msg, "Unknown structural walk order: 2");
 }
 
@@ -359,11 +362,11 @@ TEST(StructuralVisit, GlobalWalkSearchesPlainLinksBeforeRegionLinks) {
   Function walk = Function::GetGlobalRequired("ffi.StructuralWalk");
   std::vector<std::string> seen;
   Array<Link> plain{Link(kTVMFFIInt, Function::FromTyped([&](int64_t v) {
-                          seen.push_back("plain" + std::to_string(v));
-                        }))};
+                           seen.push_back("plain" + std::to_string(v));
+                         }))};
   Array<Link> with_kind{Link(-1, Function::FromTyped([&](Any v, int kind) {
-                             seen.push_back(Describe(v) + "@" + std::to_string(kind));
-                           }))};
+    seen.push_back(Describe(v) + "@" + std::to_string(kind));
+  }))};
   walk(Lam(Array<Any>{Var("x")}, 1), plain, with_kind, 0);
   EXPECT_EQ(Join(seen), "Lam@0 Array@1 Var@1 plain1");
 }
@@ -400,7 +403,8 @@ TEST(VisitErrorContext, AppendKeepsThePreviousExtraContext) {
 
 TEST(VisitErrorContext, VisitThrowStartsTheTrailWithTheNode) {
   ObjectRef node = Var("n");
-  Error err = tvm_ffi_testing::CatchError([&]() { TVM_FFI_VISIT_THROW(TypeError, node) << "bad " << 1; });
+  Error err =
+      tvm_ffi_testing::CatchError([&]() { TVM_FFI_VISIT_THROW(TypeError, node) << "bad " << 1; });
   EXPECT_EQ(err.kind(), "TypeError");
   EXPECT_EQ(err.message(), "bad 1");
   auto ctx = VisitErrorContext::TryGetFromError(err);

@@ -241,9 +241,7 @@ def test_map_pre_order_descends_into_replacements():
     def grow(arr):
         return [5, 6] if len(arr) == 1 else arr
 
-    out = structural_map(
-        Add([1], 2), [(tvm_ffi.Array, grow), (int, lambda v: v * 10)], order="pre"
-    )
+    out = structural_map(Add([1], 2), [(tvm_ffi.Array, grow), (int, lambda v: v * 10)], order="pre")
     assert list(out.a) == [50, 60]
     assert out.b == 20
 

@@ -37,8 +37,8 @@ TVMFFIAny LeafHook(StructuralMutatorObj*, AnyView) noexcept { return ToRaw(Uncha
 TVMFFIAny MutateSeqHook(StructuralMutatorObj* mutator, AnyView value) noexcept {
   try {
     int32_t type_index = value.type_index();
-    const auto* seq = reinterpret_cast<const detail::SeqBaseObj*>(
-        detail::AnyUnsafe::GetTVMFFIAny(value)->v_obj);
+    const auto* seq =
+        reinterpret_cast<const detail::SeqBaseObj*>(detail::AnyUnsafe::GetTVMFFIAny(value)->v_obj);
     std::vector<Any> items;
     items.reserve(static_cast<size_t>(seq->size));
     bool changed = false;
@@ -65,7 +65,8 @@ TVMFFIAny MutateSeqHook(StructuralMutatorObj* mutator, AnyView value) noexcept {
 /*! \brief Array and List held only by the caller: each element replaced in place. */
 TVMFFIAny MutateSeqInplaceHook(StructuralMutatorObj* mutator, AnyView value) noexcept {
   try {
-    auto* seq = reinterpret_cast<detail::SeqBaseObj*>(detail::AnyUnsafe::GetTVMFFIAny(value)->v_obj);
+    auto* seq =
+        reinterpret_cast<detail::SeqBaseObj*>(detail::AnyUnsafe::GetTVMFFIAny(value)->v_obj);
     for (int64_t i = 0; i < seq->size; ++i) {
       // Taken out of the slot so that a uniquely held element can itself be reused.
       TVMFFIAny* slot = seq->slots() + i;
@@ -88,8 +89,8 @@ TVMFFIAny MutateSeqInplaceHook(StructuralMutatorObj* mutator, AnyView value) noe
 TVMFFIAny MutateMapHook(StructuralMutatorObj* mutator, AnyView value) noexcept {
   try {
     int32_t type_index = value.type_index();
-    const auto* map = reinterpret_cast<const MapBaseObj*>(
-        detail::AnyUnsafe::GetTVMFFIAny(value)->v_obj);
+    const auto* map =
+        reinterpret_cast<const MapBaseObj*>(detail::AnyUnsafe::GetTVMFFIAny(value)->v_obj);
     std::vector<std::pair<Any, Any>> entries;
     entries.reserve(map->size());
     for (const auto& kv : *map) entries.emplace_back(kv.first, kv.second);
@@ -120,8 +121,8 @@ TVMFFIAny MutateMapHook(StructuralMutatorObj* mutator, AnyView value) noexcept {
 /*! \brief Map and Dict held only by the caller: each value replaced in place. */
 TVMFFIAny MutateMapInplaceHook(StructuralMutatorObj* mutator, AnyView value) noexcept {
   try {
-    const auto* map = reinterpret_cast<const MapBaseObj*>(
-        detail::AnyUnsafe::GetTVMFFIAny(value)->v_obj);
+    const auto* map =
+        reinterpret_cast<const MapBaseObj*>(detail::AnyUnsafe::GetTVMFFIAny(value)->v_obj);
     for (auto& kv : *map) {
       Any v = std::move(kv.second);
       MutateResult r = mutator->MutateExpected(v, InplaceMode::kAllow);
@@ -189,7 +190,7 @@ class StructuralMutateDynEngine : public StructuralMapEngineBase {
       if (detail::RuntimeTypeIndexMatch(type_index, link.get<0>())) {
         if (link.get<2>()) {
           return link.get<1>().CallExpected<UnchangedOr<Any>>(value, SelfRef(),
-                                                               static_cast<int32_t>(mode));
+                                                              static_cast<int32_t>(mode));
         }
         return link.get<1>().CallExpected<UnchangedOr<Any>>(value, SelfRef());
       }
@@ -208,8 +209,9 @@ Any MutateRoot(StructuralMutatorObj* engine, Any root) {
 
 Any StructuralMapGlobal(Any root, Array<Link> links, Array<Link> links_with_kind, int64_t order) {
   if (order == static_cast<int64_t>(WalkOrder::kPreOrder)) {
-    auto engine = make_object<StructuralMapDynEngine<StructuralMapEngineBase, WalkOrder::kPreOrder>>(
-        std::move(links), std::move(links_with_kind));
+    auto engine =
+        make_object<StructuralMapDynEngine<StructuralMapEngineBase, WalkOrder::kPreOrder>>(
+            std::move(links), std::move(links_with_kind));
     return MutateRoot(engine.get(), std::move(root));
   }
   if (order == static_cast<int64_t>(WalkOrder::kPostOrder)) {
@@ -274,7 +276,8 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       .def(
           "ffi.StructuralMutatorWithDefRegionKind",
           [](StructuralMutator mutator, int64_t kind, Function callback) {
-            return mutator->WithDefRegionKind(detail::CheckDefRegionKind(kind), [&]() { return callback(); });
+            return mutator->WithDefRegionKind(detail::CheckDefRegionKind(kind),
+                                              [&]() { return callback(); });
           },
           "Call callback() with the mutator in definition region kind.");
 }

@@ -29,8 +29,8 @@ TVMFFIAny ToRaw(VisitResult result) {
 /*! \brief Array and List: every element in order (the size is re-read, a List may change). */
 TVMFFIAny VisitSeqHook(StructuralVisitorObj* visitor, AnyView value) noexcept {
   try {
-    const auto* seq = reinterpret_cast<const detail::SeqBaseObj*>(
-        detail::AnyUnsafe::GetTVMFFIAny(value)->v_obj);
+    const auto* seq =
+        reinterpret_cast<const detail::SeqBaseObj*>(detail::AnyUnsafe::GetTVMFFIAny(value)->v_obj);
     for (int64_t i = 0; i < seq->size; ++i) {
       Any elem = AnyView::CopyFromTVMFFIAny(seq->slots()[i]);
       VisitResult r = visitor->VisitExpected(elem);
@@ -45,8 +45,8 @@ TVMFFIAny VisitSeqHook(StructuralVisitorObj* visitor, AnyView value) noexcept {
 /*! \brief Map and Dict: the values only, in iteration order (keys are never visited). */
 TVMFFIAny VisitMapHook(StructuralVisitorObj* visitor, AnyView value) noexcept {
   try {
-    const auto* map = reinterpret_cast<const MapBaseObj*>(
-        detail::AnyUnsafe::GetTVMFFIAny(value)->v_obj);
+    const auto* map =
+        reinterpret_cast<const MapBaseObj*>(detail::AnyUnsafe::GetTVMFFIAny(value)->v_obj);
     // A snapshot: a callback may change a Dict while its values are visited.
     std::vector<Any> values;
     values.reserve(map->size());
@@ -70,9 +70,8 @@ void RegisterHook(int32_t type_index, const char* name, FStructuralVisitABI fn) 
 
 /*! \brief The walk engine of ffi.StructuralWalk: callbacks are (type index, Function) links. */
 template <WalkOrder order>
-class StructuralWalkDynEngine
-    : public StructuralWalkEngineBase<StructuralWalkDynEngine<order>, StructuralVisitorNoState,
-                                      order> {
+class StructuralWalkDynEngine : public StructuralWalkEngineBase<StructuralWalkDynEngine<order>,
+                                                                StructuralVisitorNoState, order> {
  public:
   StructuralWalkDynEngine(Array<Link> links, Array<Link> links_with_kind)
       : links_(std::move(links)), links_with_kind_(std::move(links_with_kind)) {}
@@ -161,9 +160,9 @@ Optional<VisitInterrupt> StructuralWalkGlobal(Any root, Array<Link> links,
 
 TVM_FFI_STATIC_INIT_BLOCK() {
   namespace refl = ::tvm::ffi::reflection;
-  refl::ObjectDef<VisitInterruptObj>()
-      .def_ro("value", &VisitInterruptObj::value, "The payload reported by the interrupting visit.",
-              refl::DefaultValue(Any()));
+  refl::ObjectDef<VisitInterruptObj>().def_ro("value", &VisitInterruptObj::value,
+                                              "The payload reported by the interrupting visit.",
+                                              refl::DefaultValue(Any()));
   refl::ObjectDef<StructuralVisitorObj>();
 
   RegisterHook(kTVMFFIArray, detail::kSVisitAttrName, &VisitSeqHook);

@@ -57,8 +57,7 @@ class AccessPathFinder {
     return produced;
   }
 
-  bool SearchChildren(const Any& value, const Object* obj, const AccessPath& path,
-                      size_t matched) {
+  bool SearchChildren(const Any& value, const Object* obj, const AccessPath& path, size_t matched) {
     bool produced = false;
     int32_t type_index = value.type_index();
     if (type_index == kTVMFFIArray || type_index == kTVMFFIList) {
@@ -83,9 +82,9 @@ class AccessPathFinder {
     reflection::ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* field) {
       Expected<Any> field_value = detail::ReadReflectedField(field, obj);
       if (field_value.is_err()) return;
-      produced |= Search(field_value.value(),
-                         path->Attr(String(std::string(field->name.data, field->name.size))),
-                         matched);
+      produced |=
+          Search(field_value.value(),
+                 path->Attr(String(std::string(field->name.data, field->name.size))), matched);
     });
     return produced;
   }

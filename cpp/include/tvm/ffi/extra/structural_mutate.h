@@ -73,17 +73,17 @@ class UnchangedOr {
  public:
   /*! \brief Unchanged. */
   UnchangedOr() : data_(Unchanged()) {}
-  UnchangedOr(Unchanged) : data_(Unchanged()) {}  // NOLINT(runtime/explicit)
+  UnchangedOr(Unchanged) : data_(Unchanged()) {}     // NOLINT(runtime/explicit)
   UnchangedOr(T value) : data_(std::move(value)) {}  // NOLINT(runtime/explicit)
   /*! \brief A value that converts to T. */
-  template <typename U,
-            typename = std::enable_if_t<
-                !std::is_same_v<std::decay_t<U>, T> && !std::is_same_v<std::decay_t<U>, Unchanged> &&
-                !std::is_same_v<std::decay_t<U>, UnchangedOr> && std::is_constructible_v<T, U&&>>>
+  template <typename U, typename = std::enable_if_t<!std::is_same_v<std::decay_t<U>, T> &&
+                                                    !std::is_same_v<std::decay_t<U>, Unchanged> &&
+                                                    !std::is_same_v<std::decay_t<U>, UnchangedOr> &&
+                                                    std::is_constructible_v<T, U&&>>>
   UnchangedOr(U&& value) : data_(T(std::forward<U>(value))) {}  // NOLINT(runtime/explicit)
   /*! \brief From an UnchangedOr of a compatible type. */
-  template <typename U, typename = std::enable_if_t<!std::is_same_v<U, T> &&
-                                                    std::is_constructible_v<T, U>>>
+  template <typename U,
+            typename = std::enable_if_t<!std::is_same_v<U, T> && std::is_constructible_v<T, U>>>
   UnchangedOr(const UnchangedOr<U>& other) {  // NOLINT(runtime/explicit)
     if (other.IsUnchanged()) {
       data_ = Unchanged();
@@ -169,7 +169,9 @@ struct TypeTraits<UnchangedOr<T>> : TypeTraitsBase {
     return AnyView::CopyFromTVMFFIAny(*src).GetTypeKey();
   }
   static std::string TypeStr() { return "UnchangedOr<" + detail::Type2Str<T>::v() + ">"; }
-  static std::string TypeSchema() { return detail::SchemaWithArgs("UnchangedOr", {Inner::TypeSchema()}); }
+  static std::string TypeSchema() {
+    return detail::SchemaWithArgs("UnchangedOr", {Inner::TypeSchema()});
+  }
 };
 
 class StructuralMutatorObj;
@@ -259,7 +261,8 @@ class StructuralMutatorObj : public Object {
   Expected<UnchangedOr<Any>> MutateExpected(AnyView value,
                                             InplaceMode mode = InplaceMode::kDisallow) {
     bool inplace = mode == InplaceMode::kAllow && detail::IsUniquelyOwnedObject(value);
-    TVMFFIAny r = inplace ? vtable_->maybe_inplace_mutate(this, value) : vtable_->mutate(this, value);
+    TVMFFIAny r =
+        inplace ? vtable_->maybe_inplace_mutate(this, value) : vtable_->mutate(this, value);
     return detail::ExpectedUnsafe::MoveFromTVMFFIAny<UnchangedOr<Any>>(r);
   }
   /*! \brief As MutateExpected; throws the Error. */
@@ -274,7 +277,8 @@ class StructuralMutatorObj : public Object {
   Any VarRemapGet(AnyView var) { return VarRemapGetExpected(var).value(); }
   /*! \brief Remap var to value for the rest of the mutation. */
   Expected<void> VarRemapSetExpected(AnyView var, AnyView value) {
-    return detail::ExpectedUnsafe::MoveFromTVMFFIAny<void>(vtable_->var_remap_set(this, var, value));
+    return detail::ExpectedUnsafe::MoveFromTVMFFIAny<void>(
+        vtable_->var_remap_set(this, var, value));
   }
   void VarRemapSet(AnyView var, AnyView value) { VarRemapSetExpected(var, value).value(); }
 
@@ -310,8 +314,7 @@ class StructuralMutatorObj : public Object {
     if (hook != nullptr) return CallHook(hook, value, "__s_mutate__");
     if (type_index < kTVMFFIStaticObjectBegin) return UnchangedOr<Any>();
     TVMFFISEqHashKind kind = detail::SEqHashKindOf(type_index);
-    bool remapped_kind =
-        kind == kTVMFFISEqHashKindFreeVar || kind == kTVMFFISEqHashKindDAGNode;
+    bool remapped_kind = kind == kTVMFFISEqHashKindFreeVar || kind == kTVMFFISEqHashKindDAGNode;
     if (remapped_kind) {
       Expected<Any> mapped = VarRemapGetExpected(value);
       if (mapped.is_err()) return mapped.error();
@@ -320,8 +323,8 @@ class StructuralMutatorObj : public Object {
     int32_t region = def_region_mode_;
     bool var = kind == kTVMFFISEqHashKindFreeVar;
     if (var && region == kTVMFFIDefRegionKindNone) return UnchangedOr<Any>();
-    const Object* obj = reinterpret_cast<const Object*>(
-        detail::AnyUnsafe::GetTVMFFIAny(value)->v_obj);
+    const Object* obj =
+        reinterpret_cast<const Object*>(detail::AnyUnsafe::GetTVMFFIAny(value)->v_obj);
     Expected<UnchangedOr<Any>> result =
         (var && region == kTVMFFIDefRegionKindSimple)
             ? WithDefRegionKind(kTVMFFIDefRegionKindNone,
@@ -352,7 +355,8 @@ class StructuralMutatorObj : public Object {
   int32_t def_region_mode_ = kTVMFFIDefRegionKindNone;
 
   ObjectRef SelfRef() {
-    return ObjectRef(detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(static_cast<Object*>(this)));
+    return ObjectRef(
+        detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(static_cast<Object*>(this)));
   }
 
  private:
@@ -466,8 +470,7 @@ class StructuralMutatorObj : public Object {
 /*! \brief Reference to a StructuralMutatorObj (as the mutate globals receive it). */
 class StructuralMutator : public ObjectRef {
  public:
-  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(StructuralMutator, ObjectRef,
-                                                StructuralMutatorObj);
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(StructuralMutator, ObjectRef, StructuralMutatorObj);
 };
 
 /*!
@@ -475,23 +478,23 @@ class StructuralMutator : public ObjectRef {
  *  or TypeError "structural mutate result does not match the declared type".
  *  An Unchanged result is not allowed here (use UnchangedOr<Type> for Type).
  */
-#define TVM_FFI_S_MUTATE_ASSIGN_OR_RETURN(Type, name, expr)                                   \
-  auto _tvm_ffi_s_mutate_##name = (expr);                                                     \
-  if (_tvm_ffi_s_mutate_##name.is_err()) return std::move(_tvm_ffi_s_mutate_##name).error(); \
-  auto _tvm_ffi_s_mutate_opt_##name =                                                         \
-      std::move(_tvm_ffi_s_mutate_##name).value().template as<Type>();                       \
-  if (!_tvm_ffi_s_mutate_opt_##name.has_value()) {                                            \
-    return ::tvm::ffi::Error("TypeError",                                                     \
+#define TVM_FFI_S_MUTATE_ASSIGN_OR_RETURN(Type, name, expr)                                    \
+  auto _tvm_ffi_s_mutate_##name = (expr);                                                      \
+  if (_tvm_ffi_s_mutate_##name.is_err()) return std::move(_tvm_ffi_s_mutate_##name).error();   \
+  auto _tvm_ffi_s_mutate_opt_##name =                                                          \
+      std::move(_tvm_ffi_s_mutate_##name).value().template as<Type>();                         \
+  if (!_tvm_ffi_s_mutate_opt_##name.has_value()) {                                             \
+    return ::tvm::ffi::Error("TypeError",                                                      \
                              "structural mutate result does not match the declared type", ""); \
-  }                                                                                           \
+  }                                                                                            \
   Type name = std::move(*_tvm_ffi_s_mutate_opt_##name)
 
 /*!
  * \brief As TVM_FFI_S_MUTATE_ASSIGN_OR_RETURN without the type check (the
  *  caller guarantees the type).
  */
-#define TVM_FFI_UNSAFE_S_MUTATE_ASSIGN_OR_RETURN(Type, name, expr)                            \
-  auto _tvm_ffi_s_mutate_##name = (expr);                                                     \
+#define TVM_FFI_UNSAFE_S_MUTATE_ASSIGN_OR_RETURN(Type, name, expr)                           \
+  auto _tvm_ffi_s_mutate_##name = (expr);                                                    \
   if (_tvm_ffi_s_mutate_##name.is_err()) return std::move(_tvm_ffi_s_mutate_##name).error(); \
   Type name = ::tvm::ffi::detail::ExpectedUnsafe::template ValueAs<Type>(_tvm_ffi_s_mutate_##name)
 

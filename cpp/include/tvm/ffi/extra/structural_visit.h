@@ -85,8 +85,8 @@ class WalkResult {
   /*! \brief Advance. */
   WalkResult() : data_(static_cast<int64_t>(kAdvance)) {}
   WalkResult(VisitInterrupt interrupt) : data_(std::move(interrupt)) {}  // NOLINT(*)
-  WalkResult(std::nullopt_t) : WalkResult() {}                            // NOLINT(*)
-  WalkResult(const Optional<VisitInterrupt>& interrupt)                   // NOLINT(*)
+  WalkResult(std::nullopt_t) : WalkResult() {}                           // NOLINT(*)
+  WalkResult(const Optional<VisitInterrupt>& interrupt)                  // NOLINT(*)
       : data_(interrupt.has_value() ? Any(*interrupt) : Any(static_cast<int64_t>(kAdvance))) {}
 
   static WalkResult Advance() { return WalkResult(); }
@@ -145,8 +145,9 @@ struct TypeTraits<WalkResult> : TypeTraitsBase {
   }
   static std::string TypeStr() { return "WalkResult"; }
   static std::string TypeSchema() {
-    return detail::SchemaWithArgs("Variant", {detail::SchemaOf(StaticTypeKey::kTVMFFIVisitInterrupt),
-                                              detail::SchemaOf("int")});
+    return detail::SchemaWithArgs(
+        "Variant",
+        {detail::SchemaOf(StaticTypeKey::kTVMFFIVisitInterrupt), detail::SchemaOf("int")});
   }
 };
 
@@ -207,8 +208,8 @@ inline Expected<Any> ReadReflectedField(const TVMFFIFieldInfo* field, const Obje
   Any out;
   void* addr = reinterpret_cast<char*>(const_cast<Object*>(obj)) + field->offset;
   if (field->getter == nullptr) {
-    return Error("TypeError", "Field `" + std::string(field->name.data, field->name.size) +
-                                  "` has no getter",
+    return Error("TypeError",
+                 "Field `" + std::string(field->name.data, field->name.size) + "` has no getter",
                  "");
   }
   if (field->getter(addr, AnyUnsafe::GetTVMFFIAny(&out)) != 0) return MoveFromRaised();
@@ -253,8 +254,8 @@ struct SCallbackTraits {
   static constexpr size_t kNumArgs = Sig::kNumArgs;
   static_assert(kNumArgs >= 1, "a structural callback takes the value as its first parameter");
   using FirstArg = std::tuple_element_t<0, ArgsTuple>;
-  using LastArg = std::remove_cv_t<std::remove_reference_t<std::tuple_element_t<
-      kNumArgs - 1, ArgsTuple>>>;
+  using LastArg =
+      std::remove_cv_t<std::remove_reference_t<std::tuple_element_t<kNumArgs - 1, ArgsTuple>>>;
   /*! \brief Whether the trailing parameter receives the current def region. */
   static constexpr bool kTakesRegion =
       kNumArgs >= 2 && std::is_same_v<LastArg, TVMFFIDefRegionKind>;
@@ -284,8 +285,7 @@ inline auto SCallbackTryConvert(const AnyView& value) {
  * \brief Call cb(arg, state..., [region]).
  */
 template <typename CB, typename Arg, typename State>
-inline decltype(auto) SCallbackInvoke(CB& cb, Arg&& arg, State& state,
-                                      TVMFFIDefRegionKind region) {
+inline decltype(auto) SCallbackInvoke(CB& cb, Arg&& arg, State& state, TVMFFIDefRegionKind region) {
   return std::apply(
       [&](auto&... st) -> decltype(auto) {
         if constexpr (SCallbackTraits<CB>::kTakesRegion) {
@@ -381,13 +381,12 @@ class StructuralVisitorObj : public Object {
    */
   Expected<Optional<VisitInterrupt>> DefaultVisitExpected(AnyView value) {
     int32_t type_index = value.type_index();
-    const TVMFFIAny* hook = detail::TypeAttrEntry(
-        detail::CachedTypeAttrColumn<&detail::kSVisitAttrName>(), type_index);
+    const TVMFFIAny* hook =
+        detail::TypeAttrEntry(detail::CachedTypeAttrColumn<&detail::kSVisitAttrName>(), type_index);
     if (hook != nullptr) {
       if (hook->type_index == kTVMFFIOpaquePtr) {
         FStructuralVisitABI fn = reinterpret_cast<FStructuralVisitABI>(hook->v_ptr);
-        return detail::ExpectedUnsafe::MoveFromTVMFFIAny<Optional<VisitInterrupt>>(
-            fn(this, value));
+        return detail::ExpectedUnsafe::MoveFromTVMFFIAny<Optional<VisitInterrupt>>(fn(this, value));
       }
       if (hook->type_index == kTVMFFIFunction) {
         Function fn = AnyView::CopyFromTVMFFIAny(*hook).cast<Function>();
@@ -397,8 +396,8 @@ class StructuralVisitorObj : public Object {
                    "");
     }
     if (type_index < kTVMFFIStaticObjectBegin) return Optional<VisitInterrupt>();
-    const Object* obj = reinterpret_cast<const Object*>(
-        detail::AnyUnsafe::GetTVMFFIAny(value)->v_obj);
+    const Object* obj =
+        reinterpret_cast<const Object*>(detail::AnyUnsafe::GetTVMFFIAny(value)->v_obj);
     if (def_region_mode_ == kTVMFFIDefRegionKindSimple &&
         detail::SEqHashKindOf(type_index) == kTVMFFISEqHashKindFreeVar) {
       // A variable defined in a simple region: its own fields are uses.
@@ -426,7 +425,8 @@ class StructuralVisitorObj : public Object {
 
   /*! \brief A new reference to this visitor (to pass it to Functions). */
   ObjectRef SelfRef() {
-    return ObjectRef(detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(static_cast<Object*>(this)));
+    return ObjectRef(
+        detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(static_cast<Object*>(this)));
   }
 
  private:
@@ -472,20 +472,19 @@ class StructuralVisitorObj : public Object {
 /*! \brief Reference to a StructuralVisitorObj (as the visit globals receive it). */
 class StructuralVisitor : public ObjectRef {
  public:
-  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(StructuralVisitor, ObjectRef,
-                                                StructuralVisitorObj);
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(StructuralVisitor, ObjectRef, StructuralVisitorObj);
 };
 
 /*!
  * \brief Return from the enclosing function when a visit result is an Error
  *  or an interrupt (anything but None).
  */
-#define TVM_FFI_S_VISIT_MAYBE_EARLY_RETURN(expr)                        \
-  do {                                                                  \
-    auto _tvm_ffi_s_visit_result = (expr);                              \
-    if (_tvm_ffi_s_visit_result.type_index() != kTVMFFINone) {          \
-      return _tvm_ffi_s_visit_result;                                   \
-    }                                                                   \
+#define TVM_FFI_S_VISIT_MAYBE_EARLY_RETURN(expr)               \
+  do {                                                         \
+    auto _tvm_ffi_s_visit_result = (expr);                     \
+    if (_tvm_ffi_s_visit_result.type_index() != kTVMFFINone) { \
+      return _tvm_ffi_s_visit_result;                          \
+    }                                                          \
   } while (0)
 
 /*!

@@ -172,11 +172,11 @@ TVM_FFI_NAMESPACE_END
  *   TVM_FFI_VISIT_END(node);
  */
 #define TVM_FFI_VISIT_BEGIN() try {
-#define TVM_FFI_VISIT_END(node)                                 \
-  }                                                             \
-  catch (const ::tvm::ffi::Error& _tvm_ffi_visit_err) {         \
+#define TVM_FFI_VISIT_END(node)                                               \
+  }                                                                           \
+  catch (const ::tvm::ffi::Error& _tvm_ffi_visit_err) {                       \
     ::tvm::ffi::VisitErrorContext::AppendToError(_tvm_ffi_visit_err, (node)); \
-    throw;                                                      \
+    throw;                                                                    \
   }
 
 /*!
@@ -191,9 +191,8 @@ TVM_FFI_NAMESPACE_END
   }
 
 /*! \brief Throw a new Error of Kind whose visit context starts with node: `<< msg`. */
-#define TVM_FFI_VISIT_THROW(ErrorKind, node)                                            \
-  ::tvm::ffi::detail::VisitErrorBuilder(#ErrorKind, (node), __FILE__, __LINE__, \
-                                        TVM_FFI_FUNC_SIG)                               \
+#define TVM_FFI_VISIT_THROW(ErrorKind, node)                                                      \
+  ::tvm::ffi::detail::VisitErrorBuilder(#ErrorKind, (node), __FILE__, __LINE__, TVM_FFI_FUNC_SIG) \
       .stream()
 
 #endif  // TVM_FFI_EXTRA_VISIT_ERROR_CONTEXT_H_
