@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "structural_visit_fixtures.h"
@@ -238,6 +239,22 @@ TEST(StructuralVisit, WithDefRegionKindRestoresAndKeepsPattern) {
     });
   });
   EXPECT_EQ(engine->def_region_kind(), kTVMFFIDefRegionKindNone);
+}
+
+/*! \brief A Parent that hands a counter to every callback after the value. */
+class CountingParent : public StructuralVisitorObj {
+ public:
+  using StateTupleType = std::tuple<int*>;
+  StateTupleType StateTuple() { return StateTupleType(&count); }
+  int count = 0;
+};
+
+TEST(StructuralVisit, ParentStateEntriesFollowTheValue) {
+  auto cb = [](int64_t v, int* count) { *count += static_cast<int>(v); };
+  auto engine =
+      make_object<StructuralWalkEngine<CountingParent, WalkOrder::kPreOrder, decltype(cb)>>(cb);
+  EXPECT_FALSE(engine->Visit(Array<Any>{1, Array<Any>{2, 3}}).has_value());
+  EXPECT_EQ(engine->count, 6);
 }
 
 TEST(StructuralVisit, VisitEngineCallbacksOwnTheDescent) {

@@ -299,3 +299,20 @@ def test_mutator_var_remap_keys_must_be_objects():
 
     with pytest.raises(TypeError, match="Variable-remap key must be an object-backed value"):
         structural_mutate([1], (int, on_int))
+
+
+def test_map_of_a_moved_root_reuses_it_in_place():
+    root = tvm_ffi.convert([1, [2, 3]])
+    handle = root.__chandle__()
+    modes = []
+
+    def on_int(v, mutator, mode):
+        modes.append(mode)
+        return v + 1
+
+    out = structural_map(root._move(), (int, lambda v: v + 1))
+    assert out.__chandle__() == handle
+    assert [out[0], list(out[1])] == [2, [3, 4]]
+    out = structural_mutate(out._move(), (int, on_int))
+    assert out.__chandle__() == handle
+    assert out[0] == 3

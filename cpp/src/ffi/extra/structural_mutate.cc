@@ -201,27 +201,51 @@ class StructuralMutateDynEngine : public StructuralMapEngineBase {
   Array<MutateLink> links_;
 };
 
+/*!
+ * \brief The root argument as an owned value: an ObjectRValueRef (Python's
+ *  `obj._move()`) is taken over, so that a root nobody else holds can be
+ *  reused in place.
+ */
+Any TakeRoot(AnyView root) {
+  const TVMFFIAny* cell = detail::AnyUnsafe::GetTVMFFIAny(root);
+  if (cell->type_index != kTVMFFIObjectRValueRef) return Any(root);
+  TVMFFIObject** slot = static_cast<TVMFFIObject**>(cell->v_ptr);
+  TVMFFIObject* obj = *slot;
+  *slot = nullptr;
+  TVMFFIAny owned;
+  owned.zero_padding = 0;
+  if (obj == nullptr) {
+    owned.type_index = kTVMFFINone;
+    owned.v_int64 = 0;
+  } else {
+    owned.type_index = obj->type_index;
+    owned.v_obj = obj;
+  }
+  return detail::AnyUnsafe::MoveTVMFFIAnyToAny(&owned);
+}
+
 /*! \brief The root (Unchanged resolved to root) of mutating root with engine. */
 Any MutateRoot(StructuralMutatorObj* engine, Any root) {
   MutateResult r = engine->MutateExpected(root, InplaceMode::kAllow);
   return std::move(r).value().ValueOrUnchanged(std::move(root));
 }
 
-Any StructuralMapGlobal(Any root, Array<Link> links, Array<Link> links_with_kind, int64_t order) {
+Any StructuralMapGlobal(AnyView root_arg, Array<Link> links, Array<Link> links_with_kind,
+                        int64_t order) {
+  if (order != static_cast<int64_t>(WalkOrder::kPreOrder) &&
+      order != static_cast<int64_t>(WalkOrder::kPostOrder)) {
+    TVM_FFI_THROW(ValueError) << "Unknown structural walk order: " << order;
+  }
+  Any root = TakeRoot(root_arg);
   if (order == static_cast<int64_t>(WalkOrder::kPreOrder)) {
     auto engine =
         make_object<StructuralMapDynEngine<StructuralMapEngineBase, WalkOrder::kPreOrder>>(
             std::move(links), std::move(links_with_kind));
     return MutateRoot(engine.get(), std::move(root));
   }
-  if (order == static_cast<int64_t>(WalkOrder::kPostOrder)) {
-    auto engine =
-        make_object<StructuralMapDynEngine<StructuralMapEngineBase, WalkOrder::kPostOrder>>(
-            std::move(links), std::move(links_with_kind));
-    return MutateRoot(engine.get(), std::move(root));
-  }
-  TVM_FFI_THROW(ValueError) << "Unknown structural walk order: " << order;
-  TVM_FFI_UNREACHABLE();
+  auto engine = make_object<StructuralMapDynEngine<StructuralMapEngineBase, WalkOrder::kPostOrder>>(
+      std::move(links), std::move(links_with_kind));
+  return MutateRoot(engine.get(), std::move(root));
 }
 
 }  // namespace
@@ -244,9 +268,9 @@ TVM_FFI_STATIC_INIT_BLOCK() {
            "post.")
       .def(
           "ffi.StructuralMutate",
-          [](Any root, Array<MutateLink> links) {
+          [](AnyView root, Array<MutateLink> links) {
             auto engine = make_object<StructuralMutateDynEngine>(std::move(links));
-            return MutateRoot(engine.get(), std::move(root));
+            return MutateRoot(engine.get(), TakeRoot(root));
           },
           "Mutate root with (type index, callback, accepts_mode) links that own the recursion.")
       .def(

@@ -348,6 +348,9 @@ class StructuralMutatorObj : public Object {
 
  protected:
   StructuralMutatorObj() = default;
+  // Engines own state the base does not know about: a copy would dispatch into nothing.
+  StructuralMutatorObj(const StructuralMutatorObj&) = delete;
+  StructuralMutatorObj& operator=(const StructuralMutatorObj&) = delete;
 
   /*! \brief Dispatch table (ABI slot @24); set by the engine's constructor. */
   const StructuralMutatorVTable* vtable_ = nullptr;

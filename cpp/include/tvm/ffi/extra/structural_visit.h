@@ -417,6 +417,9 @@ class StructuralVisitorObj : public Object {
 
  protected:
   StructuralVisitorObj() = default;
+  // Engines own state the base does not know about: a copy would dispatch into nothing.
+  StructuralVisitorObj(const StructuralVisitorObj&) = delete;
+  StructuralVisitorObj& operator=(const StructuralVisitorObj&) = delete;
 
   /*! \brief Dispatch table (ABI slot @24); set by the engine's constructor. */
   const StructuralVisitorVTable* vtable_ = nullptr;
