@@ -9,9 +9,11 @@
 #include <tvm/ffi/container/tuple.h>
 #include <tvm/ffi/extra/structural_mutate.h>
 #include <tvm/ffi/function.h>
+#include <tvm/ffi/reflection/registry.h>
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "structural_visit_fixtures.h"
@@ -22,6 +24,26 @@ namespace {
 using namespace tvm::ffi;                 // NOLINT(build/namespaces)
 using namespace tvm_ffi_testing::svisit;  // NOLINT(build/namespaces)
 using tvm_ffi_testing::ErrorMessage;
+
+/*! \brief A type whose `__s_mutate__` hook (a Function) replaces it by its field's mutation. */
+class MutHookObj : public Object {
+ public:
+  Any x;
+  explicit MutHookObj(Any x) : x(std::move(x)) {}
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test.svisit.MutHook", MutHookObj, Object);
+};
+
+TVM_FFI_STATIC_INIT_BLOCK() {
+  tvm::ffi::reflection::ObjectDef<MutHookObj>().def_ro("x", &MutHookObj::x);
+  Function hook = Function::FromTyped([](StructuralMutator m, ObjectRef self) {
+    Any x = self.as<MutHookObj>()->x;
+    return m->Mutate(x).ValueOrUnchanged(x);
+  });
+  TVMFFIByteArray name{"__s_mutate__", 12};
+  Any value(hook);
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterAttr(MutHookObj::RuntimeTypeIndex(), &name,
+                                                 detail::AnyUnsafe::GetTVMFFIAny(value)));
+}
 
 const AddObj* AsAdd(const Any& v) { return v.as<AddObj>(); }
 const VarObj* AsVar(const Any& v) { return v.as<VarObj>(); }
@@ -193,6 +215,34 @@ TEST(StructuralMutate, MutateEngineCallbacksOwnTheRecursion) {
   EXPECT_EQ(add->a.cast<Array<Any>>()[0].cast<int>(), 2);  // not descended
   EXPECT_EQ(add->b.cast<int>(), 100);
   EXPECT_EQ(result[1].cast<int>(), 300);
+}
+
+TEST(StructuralMutate, FunctionHookIsCalledWithMutatorAndValue) {
+  Any out =
+      StructuralMap(Array<Any>{Make<MutHookObj>(Array<Any>{1})}, [](int64_t v) { return v + 1; });
+  // the hook replaced the object by its mutated field
+  Array<Any> inner = out.cast<Array<Any>>()[0].cast<Array<Any>>();
+  EXPECT_EQ(inner[0].cast<int>(), 2);
+}
+
+Expected<int64_t> PlusOneChecked(Expected<UnchangedOr<Any>> r) {
+  TVM_FFI_S_MUTATE_ASSIGN_OR_RETURN(int64_t, v, std::move(r));
+  return v + 1;
+}
+
+Expected<int64_t> PlusOneUnchecked(Expected<UnchangedOr<Any>> r) {
+  TVM_FFI_UNSAFE_S_MUTATE_ASSIGN_OR_RETURN(int64_t, v, std::move(r));
+  return v + 1;
+}
+
+TEST(StructuralMutate, AssignOrReturnMacrosPassErrorsAndCheckTheType) {
+  EXPECT_EQ(PlusOneChecked(UnchangedOr<Any>(Any(4))).value(), 5);
+  EXPECT_EQ(PlusOneUnchecked(UnchangedOr<Any>(Any(4))).value(), 5);
+  EXPECT_EQ(PlusOneChecked(Error("ValueError", "inner", "")).error().message(), "inner");
+  EXPECT_EQ(PlusOneUnchecked(Error("ValueError", "inner", "")).error().message(), "inner");
+  Error mismatch = PlusOneChecked(UnchangedOr<Any>(Any(String("s")))).error();
+  EXPECT_EQ(mismatch.kind(), "TypeError");
+  EXPECT_EQ(mismatch.message(), "structural mutate result does not match the declared type");
 }
 
 TEST(StructuralMutate, TypeWithoutShallowCopyCannotBeMutated) {
