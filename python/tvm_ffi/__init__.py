@@ -20,6 +20,7 @@ _LIB = LIB
 from . import (
     _convert,
     _dtype,
+    _structural_visit,
     _tensor,
     container,
     core,
