@@ -32,6 +32,7 @@
 #include <tvm/ffi/object.h>
 #include <tvm/ffi/reflection/accessor.h>
 #include <tvm/ffi/reflection/creator.h>
+#include <tvm/ffi/reflection/native_function.h>
 #include <tvm/ffi/reflection/type_attr.h>
 #include <tvm/ffi/string.h>
 
@@ -569,7 +570,8 @@ class ObjectDef {
     return *this;
   }
 
- private:
+ protected:
+  // Protected for OverloadObjectDef (reflection/overload.h), which shares these records.
   template <typename Extra>
   void ApplyTypeExtra(TVMFFIByteArray* doc, Extra&& extra) {
     using T = std::remove_cv_t<std::remove_reference_t<Extra>>;
@@ -675,6 +677,14 @@ class TypeAttrDef {
   template <typename V>
   TypeAttrDef& attr(const char* name, V&& value) {
     return def(name, std::forward<V>(value));
+  }
+
+  /*! \brief The native adapter of Fn as the hook key.name (reflection/native_function.h). */
+  template <auto Fn, typename FType>
+  TypeAttrDef& native_fn_attr(const AttrKey<NativeFunctionView<FType>>& key) {
+    ffi::detail::RegisterTypeAttrValue(type_index_, type_key_, key.name,
+                                       NativeFunctionView<FType>::template FromNative<Fn>());
+    return *this;
   }
 
  private:
