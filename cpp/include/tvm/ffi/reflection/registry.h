@@ -30,6 +30,7 @@
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/object.h>
+#include <tvm/ffi/optional.h>
 #include <tvm/ffi/reflection/accessor.h>
 #include <tvm/ffi/reflection/creator.h>
 #include <tvm/ffi/reflection/native_function.h>
@@ -38,11 +39,14 @@
 
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <initializer_list>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -298,6 +302,72 @@ inline auto WrapMethodCallable(Func&& func) {
     return WrapMemberFunction(func);
   } else {
     return F(std::forward<Func>(func));
+  }
+}
+
+template <typename T>
+struct IsReflectionTemplate : std::false_type {};
+template <typename T, typename E>
+struct IsReflectionTemplate<Optional<T, E>> : std::true_type {};
+template <typename... Ts>
+struct IsReflectionTemplate<Variant<Ts...>> : std::true_type {};
+
+template <typename T>
+struct IsTypedFunctionLike : std::false_type {};
+template <typename F>
+struct IsTypedFunctionLike<TypedFunction<F>> : std::true_type {};
+template <typename F>
+struct IsTypedFunctionLike<std::function<F>> : std::true_type {};
+
+template <typename T>
+struct IsStdSequence : std::false_type {};
+template <typename T, typename A>
+struct IsStdSequence<std::vector<T, A>> : std::true_type {};
+
+template <typename T>
+struct IsStdMap : std::false_type {};
+template <typename K, typename V, typename C, typename A>
+struct IsStdMap<std::map<K, V, C, A>> : std::true_type {};
+template <typename K, typename V, typename H, typename E, typename A>
+struct IsStdMap<std::unordered_map<K, V, H, E, A>> : std::true_type {};
+
+template <typename T>
+struct IsObjectPtrLike : std::false_type {};
+template <typename T>
+struct IsObjectPtrLike<ObjectPtr<T>> : std::true_type {};
+
+/*!
+ * rief The field_static_type_index recorded for a member of type T: the POD
+ *  kind, 71 for Array/std::vector, 75 for List, 69 for Shape, 68 for typed
+ *  functions, 72 for std::map/std::unordered_map, 64 for any other object
+ *  reference, -1 (Any) for Any, strings, Optional, Variant and the rest.
+ *  Serialization decides from it whether a field is stored inline.
+ */
+template <typename T>
+inline int32_t ReflectionFieldStaticTypeIndex() {
+  if constexpr (std::is_same_v<T, Any> || std::is_same_v<T, String> ||
+                std::is_same_v<T, Bytes> || IsReflectionTemplate<T>::value) {
+    return kTVMFFIAny;
+  } else if constexpr (IsTypedFunctionLike<T>::value) {
+    return kTVMFFIFunction;
+  } else if constexpr (IsStdSequence<T>::value) {
+    return kTVMFFIArray;
+  } else if constexpr (IsStdMap<T>::value) {
+    return kTVMFFIMap;
+  } else if constexpr (IsObjectPtrLike<T>::value) {
+    return kTVMFFIObject;
+  } else if constexpr (std::is_same_v<T, DLDataType>) {
+    return kTVMFFIDataType;
+  } else if constexpr (std::is_same_v<T, TVMFFIByteArray*> ||
+                       std::is_same_v<T, const TVMFFIByteArray*>) {
+    return kTVMFFIByteArrayPtr;
+  } else if constexpr (std::is_base_of_v<ObjectRef, T>) {
+    int32_t index = T::ContainerType::RuntimeTypeIndex();
+    if (index == kTVMFFIArray || index == kTVMFFIList || index == kTVMFFIShape) return index;
+    if (index == kTVMFFIStr || index == kTVMFFIBytes) return kTVMFFIAny;
+    return kTVMFFIObject;
+  } else {
+    return TypeToFieldStaticTypeIndex<T>::value;
   }
 }
 
@@ -597,7 +667,7 @@ class ObjectDef {
     info.offset = GetFieldByteOffsetToObject<Class>(class_field_ptr);
     info.getter = ffi::detail::ReflectionFieldGetter<FieldType>;
     info.setter = reinterpret_cast<void*>(ffi::detail::ReflectionFieldSetter<FieldType>);
-    info.field_static_type_index = TypeToFieldStaticTypeIndex<FieldType>::value;
+    info.field_static_type_index = ffi::detail::ReflectionFieldStaticTypeIndex<FieldType>();
     (ffi::detail::ApplyExtraInfoTrait(&info, std::forward<Extra>(extra)), ...);
     info.default_value_or_factory = *ffi::detail::AnyUnsafe::GetTVMFFIAny(info.default_value_holder_);
     std::string metadata = ffi::detail::MakeReflectionMetadata(
