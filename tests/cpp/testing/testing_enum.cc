@@ -5,7 +5,8 @@
  *   testing.TestCxxStrEnum     StrEnum  add = "+", mul = "*"
  *   testing.TestEnumVariant    Enum     Alpha, Beta with attribute code 10 / 20
  *   testing.TestCxxEnumHolder  object   priority: TestCxxIntEnum, opcode: TestCxxStrEnum
- * and the global testing.enum_variant_get(name) -> Enum.
+ * and the globals testing.enum_variant_get(name) -> Enum and
+ * testing.enum_get(type_key, int or str index) -> Enum (any enum type).
  */
 #include <tvm/ffi/enum.h>
 #include <tvm/ffi/function.h>
@@ -15,6 +16,7 @@
 #include <tvm/ffi/reflection/registry.h>
 #include <tvm/ffi/string.h>
 
+#include <optional>
 #include <utility>
 
 TVM_FFI_NAMESPACE_BEGIN
@@ -88,6 +90,15 @@ TVM_FFI_STATIC_INIT_BLOCK() {
 
   refl::GlobalDef().def("testing.enum_variant_get", [](String name) -> Enum {
     return EnumObj::_GetByStrIndex<TestEnumVariantObj>(name);
+  });
+  refl::GlobalDef().def("testing.enum_get", [](String type_key, AnyView index) -> Enum {
+    int32_t type_index = -1;
+    TVMFFIByteArray key{type_key.data(), type_key.size()};
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeKeyToIndex(&key, &type_index));
+    if (std::optional<int64_t> i = index.as<int64_t>()) {
+      return EnumObj::_GetByIntIndex(type_index, *i);
+    }
+    return EnumObj::_GetByStrIndex(type_index, index.cast<String>());
   });
 }
 
