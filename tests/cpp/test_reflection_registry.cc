@@ -146,11 +146,10 @@ TVM_FFI_STATIC_INIT_BLOCK() {
 TEST(ReflectionFields, StaticTypeIndexFollowsTheMemberType) {
   int32_t t = KindsObj::RuntimeTypeIndex();
   const std::pair<const char*, int32_t> expected[] = {
-      {"f_bool", 2},      {"f_i32", 1},    {"f_f64", 3},       {"f_ptr", 4},
-      {"f_dtype", 5},     {"f_device", 6}, {"f_any", -1},      {"f_str", -1},
-      {"f_bytes", -1},    {"f_opt_int", -1}, {"f_opt_array", -1}, {"f_array", 71},
-      {"f_list", 75},     {"f_map", 64},   {"f_shape", 69},    {"f_func", 64},
-      {"f_typed", 68},    {"f_ref", 64},   {"f_ptr_obj", 64},  {"f_tensor", 64},
+      {"f_bool", 2},       {"f_i32", 1},    {"f_f64", 3},   {"f_ptr", 4},      {"f_dtype", 5},
+      {"f_device", 6},     {"f_any", -1},   {"f_str", -1},  {"f_bytes", -1},   {"f_opt_int", -1},
+      {"f_opt_array", -1}, {"f_array", 71}, {"f_list", 75}, {"f_map", 64},     {"f_shape", 69},
+      {"f_func", 64},      {"f_typed", 68}, {"f_ref", 64},  {"f_ptr_obj", 64}, {"f_tensor", 64},
       {"f_vector", 71}};
   for (const auto& kv : expected) {
     EXPECT_EQ(Field(t, kv.first)->field_static_type_index, kv.second) << kv.first;
@@ -191,8 +190,9 @@ TVM_FFI_STATIC_INIT_BLOCK() {
                 ++g_factory_calls;
                 return ffi::Array<ffi::Any>{g_factory_calls};
               })))
-      .def("get", [](const MetaObj* self) { return self->v; }, "Get v.",
-           refl::Metadata{{"pure", true}});
+      .def(
+          "get", [](const MetaObj* self) { return self->v; }, "Get v.",
+          refl::Metadata{{"pure", true}});
 }
 
 TEST(ReflectionMetadata, FieldMetadataIsTypeSchemaThenUserEntries) {
@@ -210,18 +210,18 @@ TEST(ReflectionMetadata, DocIsARecordFieldNeverMetadata) {
 
 TEST(ReflectionMetadata, MethodSchemaStartsWithTheObject) {
   const TVMFFIMethodInfo* m = refl::GetMethodInfo("test.refl_registry.Meta", "get");
-  EXPECT_EQ(Str(m->metadata).rfind(
-                R"({"type_schema":"{\"type\":\"ffi.Function\",\"args\":[{\"type\":\"int\"},)"
-                R"({\"type\":\"test.refl_registry.Meta\"}]}")",
-                0),
+  EXPECT_EQ(Str(m->metadata)
+                .rfind(R"({"type_schema":"{\"type\":\"ffi.Function\",\"args\":[{\"type\":\"int\"},)"
+                       R"({\"type\":\"test.refl_registry.Meta\"}]}")",
+                       0),
             0u)
       << Str(m->metadata);
 }
 
 TEST(ReflectionMetadata, ValueOtherThanIntBoolOrStringIsATypeError) {
   EXPECT_EQ(ErrorMessage([] {
-              refl::GlobalDef().def("testing.refl_registry.bad_meta", []() {},
-                                    refl::Metadata{{"k", 1.5}});
+              refl::GlobalDef().def(
+                  "testing.refl_registry.bad_meta", []() {}, refl::Metadata{{"k", 1.5}});
             }),
             "Metadata can be only int, bool or string, but on key `k`, the type is float");
   EXPECT_FALSE(ffi::Function::GetGlobal("testing.refl_registry.bad_meta").has_value());
@@ -229,7 +229,8 @@ TEST(ReflectionMetadata, ValueOtherThanIntBoolOrStringIsATypeError) {
 
 TEST(ReflectionDefaults, FactoryRunsForEachObject) {
   const TVMFFIFieldInfo* f = Field(MetaObj::RuntimeTypeIndex(), "items");
-  EXPECT_EQ(f->flags, kTVMFFIFieldFlagBitMaskHasDefault | kTVMFFIFieldFlagBitMaskDefaultFromFactory);
+  EXPECT_EQ(f->flags,
+            kTVMFFIFieldFlagBitMaskHasDefault | kTVMFFIFieldFlagBitMaskDefaultFromFactory);
   ffi::ObjectPtr<MetaObj> a = ffi::make_object<MetaObj>();
   ffi::ObjectPtr<MetaObj> b = ffi::make_object<MetaObj>();
   int64_t before = g_factory_calls;
@@ -350,9 +351,9 @@ TEST(ReflectionAttrs, NoneIntoAnEmptySlotLeavesItEmpty) {
 }
 
 TEST(ReflectionAttrs, MissingColumnIsARuntimeError) {
-  EXPECT_EQ(ErrorMessage([] { refl::TypeAttrColumn("test.refl_registry.__never__"); },
-                         "RuntimeError"),
-            "Cannot find type attribute test.refl_registry.__never__");
+  EXPECT_EQ(
+      ErrorMessage([] { refl::TypeAttrColumn("test.refl_registry.__never__"); }, "RuntimeError"),
+      "Cannot find type attribute test.refl_registry.__never__");
 }
 
 TEST(ReflectionAttrs, StartupColumnsExist) {
@@ -444,8 +445,10 @@ TEST(PyClassStorage, FieldsLiveInAZeroFilledObjectAndAreReleased) {
     int64_t offset;
     int64_t size;
   };
-  const Spec specs[] = {{"i", kTVMFFIInt, 24, 8}, {"any", kTVMFFIAny, 32, 16},
-                        {"obj", kTVMFFIObject, 48, 8}, {"flag", kTVMFFIBool, 56, 1}};
+  const Spec specs[] = {{"i", kTVMFFIInt, 24, 8},
+                        {"any", kTVMFFIAny, 32, 16},
+                        {"obj", kTVMFFIObject, 48, 8},
+                        {"flag", kTVMFFIBool, 56, 1}};
   std::vector<ffi::Function> setters;
   for (const Spec& s : specs) {
     TVMFFIFieldInfo f;
@@ -472,16 +475,17 @@ TEST(PyClassStorage, FieldsLiveInAZeroFilledObjectAndAreReleased) {
 
   ffi::ObjectRef held(ffi::make_object<ffi::Object>());
   ffi::Function init = refl::TypeAttrColumn("__ffi_init__")[t].cast<ffi::Function>();
-  ffi::ObjectRef obj =
-      init(5, ffi::String("a long string stored in the Any field"), held, true).cast<ffi::ObjectRef>();
+  ffi::ObjectRef obj = init(5, ffi::String("a long string stored in the Any field"), held, true)
+                           .cast<ffi::ObjectRef>();
   EXPECT_EQ(held.use_count(), 2);
   EXPECT_EQ(refl::FieldGetter(&info->fields[0])(obj).cast<int64_t>(), 5);
   EXPECT_EQ(refl::FieldGetter(&info->fields[1])(obj).cast<std::string>(),
             "a long string stored in the Any field");
   EXPECT_TRUE(refl::FieldGetter(&info->fields[2])(obj).cast<ffi::ObjectRef>().same_as(held));
   EXPECT_EQ(refl::FieldGetter(&info->fields[3])(obj).cast<bool>(), true);
-  EXPECT_EQ(ErrorMessage([&] { init("x", 1, held, true); }).rfind(
-                "test.refl_registry.PyClass.__ffi_init__() field 'i':\n  ", 0),
+  EXPECT_EQ(ErrorMessage([&] {
+              init("x", 1, held, true);
+            }).rfind("test.refl_registry.PyClass.__ffi_init__() field 'i':\n  ", 0),
             0u);
 
   ffi::ObjectRef copy = refl::TypeAttrColumn("__ffi_shallow_copy__")[t]
@@ -492,6 +496,19 @@ TEST(PyClassStorage, FieldsLiveInAZeroFilledObjectAndAreReleased) {
   obj = ffi::ObjectRef();
   copy = ffi::ObjectRef();
   EXPECT_EQ(held.use_count(), 1);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(BuiltinTypeAttrs, ShapeConvertAcceptsOnlyShapes) {
+  ffi::Function convert =
+      refl::TypeAttrColumn("__ffi_convert__")[kTVMFFIShape].cast<ffi::Function>();
+  ffi::Shape shape({1, 2});
+  EXPECT_TRUE(convert(shape).cast<ffi::Shape>().same_as(shape));
+  EXPECT_EQ(ErrorMessage([&] { convert(ffi::Array<ffi::Any>{1, 2}); }),
+            "Cannot cast from `ffi.Array` to `ffi.Shape`");
 }
 
 }  // namespace

@@ -108,8 +108,7 @@ class DefaultFactory : public InfoTrait {
  public:
   explicit DefaultFactory(Function factory) : factory_(std::move(factory)) {}
   void Apply(FieldInfoBuilder* info) const {
-    info->flags |=
-        kTVMFFIFieldFlagBitMaskHasDefault | kTVMFFIFieldFlagBitMaskDefaultFromFactory;
+    info->flags |= kTVMFFIFieldFlagBitMaskHasDefault | kTVMFFIFieldFlagBitMaskDefaultFromFactory;
     info->default_value_holder_ = factory_;
   }
 
@@ -196,7 +195,7 @@ class init : public InfoTrait {
  private:
   bool value_ = true;
 };
-init(bool)->init<>;
+init(bool) -> init<>;
 
 }  // namespace reflection
 
@@ -206,9 +205,10 @@ namespace detail {
 template <typename T, typename Builder, typename = void>
 struct TraitAppliesTo : std::false_type {};
 template <typename T, typename Builder>
-struct TraitAppliesTo<T, Builder,
-                      std::void_t<decltype(std::declval<const T&>().Apply(
-                          static_cast<Builder*>(nullptr)))>> : std::true_type {};
+struct TraitAppliesTo<
+    T, Builder,
+    std::void_t<decltype(std::declval<const T&>().Apply(static_cast<Builder*>(nullptr)))>>
+    : std::true_type {};
 
 /*! \brief Whether an argument is a docstring: a char array (a literal), not a pointer. */
 template <typename Extra>
@@ -268,11 +268,11 @@ inline std::string MakeReflectionMetadata(const std::string& type_schema,
 template <typename C, typename R, typename... Args>
 inline auto WrapMemberFunction(R (C::*fn)(Args...) const) {
   if constexpr (std::is_base_of_v<ObjectRef, C>) {
-    return [fn](const C& self, Args... args) -> R { return (self.*fn)(std::forward<Args>(args)...); };
+    return
+        [fn](const C& self, Args... args) -> R { return (self.*fn)(std::forward<Args>(args)...); };
   } else {
-    return [fn](const C* self, Args... args) -> R {
-      return (self->*fn)(std::forward<Args>(args)...);
-    };
+    return
+        [fn](const C* self, Args... args) -> R { return (self->*fn)(std::forward<Args>(args)...); };
   }
 }
 template <typename C, typename R, typename... Args>
@@ -345,8 +345,8 @@ struct IsObjectPtrLike<ObjectPtr<T>> : std::true_type {};
  */
 template <typename T>
 inline int32_t ReflectionFieldStaticTypeIndex() {
-  if constexpr (std::is_same_v<T, Any> || std::is_same_v<T, String> ||
-                std::is_same_v<T, Bytes> || IsReflectionTemplate<T>::value) {
+  if constexpr (std::is_same_v<T, Any> || std::is_same_v<T, String> || std::is_same_v<T, Bytes> ||
+                IsReflectionTemplate<T>::value) {
     return kTVMFFIAny;
   } else if constexpr (IsTypedFunctionLike<T>::value) {
     return kTVMFFIFunction;
@@ -574,14 +574,14 @@ class ObjectDef {
 
   /*! \brief A read-only field (member of Class or of one of its bases). */
   template <typename T, typename BaseClass, typename... Extra>
-  ObjectDef& def_ro(const char* name, T BaseClass::*field_ptr, Extra&&... extra) {
+  ObjectDef& def_ro(const char* name, T BaseClass::* field_ptr, Extra&&... extra) {
     RegisterField(name, field_ptr, false, std::forward<Extra>(extra)...);
     return *this;
   }
 
   /*! \brief A writable field; Class must declare _type_mutable = true. */
   template <typename T, typename BaseClass, typename... Extra>
-  ObjectDef& def_rw(const char* name, T BaseClass::*field_ptr, Extra&&... extra) {
+  ObjectDef& def_rw(const char* name, T BaseClass::* field_ptr, Extra&&... extra) {
     static_assert(Class::_type_mutable, "def_rw requires the class to set _type_mutable = true");
     RegisterField(name, field_ptr, true, std::forward<Extra>(extra)...);
     return *this;
@@ -614,8 +614,8 @@ class ObjectDef {
     auto ctor = [](Args... args) -> ObjectRef {
       return ObjectRef(make_object<Class>(std::forward<Args>(args)...));
     };
-    Function f = RegisterMethod(type_attr::kInit.name, true, std::move(ctor),
-                                std::forward<Extra>(extra)...);
+    Function f =
+        RegisterMethod(type_attr::kInit.name, true, std::move(ctor), std::forward<Extra>(extra)...);
     ffi::detail::RegisterTypeAttrValue(type_index_, type_key_, type_attr::kInit.name, f);
     has_explicit_init_ = true;
     return *this;
@@ -653,11 +653,11 @@ class ObjectDef {
   }
 
   template <typename T, typename BaseClass, typename... Extra>
-  void RegisterField(const char* name, T BaseClass::*field_ptr, bool writable, Extra&&... extra) {
+  void RegisterField(const char* name, T BaseClass::* field_ptr, bool writable, Extra&&... extra) {
     static_assert(std::is_base_of_v<BaseClass, Class>,
                   "ObjectDef: the field must be a member of the class or of one of its bases");
     using FieldType = std::remove_const_t<T>;
-    T Class::*class_field_ptr = field_ptr;
+    T Class::* class_field_ptr = field_ptr;
     FieldInfoBuilder info;
     info.name = TVMFFIByteArray{name, std::strlen(name)};
     info.doc = TVMFFIByteArray{nullptr, 0};
@@ -669,7 +669,8 @@ class ObjectDef {
     info.setter = reinterpret_cast<void*>(ffi::detail::ReflectionFieldSetter<FieldType>);
     info.field_static_type_index = ffi::detail::ReflectionFieldStaticTypeIndex<FieldType>();
     (ffi::detail::ApplyExtraInfoTrait(&info, std::forward<Extra>(extra)), ...);
-    info.default_value_or_factory = *ffi::detail::AnyUnsafe::GetTVMFFIAny(info.default_value_holder_);
+    info.default_value_or_factory =
+        *ffi::detail::AnyUnsafe::GetTVMFFIAny(info.default_value_holder_);
     std::string metadata = ffi::detail::MakeReflectionMetadata(
         ffi::detail::TypeSchema<FieldType>::v(), info.metadata_);
     info.metadata = TVMFFIByteArray{metadata.data(), metadata.size()};
@@ -707,8 +708,7 @@ class ObjectDef {
 template <typename Class>
 class TypeAttrDef {
  public:
-  TypeAttrDef()
-      : type_index_(Class::_GetOrAllocRuntimeTypeIndex()), type_key_(Class::_type_key) {
+  TypeAttrDef() : type_index_(Class::_GetOrAllocRuntimeTypeIndex()), type_key_(Class::_type_key) {
     static_assert(std::is_base_of_v<Object, Class>, "TypeAttrDef: Class must derive from Object");
   }
 
