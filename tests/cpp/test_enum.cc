@@ -84,12 +84,12 @@ const TVMFFIFieldInfo* Field(const char* key, const char* name) {
 
 TEST(Enum, ObjectLayoutsMatchTheAbi) {
   EXPECT_EQ(sizeof(ffi::EnumStateObj), 48u);
-  EXPECT_EQ(offsetof(ffi::EnumStateObj, entries), 24u);
-  EXPECT_EQ(offsetof(ffi::EnumStateObj, indexes), 32u);
-  EXPECT_EQ(offsetof(ffi::EnumStateObj, attrs), 40u);
+  EXPECT_EQ(refl::GetFieldByteOffsetToObject(&ffi::EnumStateObj::entries), 24);
+  EXPECT_EQ(refl::GetFieldByteOffsetToObject(&ffi::EnumStateObj::indexes), 32);
+  EXPECT_EQ(refl::GetFieldByteOffsetToObject(&ffi::EnumStateObj::attrs), 40);
   EXPECT_EQ(sizeof(EnumObj), 48u);
-  EXPECT_EQ(offsetof(EnumObj, _int_index), 24u);
-  EXPECT_EQ(offsetof(EnumObj, _str_index), 32u);
+  EXPECT_EQ(refl::GetFieldByteOffsetToObject(&EnumObj::_int_index), 24);
+  EXPECT_EQ(refl::GetFieldByteOffsetToObject(&EnumObj::_str_index), 32);
 }
 
 TEST(Enum, BaseTypesAreRegisteredUnderTheirKeys) {
@@ -120,7 +120,8 @@ TEST(Enum, EnumStateFieldsAreReadOnlyAndInitOff) {
     EXPECT_EQ(f->flags, kTVMFFIFieldFlagBitMaskInitOff) << name;
     offset += 8;
   }
-  EXPECT_EQ(Field("ffi.EnumState", "entries")->field_static_type_index, ffi::TypeIndex::kTVMFFIList);
+  EXPECT_EQ(Field("ffi.EnumState", "entries")->field_static_type_index,
+            ffi::TypeIndex::kTVMFFIList);
 }
 
 TEST(Enum, EnumStateHasZeroArgumentInit) {
@@ -190,9 +191,9 @@ TEST(Enum, LookupByMissingStrIndexIsValueError) {
 }
 
 TEST(Enum, LookupInTypeWithoutStateIsValueError) {
-  EXPECT_EQ(ErrorMessage([] { EnumObj::_GetByIntIndex(TEmptyObj::RuntimeTypeIndex(), 0); },
-                         "ValueError"),
-            "Enum `test.enum.Empty` has no instance with index 0");
+  EXPECT_EQ(
+      ErrorMessage([] { EnumObj::_GetByIntIndex(TEmptyObj::RuntimeTypeIndex(), 0); }, "ValueError"),
+      "Enum `test.enum.Empty` has no instance with index 0");
 }
 
 TEST(Enum, DuplicateStrIndexIsValueError) {

@@ -183,8 +183,10 @@ TEST(NativeFunction, TypeStrAndSchemaDescribeTheVariant) {
   EXPECT_EQ(Traits::field_static_type_index, ffi::TypeIndex::kTVMFFIAny);
   EXPECT_EQ(Traits::TypeStr().rfind("Variant<void*, ", 0), 0u);
   std::string schema = Traits::TypeSchema();
-  EXPECT_EQ(schema.rfind("{\"type\":\"Variant\",\"args\":[{\"type\":\"void*\"},{\"type\":\"ffi.Function\"", 0),
-            0u)
+  EXPECT_EQ(
+      schema.rfind(
+          "{\"type\":\"Variant\",\"args\":[{\"type\":\"void*\"},{\"type\":\"ffi.Function\"", 0),
+      0u)
       << schema;
 }
 

@@ -44,8 +44,8 @@ TEST_F(TestingEnum, IntEnumHasLowAndHigh) {
   Enum low = Get("testing.TestCxxIntEnum", int64_t{10});
   EXPECT_EQ(low->_str_index, "low");
   EXPECT_EQ(low->GetTypeKey(), "testing.TestCxxIntEnum");
-  EXPECT_TRUE(Get("testing.TestCxxIntEnum", String("high")).same_as(
-      Get("testing.TestCxxIntEnum", int64_t{20})));
+  EXPECT_TRUE(Get("testing.TestCxxIntEnum", String("high"))
+                  .same_as(Get("testing.TestCxxIntEnum", int64_t{20})));
   EXPECT_EQ(State("testing.TestCxxIntEnum")->entries.size(), 2u);
 }
 
@@ -76,9 +76,8 @@ TEST_F(TestingEnum, EnumTypesConvertOnlyTheirOwnSingletons) {
 }
 
 TEST_F(TestingEnum, HolderIsBuiltByTheGeneratedInit) {
-  Function init =
-      refl::TypeAttrColumn(refl::type_attr::kInit)[Index("testing.TestCxxEnumHolder")]
-          .cast<Function>();
+  Function init = refl::TypeAttrColumn(refl::type_attr::kInit)[Index("testing.TestCxxEnumHolder")]
+                      .cast<Function>();
   Enum high = Get("testing.TestCxxIntEnum", int64_t{20});
   Enum mul = Get("testing.TestCxxStrEnum", String("*"));
   Any holder = init(high, mul);
@@ -89,9 +88,8 @@ TEST_F(TestingEnum, HolderIsBuiltByTheGeneratedInit) {
 }
 
 TEST_F(TestingEnum, HolderRejectsAnEnumOfTheOtherType) {
-  Function init =
-      refl::TypeAttrColumn(refl::type_attr::kInit)[Index("testing.TestCxxEnumHolder")]
-          .cast<Function>();
+  Function init = refl::TypeAttrColumn(refl::type_attr::kInit)[Index("testing.TestCxxEnumHolder")]
+                      .cast<Function>();
   Enum add = Get("testing.TestCxxStrEnum", String("+"));
   std::string msg = ErrorMessage([&] { init(add, add); }, "TypeError");
   EXPECT_NE(msg.find("priority"), std::string::npos) << msg;

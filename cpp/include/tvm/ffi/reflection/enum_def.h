@@ -47,13 +47,15 @@ inline constexpr AttrKey<EnumState> kEnumState{ffi::detail::kEnumStateAttrName};
 /*! \brief Registers one entry of the enum type EnumClsObj (a subclass of EnumObj). */
 template <typename EnumClsObj>
 class EnumDef {
-  static_assert(std::is_base_of_v<EnumObj, EnumClsObj>, "EnumDef: EnumClsObj must derive from EnumObj");
+  static_assert(std::is_base_of_v<EnumObj, EnumClsObj>,
+                "EnumDef: EnumClsObj must derive from EnumObj");
   static constexpr bool kIsIntEnum = std::is_base_of_v<IntEnumObj, EnumClsObj>;
 
  public:
   /*! \brief An entry named `name` whose int index is the number of entries so far. */
   explicit EnumDef(const char* name) {
-    static_assert(!kIsIntEnum, "EnumDef: an IntEnum entry needs its int index, EnumDef(name, index)");
+    static_assert(!kIsIntEnum,
+                  "EnumDef: an IntEnum entry needs its int index, EnumDef(name, index)");
     EnumState state = GetOrCreateState();
     Register(state, static_cast<int64_t>(state->entries.size()), String(name));
   }

@@ -298,7 +298,8 @@ struct TypeTraits<reflection::NativeFunctionView<R(Args...)>> : TypeTraitsBase {
   static void CopyToAnyView(const Self& src, TVMFFIAny* r) { *r = src.data_; }
   static void MoveToAny(Self src, TVMFFIAny* r) {
     *r = src.data_;
-    if (r->type_index >= kTVMFFIStaticObjectBegin) detail::ObjectUnsafe::IncRefObjectHandle(r->v_obj);
+    if (r->type_index >= kTVMFFIStaticObjectBegin)
+      detail::ObjectUnsafe::IncRefObjectHandle(r->v_obj);
   }
   static bool CheckAnyStrict(const TVMFFIAny* src) { return Impl::IsHookCell(src); }
   static Self CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {

@@ -104,7 +104,8 @@ struct OverloadSignature {
     if constexpr (std::is_same_v<T, Any> || std::is_same_v<T, AnyView>) {
       return true;
     } else {
-      return TypeTraits<T>::CheckAnyStrict(arg) || TypeTraits<T>::TryCastFromAnyView(arg).has_value();
+      return TypeTraits<T>::CheckAnyStrict(arg) ||
+             TypeTraits<T>::TryCastFromAnyView(arg).has_value();
     }
   }
 
@@ -201,13 +202,13 @@ class OverloadObjectDef : public ObjectDef<Class> {
   explicit OverloadObjectDef(Extra&&... extra) : Base(std::forward<Extra>(extra)...) {}
 
   template <typename T, typename BaseClass, typename... Extra>
-  OverloadObjectDef& def_ro(const char* name, T BaseClass::*field_ptr, Extra&&... extra) {
+  OverloadObjectDef& def_ro(const char* name, T BaseClass::* field_ptr, Extra&&... extra) {
     Base::def_ro(name, field_ptr, std::forward<Extra>(extra)...);
     return *this;
   }
 
   template <typename T, typename BaseClass, typename... Extra>
-  OverloadObjectDef& def_rw(const char* name, T BaseClass::*field_ptr, Extra&&... extra) {
+  OverloadObjectDef& def_rw(const char* name, T BaseClass::* field_ptr, Extra&&... extra) {
     Base::def_rw(name, field_ptr, std::forward<Extra>(extra)...);
     return *this;
   }
@@ -272,7 +273,8 @@ class OverloadObjectDef : public ObjectDef<Class> {
   Function RegisterOverload(bool* first, const char* name, bool is_static, Func&& func,
                             Extra&&... extra);
 
-  std::unordered_map<std::string, std::pair<std::shared_ptr<overload_detail::OverloadSet>, Function>>
+  std::unordered_map<std::string,
+                     std::pair<std::shared_ptr<overload_detail::OverloadSet>, Function>>
       overloads_;
 };
 
@@ -289,12 +291,13 @@ Function OverloadObjectDef<Class>::RegisterOverload(bool* first, const char* nam
   if (*first) {
     auto set = std::make_shared<overload_detail::OverloadSet>();
     set->name = full_name;
-    it = overloads_.emplace(name, std::make_pair(set, overload_detail::MakeOverloadDispatcher(set))).first;
+    it = overloads_.emplace(name, std::make_pair(set, overload_detail::MakeOverloadDispatcher(set)))
+             .first;
   }
   std::string schema = ffi::detail::FuncSignature<F>::Schema();
   it->second.first->entries.push_back(
       overload_detail::OverloadEntry{Function::FromTyped(F(std::forward<Func>(func)), full_name),
-                            &Matcher::Matches, &Matcher::Explain});
+                                     &Matcher::Matches, &Matcher::Explain});
   const Function& dispatcher = it->second.second;
   MethodInfoBuilder info;
   info.name = TVMFFIByteArray{name, std::strlen(name)};
