@@ -33,6 +33,7 @@
 #include <tvm/ffi/optional.h>
 #include <tvm/ffi/reflection/accessor.h>
 #include <tvm/ffi/reflection/creator.h>
+#include <tvm/ffi/reflection/native_function.h>
 #include <tvm/ffi/reflection/type_attr.h>
 #include <tvm/ffi/string.h>
 
@@ -746,6 +747,14 @@ class TypeAttrDef {
   template <typename V>
   TypeAttrDef& attr(const char* name, V&& value) {
     return def(name, std::forward<V>(value));
+  }
+
+  /*! \brief The native adapter of Fn as the hook key.name (reflection/native_function.h). */
+  template <auto Fn, typename FType>
+  TypeAttrDef& native_fn_attr(const AttrKey<NativeFunctionView<FType>>& key) {
+    ffi::detail::RegisterTypeAttrValue(type_index_, type_key_, key.name,
+                                       NativeFunctionView<FType>::template FromNative<Fn>());
+    return *this;
   }
 
  private:
