@@ -131,13 +131,34 @@ TEST(JSONParse, ErrorsNameWhatLineColumnAndChar) {
   EXPECT_EQ(ParseError(R"("\u12G4")"), "Invalid \\uXXXX escape: line 1 column 3 (char 2)");
   EXPECT_EQ(ParseError(R"("\ud83d")"),
             "Invalid surrogate pair of \\uXXXX escapes: line 1 column 3 (char 2)");
-  EXPECT_EQ(ParseError("-"), "Syntax error near: line 1 column 1 (char 0)");
+  EXPECT_EQ(ParseError(R"("\ud83d\u0041")"),
+            "Invalid surrogate pair of \\uXXXX escapes: line 1 column 10 (char 9)");
+  EXPECT_EQ(ParseError(R"("\ud83d\u12")"), "Invalid \\uXXXX escape: line 1 column 10 (char 9)");
+  EXPECT_EQ(ParseError("\"\\"), "Invalid \\escape: line 1 column 3 (char 2)");
   EXPECT_EQ(ParseError("tru"), "Expecting value: line 1 column 1 (char 0)");
+  EXPECT_EQ(ParseError("[1\n,\n2"), "Expecting ',' delimiter: line 3 column 2 (char 6)");
+}
+
+TEST(JSONParse, TextEndingAfterACommaIsSyntaxError) {
+  EXPECT_EQ(ParseError("[1,"), "Syntax error near: line 1 column 4 (char 3)");
+  EXPECT_EQ(ParseError(" [1, "), "Syntax error near: line 1 column 6 (char 5)");
+  EXPECT_EQ(ParseError(R"({"a":1,)"), "Syntax error near: line 1 column 8 (char 7)");
+  EXPECT_EQ(ParseError("["), "Expecting value: line 1 column 2 (char 1)");
+}
+
+TEST(JSONParse, MalformedOrOutOfRangeNumbersAreExpectingValue) {
+  for (const char* text : {"-", "+", ".", "1e", "1-2", "--1", "1.5.5", "-NaN", "+Infinity",
+                           "1e400", "1e-400"}) {
+    EXPECT_EQ(ParseError(text), "Expecting value: line 1 column 1 (char 0)") << text;
+  }
+  EXPECT_EQ(ParseError("[1,-]"), "Expecting value: line 1 column 4 (char 3)");
+  EXPECT_EQ(ParseError("0x1"), "Extra data: line 1 column 2 (char 1)");
+  EXPECT_EQ(json::Parse("99999999999999999999").cast<double>(), 1e20);
 }
 
 TEST(JSONParse, ErrorMessageOutParameterInsteadOfThrowing) {
   String msg;
-  Any v = json::Parse("[1,", &msg);
+  Any v = json::Parse("[1,]", &msg);
   EXPECT_EQ(v.type_index(), kTVMFFINone);
   EXPECT_EQ(msg, "Expecting value: line 1 column 4 (char 3)");
   String untouched("keep");
@@ -217,7 +238,7 @@ TEST(JSONStringify, SharedListIsNotACycle) {
 TEST(JSONStringify, NonStringKeyIsValueError) {
   Map<Any, Any> m{{Any(1), Any(2)}};
   EXPECT_EQ(ErrorMessage([&] { json::Stringify(m); }, "ValueError"),
-            "Expect key to be string, got `1`");
+            "Expect key to be string, got `int`");
 }
 
 TEST(JSONStringify, UnsupportedTypeNamesItsKey) {

@@ -377,6 +377,19 @@ TEST(FromJSONGraph, ScalarCastsFollowTheirTypes) {
             "Cannot convert from type `float` to `int`");
 }
 
+TEST(FromJSONGraph, PODKeysWithoutJSONFormCannotBeCreated) {
+  EXPECT_EQ(ErrorMessage(
+                [] { FromText(R"({"root_index":0,"nodes":[{"type":"ffi.SmallStr","data":"a"}]})"); },
+                "RuntimeError"),
+            "Type `ffi.SmallStr` does not support reflection creation (no native creator or "
+            "__ffi_new__ type attr)");
+  EXPECT_EQ(
+      ErrorMessage([] { FromText(R"({"root_index":0,"nodes":[{"type":"void*","data":1}]})"); },
+                   "RuntimeError"),
+      "Type `void*` does not support reflection creation (no native creator or __ffi_new__ type "
+      "attr)");
+}
+
 TEST(FromJSONGraph, UnknownTypeKeyIsReported) {
   try {
     FromText(R"({"root_index":0,"nodes":[{"type":"no.such.Type"}]})");

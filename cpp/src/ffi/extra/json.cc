@@ -209,6 +209,9 @@ class Parser {
         char close = f.is_object ? '}' : ']';
         if (i_ < n_ && p_[i_] == ',') {
           ++i_;
+          SkipWhitespace();
+          // Text ending right after a comma is reported apart from a missing item.
+          if (i_ >= n_) return Fail("Syntax error near", i_);
           if (f.is_object && !ParseKey()) return false;
           break;
         }
@@ -291,7 +294,7 @@ class Parser {
       if (c < 0x20) return Fail("Invalid control character at", i_);
       // A backslash escape.
       size_t esc = i_ + 1;
-      if (esc >= n_) return Fail("Unterminated string starting at", begin);
+      if (esc >= n_) return Fail("Invalid \\escape", esc);
       switch (p_[esc]) {
         case '"':
           buf.push_back('"');
@@ -327,9 +330,10 @@ class Parser {
             if (n_ - next < 2 || p_[next] != '\\' || p_[next + 1] != 'u') {
               return Fail("Invalid surrogate pair of \\uXXXX escapes", esc);
             }
-            if (!ReadHex4(next + 1, &low)) return false;
+            // Errors in the second escape are reported at its first hex digit.
+            if (!ReadHex4(next + 1, &low)) return Fail("Invalid \\uXXXX escape", next + 2);
             if (low < 0xDC00 || low > 0xDFFF) {
-              return Fail("Invalid surrogate pair of \\uXXXX escapes", esc);
+              return Fail("Invalid surrogate pair of \\uXXXX escapes", next + 2);
             }
             cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
             next += 6;
@@ -367,23 +371,22 @@ class Parser {
     // strtoll/strtod skip leading spaces and accept hex/inf words: reject those first.
     bool has_digit = false;
     for (char c : text) has_digit |= (c >= '0' && c <= '9');
-    if (!has_digit) return Fail("Syntax error near", begin);
+    if (!has_digit) return Fail("Expecting value", begin);
     char* end = nullptr;
     if (!is_float) {
       errno = 0;
       long long v = std::strtoll(text.c_str(), &end, 10);  // NOLINT(runtime/int)
-      if (end == text.c_str() + text.size()) {
-        if (errno != ERANGE) {
-          *out = static_cast<int64_t>(v);
-          return true;
-        }
-        is_float = true;  // out of int64 range: a double
-      } else {
-        return Fail("Syntax error near", begin);
+      if (end != text.c_str() + text.size()) return Fail("Expecting value", begin);
+      if (errno != ERANGE) {
+        *out = static_cast<int64_t>(v);
+        return true;
       }
+      // Out of int64 range: a double.
     }
+    errno = 0;
     double d = std::strtod(text.c_str(), &end);
-    if (end != text.c_str() + text.size()) return Fail("Syntax error near", begin);
+    // A value out of double range (overflow, or underflow to a subnormal/zero) is rejected.
+    if (end != text.c_str() + text.size() || errno == ERANGE) return Fail("Expecting value", begin);
     *out = d;
     return true;
   }
@@ -471,25 +474,6 @@ void AppendDouble(double v, std::string* out) {
   out->append(buf);
 }
 
-/*! \brief Text naming a key that is not a string, for the error message. */
-std::string DescribeKey(const Any& key) {
-  switch (key.type_index()) {
-    case kTVMFFINone:
-      return "None";
-    case kTVMFFIBool:
-      return key.cast<bool>() ? "True" : "False";
-    case kTVMFFIInt:
-      return std::to_string(key.cast<int64_t>());
-    case kTVMFFIFloat: {
-      std::string s;
-      AppendDouble(key.cast<double>(), &s);
-      return s;
-    }
-    default:
-      return key.GetTypeKey();
-  }
-}
-
 class Printer {
  public:
   explicit Printer(int indent) : indent_(indent > 0 ? indent : 0) {}
@@ -516,7 +500,7 @@ class Printer {
         bool is_bytes;
         if (!detail::AnyStringView(detail::AnyUnsafe::GetTVMFFIAny(key), &s, &is_bytes) ||
             is_bytes) {
-          TVM_FFI_THROW(ValueError) << "Expect key to be string, got `" << DescribeKey(key) << "`";
+          TVM_FFI_THROW(ValueError) << "Expect key to be string, got `" << key.GetTypeKey() << "`";
         }
         AppendEscaped(s, &out_);
         out_.append(indent_ != 0 ? ": " : ":");

@@ -24,7 +24,10 @@
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/extra/base64.h>
 #include <tvm/ffi/function.h>
+#include <tvm/ffi/reflection/accessor.h>
+#include <tvm/ffi/reflection/creator.h>
 #include <tvm/ffi/reflection/registry.h>
+#include <tvm/ffi/reflection/type_attr.h>
 
 #include <cstring>
 #include <string>
@@ -48,109 +51,21 @@ std::string TypeKeyOf(int32_t type_index) {
   return std::string(info->type_key.data, info->type_key.size);
 }
 
-/*! \return The type's entry of attribute column `name`, or NULL when absent (None). */
-const TVMFFIAny* LookupTypeAttr(const char* name, int32_t type_index) {
+/*! \return The type's own value in attribute column `name` (None when absent). */
+AnyView LookupTypeAttr(const char* name, int32_t type_index) {
   TVMFFIByteArray key{name, std::strlen(name)};
-  const TVMFFITypeAttrColumn* col = TVMFFIGetTypeAttrColumn(&key);
-  if (col == nullptr) return nullptr;
-  int64_t off = static_cast<int64_t>(type_index) - col->begin_index;
-  if (off < 0 || off >= col->size || col->data == nullptr) return nullptr;
-  const TVMFFIAny* cell = col->data + off;
-  return cell->type_index == kTVMFFINone ? nullptr : cell;
+  if (TVMFFIGetTypeAttrColumn(&key) == nullptr) return AnyView();
+  return reflection::TypeAttrColumn(name)[type_index];
 }
-
-/*! \return The type's Function attribute `name`, or a null Function. */
-Function LookupFunctionAttr(const char* name, int32_t type_index) {
-  const TVMFFIAny* cell = LookupTypeAttr(name, type_index);
-  if (cell == nullptr || cell->type_index != kTVMFFIFunction) return Function(nullptr);
-  return AnyView::CopyFromTVMFFIAny(*cell).cast<Function>();
-}
-
-/*! \brief Visit every field: ancestors' from depth 1 down to the parent, then the type's own. */
-template <typename F>
-void ForEachField(const TVMFFITypeInfo* info, F visit) {
-  for (int32_t d = 1; d < info->type_depth; ++d) {
-    const TVMFFITypeInfo* anc = info->type_ancestors[d];
-    for (int32_t i = 0; i < anc->num_fields; ++i) visit(&anc->fields[i]);
-  }
-  for (int32_t i = 0; i < info->num_fields; ++i) visit(&info->fields[i]);
-}
-
-std::string FieldName(const TVMFFIFieldInfo* f) { return std::string(f->name.data, f->name.size); }
 
 void* FieldAddr(const Object* obj, const TVMFFIFieldInfo* f) {
   return const_cast<char*>(reinterpret_cast<const char*>(obj)) + f->offset;
 }
 
-Any GetField(const Object* obj, const TVMFFIFieldInfo* f) {
-  TVMFFIAny raw;
-  raw.type_index = kTVMFFINone;
-  raw.zero_padding = 0;
-  raw.v_int64 = 0;
-  TVM_FFI_CHECK_SAFE_CALL(f->getter(FieldAddr(obj, f), &raw));
-  return detail::AnyUnsafe::MoveTVMFFIAnyToAny(&raw);
-}
+std::string FieldName(const TVMFFIFieldInfo* f) { return std::string(f->name.data, f->name.size); }
 
 void SetField(const Object* obj, const TVMFFIFieldInfo* f, const Any& value) {
-  void* addr = FieldAddr(obj, f);
-  if (f->flags & kTVMFFIFieldFlagBitSetterIsFunctionObj) {
-    TVMFFIAny args[2];
-    args[0].type_index = kTVMFFIOpaquePtr;
-    args[0].zero_padding = 0;
-    args[0].v_ptr = addr;
-    args[1] = *detail::AnyUnsafe::GetTVMFFIAny(value);
-    TVMFFIAny result;
-    result.type_index = kTVMFFINone;
-    result.zero_padding = 0;
-    result.v_int64 = 0;
-    TVM_FFI_CHECK_SAFE_CALL(TVMFFIFunctionCall(f->setter, args, 2, &result));
-    detail::AnyUnsafe::MoveTVMFFIAnyToAny(&result);
-  } else {
-    TVMFFIFieldSetter setter = reinterpret_cast<TVMFFIFieldSetter>(f->setter);
-    TVM_FFI_CHECK_SAFE_CALL(setter(addr, detail::AnyUnsafe::GetTVMFFIAny(value)));
-  }
-}
-
-/*! \return Whether the field had a default (and was set to it). */
-bool SetFieldToDefault(const Object* obj, const TVMFFIFieldInfo* f) {
-  if (!(f->flags & kTVMFFIFieldFlagBitMaskHasDefault)) return false;
-  AnyView stored = AnyView::CopyFromTVMFFIAny(f->default_value_or_factory);
-  if (f->flags & kTVMFFIFieldFlagBitMaskDefaultFromFactory) {
-    SetField(obj, f, stored.cast<Function>()());
-  } else {
-    SetField(obj, f, Any(stored));
-  }
-  return true;
-}
-
-bool HasCreator(const TVMFFITypeInfo* info) {
-  if (info->metadata != nullptr && info->metadata->creator != nullptr) return true;
-  return LookupFunctionAttr("__ffi_new__", info->type_index).defined();
-}
-
-Any CreateEmptyObject(const TVMFFITypeInfo* info) {
-  if (info->metadata != nullptr && info->metadata->creator != nullptr) {
-    TVMFFIObjectHandle handle = nullptr;
-    TVM_FFI_CHECK_SAFE_CALL(info->metadata->creator(&handle));
-    TVMFFIAny cell;
-    cell.type_index = reinterpret_cast<TVMFFIObject*>(handle)->type_index;
-    cell.zero_padding = 0;
-    cell.v_obj = reinterpret_cast<TVMFFIObject*>(handle);
-    return detail::AnyUnsafe::MoveTVMFFIAnyToAny(&cell);
-  }
-  Function fnew = LookupFunctionAttr("__ffi_new__", info->type_index);
-  if (!fnew.defined()) {
-    TVM_FFI_THROW(RuntimeError) << "Type `" << TypeKeyOf(info->type_index)
-                                << "` does not support reflection creation"
-                                << " (no native creator or __ffi_new__ type attr)";
-  }
-  Any obj = fnew();
-  if (obj.type_index() < kTVMFFIStaticObjectBegin) {
-    TVM_FFI_THROW(TypeError) << "__ffi_new__ of type `" << TypeKeyOf(info->type_index)
-                             << "` returned a value of type `" << obj.GetTypeKey()
-                             << "` instead of an object";
-  }
-  return obj;
+  TVM_FFI_CHECK_SAFE_CALL(reflection::CallFieldSetter(f, FieldAddr(obj, f), AnyView(value)));
 }
 
 // ---- enums (layouts of EnumObj / EnumStateObj are part of the ABI) ----
@@ -182,9 +97,10 @@ const TVMFFIAny* ObjectSlot(const Object* obj, size_t offset) {
 
 /*! \return The enum singleton of type_index with the given int or str index. */
 Any LookupEnumEntry(int32_t type_index, const Any& index) {
-  const TVMFFIAny* state = LookupTypeAttr("__ffi_enum__", type_index);
-  if (state != nullptr && state->type_index >= kTVMFFIStaticObjectBegin) {
-    const Object* state_obj = reinterpret_cast<const Object*>(state->v_obj);
+  AnyView state = LookupTypeAttr("__ffi_enum__", type_index);
+  if (state.type_index() >= kTVMFFIStaticObjectBegin) {
+    const Object* state_obj =
+        reinterpret_cast<const Object*>(detail::AnyUnsafe::GetTVMFFIAny(state)->v_obj);
     const Object* dict = *reinterpret_cast<const Object* const*>(
         reinterpret_cast<const char*>(state_obj) + kEnumStateIndexesOffset);
     if (dict != nullptr && dict->type_index() == kTVMFFIDict) {
@@ -305,14 +221,14 @@ class GraphWriter {
                tindex != kTVMFFIBytes && tindex != kTVMFFIShape) {
       const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(tindex);
       if (info != nullptr && IsPlainObject(info)) {
-        if (!HasCreator(info)) {
+        if (!reflection::HasCreator(info)) {
           TVM_FFI_THROW(TypeError) << "Type `" << TypeKeyOf(tindex)
                                    << "` does not support ToJSONGraph"
                                    << " (no native creator or __ffi_new__ type attr)";
         }
         const Object* obj = reinterpret_cast<const Object*>(cell->v_obj);
-        ForEachField(info, [&](const TVMFFIFieldInfo* fi) {
-          Any fv = GetField(obj, fi);
+        reflection::ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* fi) {
+          Any fv = reflection::FieldGetter(fi)(obj);
           if (!IsInlineField(fi->field_static_type_index)) f.children.push_back(fv);
           f.fields.emplace_back(fi, std::move(fv));
         });
@@ -325,7 +241,7 @@ class GraphWriter {
   /*! \brief Whether objects of this type are written field by field. */
   bool IsPlainObject(const TVMFFITypeInfo* info) {
     if (IsSubtypeOfKey(info, "ffi.Enum")) return false;
-    return LookupTypeAttr("__data_to_json__", info->type_index) == nullptr;
+    return LookupTypeAttr(reflection::type_attr::kDataToJson.name, info->type_index) == nullptr;
   }
 
   int64_t IndexOf(const Any& v) const { return memo_.at(v); }
@@ -418,8 +334,10 @@ class GraphWriter {
     } else if (IsSubtypeOfKey(info, "ffi.Enum")) {
       // _str_index is a String member: a 16-byte cell (small or heap string).
       data = AnyView::CopyFromTVMFFIAny(*ObjectSlot(obj, kEnumStrIndexOffset)).cast<String>();
-    } else if (const TVMFFIAny* hook = LookupTypeAttr("__data_to_json__", info->type_index)) {
-      data = AnyView::CopyFromTVMFFIAny(*hook).cast<Function>()(f.value);
+    } else if (AnyView hook = LookupTypeAttr(reflection::type_attr::kDataToJson.name,
+                                             info->type_index);
+               hook != nullptr) {
+      data = hook.cast<Function>()(f.value);
     } else {
       Map<Any, Any> fields;
       for (const auto& [fi, fv] : f.fields) {
@@ -550,7 +468,7 @@ class GraphReader {
                             "` must be an object (node " + std::to_string(index) + ")");
             }
             Map<Any, Any> fields = f.data.cast<Map<Any, Any>>();
-            ForEachField(f.info, [&](const TVMFFIFieldInfo* fi) {
+            reflection::ForEachFieldInfo(f.info, [&](const TVMFFIFieldInfo* fi) {
               if (IsInlineField(fi->field_static_type_index)) return;
               auto v = fields.Get(String(FieldName(fi)));
               if (v.has_value()) f.children.push_back(CheckIndex(*v));
@@ -564,7 +482,7 @@ class GraphReader {
 
   static bool IsPlainObject(const TVMFFITypeInfo* info) {
     if (IsSubtypeOfKey(info, "ffi.Enum")) return false;
-    return LookupTypeAttr("__data_from_json__", info->type_index) == nullptr;
+    return LookupTypeAttr(reflection::type_attr::kDataFromJson.name, info->type_index) == nullptr;
   }
 
   const Any& RequireData(const Frame& f) const {
@@ -611,10 +529,8 @@ class GraphReader {
         dev.device_id = static_cast<int32_t>(parts[1].cast<int64_t>());
         return dev;
       }
-      case kTVMFFISmallStr:
       case kTVMFFIStr:
         return RequireData(f).cast<String>();
-      case kTVMFFISmallBytes:
       case kTVMFFIBytes:
         return Base64Decode(RequireData(f).cast<String>());
       case kTVMFFIShape: {
@@ -646,7 +562,10 @@ class GraphReader {
         break;
     }
     if (f.type_index < kTVMFFIStaticObjectBegin) {
-      TVM_FFI_THROW(RuntimeError) << "Cannot deserialize type `" << TypeKeyOf(f.type_index) << "`";
+      // Other PODs (opaque pointers, "ffi.SmallStr", ...) have no JSON form.
+      TVM_FFI_THROW(RuntimeError) << "Type `" << TypeKeyOf(f.type_index)
+                                  << "` does not support reflection creation"
+                                  << " (no native creator or __ffi_new__ type attr)";
     }
     return BuildObject(f);
   }
@@ -659,13 +578,14 @@ class GraphReader {
     if (IsSubtypeOfKey(info, "ffi.Enum")) {
       return LookupEnumEntry(info->type_index, RequireData(f).cast<String>());
     }
-    if (const TVMFFIAny* hook = LookupTypeAttr("__data_from_json__", info->type_index)) {
-      return AnyView::CopyFromTVMFFIAny(*hook).cast<Function>()(RequireData(f));
+    if (AnyView hook = LookupTypeAttr(reflection::type_attr::kDataFromJson.name, info->type_index);
+        hook != nullptr) {
+      return hook.cast<Function>()(RequireData(f));
     }
-    Any obj = CreateEmptyObject(info);
-    const Object* ptr = reinterpret_cast<const Object*>(detail::AnyUnsafe::GetTVMFFIAny(obj)->v_obj);
+    ObjectRef obj(reflection::CreateEmptyObject(info));
+    const Object* ptr = obj.get();
     Map<Any, Any> fields = f.data.cast<Map<Any, Any>>();
-    ForEachField(info, [&](const TVMFFIFieldInfo* fi) {
+    reflection::ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* fi) {
       auto v = fields.Get(String(FieldName(fi)));
       if (v.has_value()) {
         if (IsInlineField(fi->field_static_type_index)) {
@@ -678,7 +598,9 @@ class GraphReader {
         } else {
           SetField(ptr, fi, decoded_[v->cast<int64_t>()]);
         }
-      } else if (!SetFieldToDefault(ptr, fi)) {
+      } else if (fi->flags & kTVMFFIFieldFlagBitMaskHasDefault) {
+        reflection::SetFieldToDefault(fi, FieldAddr(ptr, fi));
+      } else {
         TVM_FFI_THROW(TypeError) << "Required field `" << FieldName(fi) << "` not set in type `"
                                  << TypeKeyOf(info->type_index) << "`";
       }
