@@ -282,6 +282,11 @@ TEST(JSONGraphRoundTrip, DeepNestingNeedsNoNativeRecursion) {
 
 // ---- objects ----
 
+TEST(ToJSONGraph, DataTypeMembersAreDeclaredInline) {
+  // ObjectDef copies this into field_static_type_index, which makes dtype fields inline text.
+  EXPECT_EQ(ffi::TypeTraits<DLDataType>::field_static_type_index, kTVMFFIDataType);
+}
+
 TEST(ToJSONGraph, ObjectFieldsInlineOrAsNodes) {
   ffi::ObjectRef n = MakeNode(12, 2.5, "s", nullptr);
   EXPECT_EQ(ToText(n),

@@ -188,10 +188,79 @@ def test_object_created_through_unsafe_init_round_trips():
     assert _graph(back)["nodes"] == [{"type": "testing.TestIntPair", "data": {"a": 3, "b": 4}}]
 
 
-def test_object_pickle_copy_and_deepcopy_round_trip():
+def test_object_copy_and_deepcopy_round_trip():
     obj = _make("testing.TestObjectBase", v_i64=7, v_f64=1.5, v_str="long string " * 3)
     text = serialization.to_json_graph_str(obj)
-    for clone in (pickle.loads(pickle.dumps(obj)), copy.copy(obj), copy.deepcopy(obj)):
+    for clone in (copy.copy(obj), copy.deepcopy(obj)):
         assert type(clone) is type(obj)
         assert not clone.same_as(obj)
         assert serialization.to_json_graph_str(clone) == text
+
+
+import tvm_ffi.testing  # noqa: E402  (loads the testing types registered below)
+
+
+@tvm_ffi.register_object("testing.serialization.Point")
+class Point(tvm_ffi.Object):
+    """Importable class of testing.serialization.Point, so that pickle can name it."""
+
+    __slots__ = ()
+
+
+def _point(**fields):
+    return _make("testing.serialization.Point", **fields)
+
+
+def test_registered_object_pickles_as_new_object_of_its_class():
+    p = _point(x=3, dtype=tvm_ffi.dtype("int8"), label="L", payload=tvm_ffi.convert([1.5]))
+    assert type(p) is Point
+    text = serialization.to_json_graph_str(p)
+    for clone in (pickle.loads(pickle.dumps(p)), copy.copy(p), copy.deepcopy(p)):
+        assert type(clone) is Point
+        assert not clone.same_as(p)
+        assert serialization.to_json_graph_str(clone) == text
+
+
+def test_point_graph_writes_int_and_dtype_inline_others_as_nodes():
+    p = _point(x=3, dtype=tvm_ffi.dtype("int8"), label=None, payload="s")
+    assert _graph(p) == {
+        "root_index": 2,
+        "nodes": [
+            {"type": "None"},
+            {"type": "ffi.String", "data": "s"},
+            {
+                "type": "testing.serialization.Point",
+                "data": {"x": 3, "dtype": "int8", "label": 0, "payload": 1},
+            },
+        ],
+    }
+
+
+def test_object_reached_again_through_its_payload_is_value_error():
+    p = _point(x=1, dtype=tvm_ffi.dtype("float32"), label=None)
+    p.payload = tvm_ffi.List([p])
+    try:
+        with pytest.raises(
+            ValueError,
+            match="Cycle detected during serialization: an object of type "
+            "`testing.serialization.Point` contains itself",
+        ):
+            serialization.to_json_graph_str(p)
+    finally:
+        p.payload = None  # break the cycle so both can be freed
+
+
+def test_required_field_missing_is_type_error():
+    with pytest.raises(TypeError, match="Required field `x` not set in type"):
+        serialization.from_json_graph_str(
+            '{"root_index":0,"nodes":[{"type":"testing.serialization.Point","data":{}}]}'
+        )
+
+
+def test_object_referring_to_itself_in_graph_is_value_error():
+    text = (
+        '{"root_index":1,"nodes":[{"type":"None"},{"type":"testing.serialization.Point",'
+        '"data":{"x":1,"dtype":"int8","label":0,"payload":1}}]}'
+    )
+    with pytest.raises(ValueError, match="Invalid JSON Object Graph"):
+        serialization.from_json_graph_str(text)
