@@ -11,6 +11,7 @@
 #include <tvm/ffi/container/map.h>
 #include <tvm/ffi/container/shape.h>
 #include <tvm/ffi/dtype.h>
+#include <tvm/ffi/error.h>
 #include <tvm/ffi/extra/json.h>
 #include <tvm/ffi/extra/serialization.h>
 #include <tvm/ffi/function.h>
@@ -25,6 +26,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "testing_helpers.h"
 
@@ -423,6 +425,125 @@ TEST(JSONGraphGlobals, StringFormsRoundTrip) {
                   R"({"type":"int","data":3},{"type":"ffi.Array","data":[0,1,2]}]})");
   EXPECT_EQ(json::Stringify(from(text)), "[1,2,3]");
   EXPECT_EQ(json::Stringify(from_map(to_map("x", nullptr))), "\"x\"");
+}
+
+// ---- enums: ffi.Enum / ffi.IntEnum / the __ffi_enum__ state, as any library lays them out ----
+
+class FakeEnumObj : public ffi::Object {
+ public:
+  int64_t _int_index = 0;
+  String _str_index;
+  TVM_FFI_DECLARE_OBJECT_INFO("ffi.Enum", FakeEnumObj, ffi::Object);
+};
+
+class FakeIntEnumObj : public FakeEnumObj {
+ public:
+  TVM_FFI_DECLARE_OBJECT_INFO("ffi.IntEnum", FakeIntEnumObj, FakeEnumObj);
+};
+
+class ColorObj : public FakeIntEnumObj {
+ public:
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test_serialization.Color", ColorObj, FakeIntEnumObj);
+};
+
+class OpObj : public FakeEnumObj {
+ public:
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test_serialization.Op", OpObj, FakeEnumObj);
+};
+
+// The state object: entries @24, indexes @32 (int and str index -> singleton), attrs @40.
+class FakeEnumStateObj : public ffi::Object {
+ public:
+  ffi::List<Any> entries;
+  ffi::Dict<Any, Any> indexes;
+  ffi::Dict<Any, Any> attrs;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test_serialization.FakeEnumState", FakeEnumStateObj,
+                                    ffi::Object);
+};
+
+template <typename T>
+ffi::ObjectRef MakeEnumEntry(int64_t int_index, const char* str_index) {
+  ffi::ObjectPtr<T> p = ffi::make_object<T>();
+  p->_int_index = int_index;
+  p->_str_index = str_index;
+  return ffi::ObjectRef(std::move(p));
+}
+
+/*! \brief Register the __ffi_enum__ state of type T holding the given entries. */
+template <typename T>
+void RegisterEnumState(const std::vector<ffi::ObjectRef>& entries) {
+  ffi::ObjectPtr<FakeEnumStateObj> state = ffi::make_object<FakeEnumStateObj>();
+  for (const ffi::ObjectRef& e : entries) {
+    const auto* obj = static_cast<const FakeEnumObj*>(e.get());
+    state->entries.push_back(e);
+    state->indexes.Set(obj->_int_index, e);
+    state->indexes.Set(obj->_str_index, e);
+  }
+  ffi::ObjectRef state_ref(std::move(state));
+  TVMFFIByteArray name{"__ffi_enum__", 12};
+  TVMFFIAny cell;
+  ffi::TypeTraits<ffi::ObjectRef>::CopyToAnyView(state_ref, &cell);
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterAttr(T::RuntimeTypeIndex(), &name, &cell));
+}
+
+struct EnumFixture {
+  ffi::ObjectRef red, blue, plus;
+  EnumFixture() {
+    red = MakeEnumEntry<ColorObj>(10, "red");
+    blue = MakeEnumEntry<ColorObj>(11, "blue");
+    plus = MakeEnumEntry<OpObj>(0, "+");
+    RegisterEnumState<ColorObj>({red, blue});
+    RegisterEnumState<OpObj>({plus});
+  }
+  static const EnumFixture& Get() {
+    static EnumFixture* fixture = new EnumFixture();
+    return *fixture;
+  }
+};
+
+TEST(JSONGraphEnum, LayoutMatchesTheEnumABI) {
+  ColorObj probe;
+  const char* base = reinterpret_cast<const char*>(static_cast<const ffi::Object*>(&probe));
+  EXPECT_EQ(reinterpret_cast<const char*>(&probe._int_index) - base, 24);
+  EXPECT_EQ(reinterpret_cast<const char*>(&probe._str_index) - base, 32);
+  FakeEnumStateObj state;
+  const char* sbase = reinterpret_cast<const char*>(static_cast<const ffi::Object*>(&state));
+  EXPECT_EQ(reinterpret_cast<const char*>(&state.indexes) - sbase, 32);
+}
+
+TEST(JSONGraphEnum, IntEnumIsItsIntIndexAndComesBackAsTheSingleton) {
+  const EnumFixture& f = EnumFixture::Get();
+  EXPECT_EQ(ToText(f.blue),
+            R"({"root_index":0,"nodes":[{"type":"test_serialization.Color","data":11}]})");
+  Any back = ffi::FromJSONGraph(ffi::ToJSONGraph(Array<Any>{f.red, f.blue}));
+  Array<Any> arr = back.cast<Array<Any>>();
+  EXPECT_TRUE(arr[0].same_as(f.red));
+  EXPECT_TRUE(arr[1].same_as(f.blue));
+}
+
+TEST(JSONGraphEnum, OtherEnumIsItsStrIndex) {
+  const EnumFixture& f = EnumFixture::Get();
+  EXPECT_EQ(ToText(f.plus),
+            R"({"root_index":0,"nodes":[{"type":"test_serialization.Op","data":"+"}]})");
+  EXPECT_TRUE(ffi::FromJSONGraph(ffi::ToJSONGraph(f.plus)).same_as(f.plus));
+}
+
+TEST(JSONGraphEnum, UnknownIndexIsValueError) {
+  EnumFixture::Get();
+  EXPECT_EQ(ErrorMessage(
+                [] {
+                  FromText(R"({"root_index":0,"nodes":[{"type":"test_serialization.Color",)"
+                           R"("data":99}]})");
+                },
+                "ValueError"),
+            "Enum `test_serialization.Color` has no instance with index 99");
+  EXPECT_EQ(ErrorMessage(
+                [] {
+                  FromText(R"({"root_index":0,"nodes":[{"type":"test_serialization.Op",)"
+                           R"("data":"-"}]})");
+                },
+                "ValueError"),
+            "Enum `test_serialization.Op` has no instance with index -");
 }
 
 }  // namespace

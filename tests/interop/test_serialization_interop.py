@@ -158,3 +158,39 @@ def test_object_graphs_of_both_sides_are_identical(node_libs, run_under_peer, ru
     assert json.loads(ours.stdout.strip().splitlines()[-1]) == json.loads(
         peer.stdout.strip().splitlines()[-1]
     )
+
+
+# ---- pickles name tvm_ffi.core._new_object and carry the graph text ----
+
+PICKLE_WRITE = textwrap.dedent(
+    """
+    import pickle, sys, tvm_ffi
+    value = [tvm_ffi.convert([1, "a", [2.5]]), tvm_ffi.Map({"k": [1]}), tvm_ffi.List([None])]
+    sys.stdout.write(pickle.dumps(value, protocol=4).hex())
+    """
+)
+
+PICKLE_READ = textwrap.dedent(
+    """
+    import json, pickle, sys, tvm_ffi
+    from tvm_ffi.serialization import to_json_graph_str
+    value = pickle.loads(bytes.fromhex(open(sys.argv[1]).read()))
+    print(json.dumps([[type(v).__name__, to_json_graph_str(v)] for v in value]))
+    """
+)
+
+
+@pytest.mark.parametrize("writer", ["peer", "ours"])
+def test_pickles_load_on_the_other_side(writer, run_under_peer, run_under_ours, tmp_path):
+    write, read = (run_under_peer, run_under_ours) if writer == "peer" else (run_under_ours, run_under_peer)
+    proc = write(PICKLE_WRITE)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    path = tmp_path / "value.pickle.hex"
+    path.write_text(proc.stdout.strip())
+    loaded = _run_ok(read(PICKLE_READ, path))
+    assert [name for name, _ in loaded] == ["Array", "Map", "List"]
+    assert json.loads(loaded[0][1])["nodes"][-1] == {"type": "ffi.Array", "data": [0, 1, 4]}
+    assert json.loads(loaded[2][1]) == {
+        "root_index": 1,
+        "nodes": [{"type": "None"}, {"type": "ffi.List", "data": [0]}],
+    }

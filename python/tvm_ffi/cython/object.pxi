@@ -134,6 +134,11 @@ def _new_object(cls):
     return cls.__new__(cls)
 
 
+# Pickles name this helper by module path; it must be the package's (as in the reference
+# package), not the bare extension name, so that pickles load in either implementation.
+_new_object.__module__ = "tvm_ffi.core"
+
+
 cdef object type_key_of_index(int32_t type_index):
     cdef const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index)
     if info == NULL:

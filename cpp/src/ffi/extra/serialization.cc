@@ -330,7 +330,9 @@ class GraphWriter {
     String key(std::string(info->type_key.data, info->type_key.size));
     Any data;
     if (IsSubtypeOfKey(info, "ffi.IntEnum")) {
-      data = AnyView::CopyFromTVMFFIAny(*ObjectSlot(obj, kEnumIntIndexOffset)).cast<int64_t>();
+      // _int_index is a plain int64_t member.
+      data = *reinterpret_cast<const int64_t*>(reinterpret_cast<const char*>(obj) +
+                                               kEnumIntIndexOffset);
     } else if (IsSubtypeOfKey(info, "ffi.Enum")) {
       // _str_index is a String member: a 16-byte cell (small or heap string).
       data = AnyView::CopyFromTVMFFIAny(*ObjectSlot(obj, kEnumStrIndexOffset)).cast<String>();
