@@ -147,8 +147,8 @@ TEST(JSONParse, TextEndingAfterACommaIsSyntaxError) {
 }
 
 TEST(JSONParse, MalformedOrOutOfRangeNumbersAreExpectingValue) {
-  for (const char* text : {"-", "+", ".", "1e", "1-2", "--1", "1.5.5", "-NaN", "+Infinity",
-                           "1e400", "1e-400"}) {
+  for (const char* text :
+       {"-", "+", ".", "1e", "1-2", "--1", "1.5.5", "-NaN", "+Infinity", "1e400", "1e-400"}) {
     EXPECT_EQ(ParseError(text), "Expecting value: line 1 column 1 (char 0)") << text;
   }
   EXPECT_EQ(ParseError("[1,-]"), "Expecting value: line 1 column 4 (char 3)");
@@ -216,8 +216,7 @@ TEST(JSONStringify, ListsPrintAsArrays) {
 
 TEST(JSONStringify, IndentPutsItemsOnTheirOwnLines) {
   Any v = json::Parse(R"({"a": [1, {}], "b": []})");
-  EXPECT_EQ(json::Stringify(v, 2),
-            "{\n  \"a\": [\n    1,\n    {\n    }\n  ],\n  \"b\": [\n  ]\n}");
+  EXPECT_EQ(json::Stringify(v, 2), "{\n  \"a\": [\n    1,\n    {\n    }\n  ],\n  \"b\": [\n  ]\n}");
   EXPECT_EQ(json::Stringify(v, 0), R"({"a":[1,{}],"b":[]})");
 }
 
@@ -263,10 +262,10 @@ TEST(JSONGlobals, ParseAndStringifyAreRegistered) {
 // Random texts built from JSON tokens and noise: Parse either succeeds and
 // re-parses its own output to the same text, or reports a ValueError.
 TEST(JSONFuzz, RandomTextsParseOrFailCleanly) {
-  static const char* kTokens[] = {"[",   "]",    "{",   "}",      ",",     ":",    "\"a\"",
-                                  "1",   "-2.5", "1e9", "true",   "null",  "NaN",  "\"\\u00e9\"",
-                                  " ",   "\n",   "\"",  "\\",     "\x01",  "tru",  "\"\\ud800\"",
-                                  "+.e", "0x1",  "\xff", "Infinity", "-", "\"\\q\""};
+  static const char* kTokens[] = {
+      "[",    "]",    "{",           "}",   ",",           ":",    "\"a\"",    "1",  "-2.5",
+      "1e9",  "true", "null",        "NaN", "\"\\u00e9\"", " ",    "\n",       "\"", "\\",
+      "\x01", "tru",  "\"\\ud800\"", "+.e", "0x1",         "\xff", "Infinity", "-",  "\"\\q\""};
   std::mt19937 rng(12345);
   int parsed = 0;
   for (int iter = 0; iter < 20000; ++iter) {

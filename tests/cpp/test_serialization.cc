@@ -22,8 +22,8 @@
 #include <pthread.h>
 
 #include <cmath>
-#include <functional>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -181,7 +181,9 @@ TEST(ToJSONGraph, StringsAndBytes) {
   EXPECT_EQ(ToText(String("a\"b\\c\n\x01\xc3\xa9")),
             "{\"root_index\":0,\"nodes\":[{\"type\":\"ffi.String\",\"data\":"
             "\"a\\\"b\\\\c\\n\\u0001\xc3\xa9\"}]}");
-  EXPECT_EQ(ToText(ffi::Bytes("\x00\x01" "abc", 5)),
+  EXPECT_EQ(ToText(ffi::Bytes("\x00\x01"
+                              "abc",
+                              5)),
             R"({"root_index":0,"nodes":[{"type":"ffi.Bytes","data":"AAFhYmM="}]})");
   std::string long_text(40, 'z');
   EXPECT_EQ(ToText(String(long_text)),
@@ -256,7 +258,7 @@ TEST(ToJSONGraph, TypesWithoutCreatorAreTypeErrors) {
 TEST(JSONGraphRoundTrip, PODsAndContainersComeBackEqual) {
   ffi::List<Any> l{1, 2.5, "s", ffi::Bytes("\xff\x00", 2)};
   ffi::Dict<Any, Any> d{{Any("k"), Any(l)}, {Any(1), Any(nullptr)}};
-  Array<Any> v{d, l, ffi::Shape({4, 5}), DLDevice{kDLCPU, 0}, ffi::StringToDLDataType("bfloat16"),
+  Array<Any> v{d,   l, ffi::Shape({4, 5}), DLDevice{kDLCPU, 0}, ffi::StringToDLDataType("bfloat16"),
                true};
   Array<Any> back = ffi::FromJSONGraph(ffi::ToJSONGraph(v)).cast<Array<Any>>();
   ASSERT_EQ(back.size(), 6u);
@@ -346,50 +348,54 @@ TEST(FromJSONGraph, MalformedTopLevel) {
 }
 
 TEST(FromJSONGraph, InvalidNodeIndex) {
-  EXPECT_EQ(ErrorMessage([] { FromText(R"({"root_index":1,"nodes":[{"type":"None"}]})"); },
-                         "ValueError"),
-            "Invalid JSON Object Graph: invalid node index 1");
   EXPECT_EQ(
-      ErrorMessage([] { FromText(R"({"root_index":0,"nodes":[{"type":"ffi.Array","data":[-1]}]})"); },
-                   "ValueError"),
-      "Invalid JSON Object Graph: invalid node index -1");
+      ErrorMessage([] { FromText(R"({"root_index":1,"nodes":[{"type":"None"}]})"); }, "ValueError"),
+      "Invalid JSON Object Graph: invalid node index 1");
+  EXPECT_EQ(ErrorMessage(
+                [] { FromText(R"({"root_index":0,"nodes":[{"type":"ffi.Array","data":[-1]}]})"); },
+                "ValueError"),
+            "Invalid JSON Object Graph: invalid node index -1");
 }
 
 TEST(FromJSONGraph, SelfReferenceIsValueError) {
-  std::string msg = ErrorMessage(
-      [] { FromText(R"({"root_index":0,"nodes":[{"type":"ffi.List","data":[0]}]})"); },
-      "ValueError");
+  std::string msg =
+      ErrorMessage([] { FromText(R"({"root_index":0,"nodes":[{"type":"ffi.List","data":[0]}]})"); },
+                   "ValueError");
   EXPECT_EQ(msg.find("Invalid JSON Object Graph"), 0u) << msg;
 }
 
 TEST(FromJSONGraph, DeviceAndMapShapes) {
-  EXPECT_EQ(ErrorMessage([] { FromText(R"({"root_index":0,"nodes":[{"type":"Device","data":[1]}]})"); },
-                         "ValueError"),
-            "Invalid JSON Object Graph: Device data must be an array of [device_type, device_id], "
-            "got 1 element(s)");
-  EXPECT_EQ(ErrorMessage(
-                [] {
-                  FromText(
-                      R"({"root_index":1,"nodes":[{"type":"None"},{"type":"ffi.Map","data":[0]}]})");
-                },
-                "ValueError"),
-            "Invalid JSON Object Graph: Map/Dict data must contain an even number of [key, value] "
-            "entries, got 1");
+  EXPECT_EQ(
+      ErrorMessage([] { FromText(R"({"root_index":0,"nodes":[{"type":"Device","data":[1]}]})"); },
+                   "ValueError"),
+      "Invalid JSON Object Graph: Device data must be an array of [device_type, device_id], "
+      "got 1 element(s)");
+  EXPECT_EQ(
+      ErrorMessage(
+          [] {
+            FromText(R"({"root_index":1,"nodes":[{"type":"None"},{"type":"ffi.Map","data":[0]}]})");
+          },
+          "ValueError"),
+      "Invalid JSON Object Graph: Map/Dict data must contain an even number of [key, value] "
+      "entries, got 1");
 }
 
 TEST(FromJSONGraph, ScalarCastsFollowTheirTypes) {
-  EXPECT_EQ(FromText(R"({"root_index":0,"nodes":[{"type":"float","data":2}]})").cast<double>(), 2.0);
+  EXPECT_EQ(FromText(R"({"root_index":0,"nodes":[{"type":"float","data":2}]})").cast<double>(),
+            2.0);
   EXPECT_EQ(FromText(R"({"root_index":0,"nodes":[{"type":"bool","data":1}]})").cast<bool>(), true);
-  EXPECT_EQ(ErrorMessage([] { FromText(R"({"root_index":0,"nodes":[{"type":"int","data":1.5}]})"); }),
-            "Cannot convert from type `float` to `int`");
+  EXPECT_EQ(
+      ErrorMessage([] { FromText(R"({"root_index":0,"nodes":[{"type":"int","data":1.5}]})"); }),
+      "Cannot convert from type `float` to `int`");
 }
 
 TEST(FromJSONGraph, PODKeysWithoutJSONFormCannotBeCreated) {
-  EXPECT_EQ(ErrorMessage(
-                [] { FromText(R"({"root_index":0,"nodes":[{"type":"ffi.SmallStr","data":"a"}]})"); },
-                "RuntimeError"),
-            "Type `ffi.SmallStr` does not support reflection creation (no native creator or "
-            "__ffi_new__ type attr)");
+  EXPECT_EQ(
+      ErrorMessage(
+          [] { FromText(R"({"root_index":0,"nodes":[{"type":"ffi.SmallStr","data":"a"}]})"); },
+          "RuntimeError"),
+      "Type `ffi.SmallStr` does not support reflection creation (no native creator or "
+      "__ffi_new__ type attr)");
   EXPECT_EQ(
       ErrorMessage([] { FromText(R"({"root_index":0,"nodes":[{"type":"void*","data":1}]})"); },
                    "RuntimeError"),

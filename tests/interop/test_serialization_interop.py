@@ -74,7 +74,9 @@ def test_peer_graphs_load_here_and_write_back_identically(run_under_peer, run_un
     assert _parsed(again) == _parsed(peer)
 
 
-def test_our_graphs_load_in_peer_and_write_back_identically(run_under_peer, run_under_ours, tmp_path):
+def test_our_graphs_load_in_peer_and_write_back_identically(
+    run_under_peer, run_under_ours, tmp_path
+):
     ours = _run_ok(run_under_ours(WRITE_ALL))
     path = tmp_path / "our_graphs.json"
     path.write_text(json.dumps(ours))
@@ -182,7 +184,9 @@ PICKLE_READ = textwrap.dedent(
 
 @pytest.mark.parametrize("writer", ["peer", "ours"])
 def test_pickles_load_on_the_other_side(writer, run_under_peer, run_under_ours, tmp_path):
-    write, read = (run_under_peer, run_under_ours) if writer == "peer" else (run_under_ours, run_under_peer)
+    write, read = (
+        (run_under_peer, run_under_ours) if writer == "peer" else (run_under_ours, run_under_peer)
+    )
     proc = write(PICKLE_WRITE)
     assert proc.returncode == 0, proc.stderr[-3000:]
     path = tmp_path / "value.pickle.hex"

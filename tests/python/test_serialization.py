@@ -7,8 +7,8 @@ import math
 import pickle
 
 import pytest
-
 import tvm_ffi
+import tvm_ffi.testing
 from tvm_ffi import serialization
 from tvm_ffi.core import _get_global_func
 
@@ -134,8 +134,6 @@ def test_empty_object_pickles_as_empty():
 
 
 def _make(type_key, **fields):
-    import tvm_ffi.testing  # noqa: F401  (registers the testing.* types)
-
     args = [type_key]
     for k, v in fields.items():
         args += [k, v]
@@ -195,9 +193,6 @@ def test_object_copy_and_deepcopy_round_trip():
         assert type(clone) is type(obj)
         assert not clone.same_as(obj)
         assert serialization.to_json_graph_str(clone) == text
-
-
-import tvm_ffi.testing  # noqa: E402  (loads the testing types registered below)
 
 
 @tvm_ffi.register_object("testing.serialization.Point")

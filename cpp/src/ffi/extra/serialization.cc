@@ -20,10 +20,10 @@
 #include <tvm/ffi/container/map.h>
 #include <tvm/ffi/container/shape.h>
 #include <tvm/ffi/dtype.h>
-#include <tvm/ffi/optional.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/extra/base64.h>
 #include <tvm/ffi/function.h>
+#include <tvm/ffi/optional.h>
 #include <tvm/ffi/reflection/accessor.h>
 #include <tvm/ffi/reflection/creator.h>
 #include <tvm/ffi/reflection/registry.h>
@@ -222,9 +222,9 @@ class GraphWriter {
       const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(tindex);
       if (info != nullptr && IsPlainObject(info)) {
         if (!reflection::HasCreator(info)) {
-          TVM_FFI_THROW(TypeError) << "Type `" << TypeKeyOf(tindex)
-                                   << "` does not support ToJSONGraph"
-                                   << " (no native creator or __ffi_new__ type attr)";
+          TVM_FFI_THROW(TypeError)
+              << "Type `" << TypeKeyOf(tindex) << "` does not support ToJSONGraph"
+              << " (no native creator or __ffi_new__ type attr)";
         }
         const Object* obj = reinterpret_cast<const Object*>(cell->v_obj);
         reflection::ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* fi) {
@@ -336,8 +336,8 @@ class GraphWriter {
     } else if (IsSubtypeOfKey(info, "ffi.Enum")) {
       // _str_index is a String member: a 16-byte cell (small or heap string).
       data = AnyView::CopyFromTVMFFIAny(*ObjectSlot(obj, kEnumStrIndexOffset)).cast<String>();
-    } else if (AnyView hook = LookupTypeAttr(reflection::type_attr::kDataToJson.name,
-                                             info->type_index);
+    } else if (AnyView hook =
+                   LookupTypeAttr(reflection::type_attr::kDataToJson.name, info->type_index);
                hook != nullptr) {
       data = hook.cast<Function>()(f.value);
     } else {
@@ -432,8 +432,8 @@ class GraphReader {
     }
     Map<Any, Any> m = node.cast<Map<Any, Any>>();
     auto type = m.Get(String("type"));
-    if (!type.has_value() || (type->type_index() != kTVMFFIStr &&
-                              type->type_index() != kTVMFFISmallStr)) {
+    if (!type.has_value() ||
+        (type->type_index() != kTVMFFIStr && type->type_index() != kTVMFFISmallStr)) {
       ThrowBadGraph("node " + std::to_string(index) + " must have a string `type` field");
     }
     String key = type->cast<String>();
@@ -655,10 +655,12 @@ TVM_FFI_STATIC_INIT_BLOCK() {
            [](const String& text) { return FromJSONGraph(json::Parse(text)); });
 
   // BigInt travels as its decimal text.
-  Function to_json = Function::FromTyped(
-      [](const BigInt& v) { return String(v.ToString()); }, "ffi.BigInt.__data_to_json__");
+  Function to_json = Function::FromTyped([](const BigInt& v) { return String(v.ToString()); },
+                                         "ffi.BigInt.__data_to_json__");
   Function from_json = Function::FromTyped(
-      [](const String& text) { return BigInt::FromString(std::string_view(text.data(), text.size())); },
+      [](const String& text) {
+        return BigInt::FromString(std::string_view(text.data(), text.size()));
+      },
       "ffi.BigInt.__data_from_json__");
   for (auto [name, fn] : {std::pair<const char*, Function>{"__data_to_json__", to_json},
                           std::pair<const char*, Function>{"__data_from_json__", from_json}}) {
