@@ -193,7 +193,7 @@ def test_pickles_load_on_the_other_side(writer, run_under_peer, run_under_ours, 
     path.write_text(proc.stdout.strip())
     loaded = _run_ok(read(PICKLE_READ, path))
     assert [name for name, _ in loaded] == ["Array", "Map", "List"]
-    assert json.loads(loaded[0][1])["nodes"][-1] == {"type": "ffi.Array", "data": [0, 1, 4]}
+    assert json.loads(loaded[0][1])["nodes"][-1] == {"type": "ffi.Array", "data": [0, 1, 3]}
     assert json.loads(loaded[2][1]) == {
         "root_index": 1,
         "nodes": [{"type": "None"}, {"type": "ffi.List", "data": [0]}],
