@@ -198,3 +198,27 @@ def test_pickles_load_on_the_other_side(writer, run_under_peer, run_under_ours, 
         "root_index": 1,
         "nodes": [{"type": "None"}, {"type": "ffi.List", "data": [0]}],
     }
+
+
+# ---- the testing library's reflected fixtures (each side loads its own) ----
+
+FIXTURE_GRAPHS = textwrap.dedent(
+    """
+    import json, tvm_ffi, tvm_ffi.testing
+    from tvm_ffi.serialization import from_json_graph_str, to_json_graph_str
+    make = tvm_ffi.get_global_func("ffi.MakeObjectFromPackedArgs")
+    arr = tvm_ffi.convert([1, 2])
+    base = make("testing.TestObjectBase", "v_i64", 12, "v_f64", 2.5, "v_str", "s")
+    derived = make("testing.TestObjectDerived", "v_i64", 1, "v_f64", 0.5, "v_str", "x",
+                   "v_map", tvm_ffi.Map({"a": arr}), "v_array", arr)
+    empty = '{"root_index":0,"nodes":[{"type":"testing.TestObjectBase","data":{}}]}'
+    print(json.dumps([to_json_graph_str(base), to_json_graph_str(derived),
+                      to_json_graph_str(from_json_graph_str(empty))]))
+    """
+)
+
+
+def test_testing_fixture_graphs_are_identical(run_under_peer, run_under_ours):
+    peer = _run_ok(run_under_peer(FIXTURE_GRAPHS))
+    ours = _run_ok(run_under_ours(FIXTURE_GRAPHS))
+    assert ours == peer
