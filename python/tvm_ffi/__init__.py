@@ -28,6 +28,7 @@ from . import (
     error,
     module,
     registry,
+    serialization,
     utils,
 )
 from ._convert import convert, convert_func

@@ -106,17 +106,35 @@ cdef class Object:
         return object_repr(self)
 
     def __reduce__(self):
-        raise TypeError("%s objects cannot be pickled" % type(self).__name__)
+        # Pickle, copy.copy and copy.deepcopy all go through the JSON object graph: the
+        # copy is a new object of the same class (types without a reflection creator,
+        # e.g. functions, raise the serializer's TypeError).
+        if self.chandle == NULL:
+            return (_new_object, (type(self),), {"handle": None})
+        text = rt_func("ffi.ToJSONGraphString")(self, None)
+        return (_new_object, (type(self),), {"handle": text})
 
-    def __reduce_ex__(self, protocol):
-        raise TypeError("%s objects cannot be pickled" % type(self).__name__)
+    def __setstate__(self, state):
+        handle = state["handle"]
+        if handle is None:
+            return
+        obj = rt_func("ffi.FromJSONGraphString")(handle)
+        if not isinstance(obj, Object):
+            raise TypeError("JSON graph of %s holds a %s, not an object"
+                            % (type(self).__name__, type(obj).__name__))
+        check_not_initialized(self)
+        self.chandle = (<Object>obj).chandle
+        (<Object>obj).chandle = NULL
 
-    def __copy__(self):
-        raise TypeError("%s objects cannot be copied; they are shared by reference"
-                        % type(self).__name__)
 
-    def __deepcopy__(self, memo):
-        raise TypeError("%s objects cannot be deep-copied" % type(self).__name__)
+def _new_object(cls):
+    """An empty instance of cls (handle NULL), filled in by __setstate__ when unpickling."""
+    return cls.__new__(cls)
+
+
+# Pickles name this helper by module path; it must be the package's (as in the reference
+# package), not the bare extension name, so that pickles load in either implementation.
+_new_object.__module__ = "tvm_ffi.core"
 
 
 def object_repr(obj):

@@ -106,6 +106,8 @@ inline bool TryParseDLDataType(std::string_view str, DLDataType* out) {
  */
 template <>
 struct TypeTraits<DLDataType> : TypeTraitsBase {
+  // Reflected DataType members are written inline (as dtype text) by JSON graphs.
+  static constexpr int32_t field_static_type_index = kTVMFFIDataType;
   static void CopyToAnyView(const DLDataType& src, TVMFFIAny* r) {
     r->type_index = kTVMFFIDataType;
     r->zero_padding = 0;
