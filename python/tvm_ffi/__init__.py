@@ -21,12 +21,14 @@ from . import (
     _convert,
     _dtype,
     _tensor,
+    access_path,
     container,
     core,
     cpp,
     error,
     module,
     registry,
+    structural,
     utils,
 )
 from ._convert import convert, convert_func
@@ -88,6 +90,13 @@ from .registry import (
     remove_global_func,
 )
 from .stream import StreamContext, get_raw_stream, use_raw_stream, use_torch_stream
+from .structural import (
+    DefRegionKind,
+    StructuralKey,
+    get_first_structural_mismatch,
+    structural_equal,
+    structural_hash,
+)
 
 __all__ = [
     "LIB",
@@ -127,4 +136,11 @@ __all__ = [
     "registry",
     "libinfo",
     "core",
+    "access_path",
+    "structural",
+    "DefRegionKind",
+    "StructuralKey",
+    "get_first_structural_mismatch",
+    "structural_equal",
+    "structural_hash",
 ]
