@@ -9,6 +9,7 @@ import os
 import pytest
 
 LIB_SOURCE = os.path.join(os.path.dirname(__file__), "libs", "structural_key_lib.cc")
+ABI_LIB_SOURCE = os.path.join(os.path.dirname(__file__), "libs", "structural_abi_lib.cc")
 
 # Values built the same way under both implementations; printed as JSON lists of hashes.
 HASH_SCRIPT = r"""
@@ -68,3 +69,36 @@ def test_peer_built_code_uses_our_key_hooks(run_under_ours, build_with_peer_head
 def test_our_built_code_uses_peer_key_hooks(run_under_peer, build_with_our_headers, source):
     lib = build_with_our_headers("structural_key_lib", source)
     assert _last_line(run_under_peer(KEYS_SCRIPT, lib)) == "3 3 2 2"
+
+
+ABI_SCRIPT = r"""
+import sys
+import tvm_ffi
+from tvm_ffi import convert
+lib = tvm_ffi.load_module(sys.argv[1])
+paths = lib["mismatch_of"](convert([1, 2, 3]), convert([1, 2]))
+try:
+    lib["hash_of"](tvm_ffi.convert(lambda: 1), False)
+    error = "none"
+except Exception as err:
+    error = type(err).__name__
+print(
+    lib["hash_of"](convert([1, 2]), False) & (2**64 - 1),
+    lib["equal_of"](convert({"a": [1]}), convert({"a": [1]}), False),
+    lib["equal_of"](convert([1]), convert([2]), False),
+    lib["mismatch_of"](convert([1]), convert([1])),
+    paths[0] == tvm_ffi.access_path.AccessPath.root().array_item(2),
+    paths[1] == tvm_ffi.access_path.AccessPath.root().array_item_missing(2),
+    lib["keys_equal"](convert([1, 2]), convert([1, 2])),
+    error,
+)
+"""
+
+
+def test_peer_built_code_links_our_structural_entry_points(run_under_ours, build_with_peer_headers):
+    with open(ABI_LIB_SOURCE) as f:
+        lib = build_with_peer_headers("structural_abi_lib", f.read())
+    line = _last_line(run_under_ours(ABI_SCRIPT, lib))
+    assert line == "2823322240268045181 True False None True True True " + line.split()[-1]
+    # The engine's TypeError reaches the caller as an error (its C++ type is ours).
+    assert line.split()[-1] != "none"

@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "structural_abi_bridge.h"
 #include "structural_common.h"
 #include "structural_engines.h"
 
@@ -288,6 +289,24 @@ Optional<reflection::AccessPathPair> FirstMismatch(const Any& lhs, const Any& rh
 }
 
 }  // namespace structural
+
+bool StructuralAbiEqual(const TVMFFIAny* lhs, const TVMFFIAny* rhs, bool map_free_vars,
+                        bool skip_tensor_content) {
+  // The cells are owned Any values of the caller (same layout as ours); read only.
+  return structural::Equal(*reinterpret_cast<const Any*>(lhs), *reinterpret_cast<const Any*>(rhs),
+                           map_free_vars, skip_tensor_content);
+}
+
+TVMFFIObjectHandle StructuralAbiFirstMismatch(const TVMFFIAny* lhs, const TVMFFIAny* rhs,
+                                              bool map_free_vars, bool skip_tensor_content) {
+  Optional<reflection::AccessPathPair> paths = structural::FirstMismatch(
+      *reinterpret_cast<const Any*>(lhs), *reinterpret_cast<const Any*>(rhs), map_free_vars,
+      skip_tensor_content);
+  if (!paths.has_value()) return nullptr;
+  Any owned = std::move(paths.value());
+  TVMFFIAny cell = AnyUnsafe::MoveAnyToTVMFFIAny(std::move(owned));
+  return cell.v_obj;
+}
 }  // namespace detail
 
 TVM_FFI_STATIC_INIT_BLOCK() {

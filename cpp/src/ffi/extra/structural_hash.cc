@@ -30,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include "structural_abi_bridge.h"
 #include "structural_common.h"
 #include "structural_engines.h"
 
@@ -257,6 +258,11 @@ uint64_t Hash(const Any& value, bool map_free_vars, bool skip_tensor_content) {
 }
 
 }  // namespace structural
+
+uint64_t StructuralAbiHash(const TVMFFIAny* value, bool map_free_vars, bool skip_tensor_content) {
+  // The cell is an owned Any value of the caller (same layout as ours); read only.
+  return structural::Hash(*reinterpret_cast<const Any*>(value), map_free_vars, skip_tensor_content);
+}
 }  // namespace detail
 
 TVM_FFI_STATIC_INIT_BLOCK() {
