@@ -22,6 +22,7 @@ from . import (
     _dtype,
     _structural_visit,
     _tensor,
+    access_path,
     container,
     core,
     cpp,
@@ -29,6 +30,7 @@ from . import (
     module,
     registry,
     serialization,
+    structural,
     utils,
 )
 from ._convert import convert, convert_func
@@ -90,6 +92,13 @@ from .registry import (
     remove_global_func,
 )
 from .stream import StreamContext, get_raw_stream, use_raw_stream, use_torch_stream
+from .structural import (
+    DefRegionKind,
+    StructuralKey,
+    get_first_structural_mismatch,
+    structural_equal,
+    structural_hash,
+)
 
 __all__ = [
     "LIB",
@@ -129,4 +138,11 @@ __all__ = [
     "registry",
     "libinfo",
     "core",
+    "access_path",
+    "structural",
+    "DefRegionKind",
+    "StructuralKey",
+    "get_first_structural_mismatch",
+    "structural_equal",
+    "structural_hash",
 ]

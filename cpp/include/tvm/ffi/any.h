@@ -440,11 +440,70 @@ inline Any TypeTraits<Any>::MoveFromAnyAfterCheck(TVMFFIAny* src) {
   return detail::AnyUnsafe::MoveTVMFFIAnyToAny(src);
 }
 
+namespace detail {
+
+/*!
+ * \brief The entry of an object type in a per-type hook column (__any_hash__,
+ *  __any_equal__), or NULL when the type has none. The column pointer is
+ *  stable; its size is re-read on every call because it grows.
+ */
+TVM_FFI_INLINE const TVMFFIAny* AnyKeyHookEntry(const TVMFFITypeAttrColumn* column,
+                                                int32_t type_index) {
+  if (column == nullptr) return nullptr;
+  int64_t i = static_cast<int64_t>(type_index) - column->begin_index;
+  if (i < 0 || i >= __atomic_load_n(&column->size, __ATOMIC_ACQUIRE)) return nullptr;
+  const TVMFFIAny* entry = column->data + i;
+  int32_t kind = __atomic_load_n(&entry->type_index, __ATOMIC_ACQUIRE);
+  return kind == kTVMFFIOpaquePtr || kind == kTVMFFIFunction ? entry : nullptr;
+}
+
+inline const TVMFFITypeAttrColumn* AnyKeyHookColumn(const char* name) {
+  TVMFFIByteArray bytes{name, std::char_traits<char>::length(name)};
+  return TVMFFIGetTypeAttrColumn(&bytes);
+}
+
+/*!
+ * \brief Call a key hook: a native adapter TVMFFIAny(*)(const TVMFFIAny*...)
+ *  noexcept returning the value or an Error object (OpaquePtr entry), or a
+ *  Function called with the arguments as views. Throws the hook's error;
+ *  TypeError when the result is not of type expected_index.
+ */
+template <typename... Cells>
+inline TVMFFIAny CallAnyKeyHook(const TVMFFIAny* hook, int32_t expected_index,
+                                const Cells*... cells) {
+  TVMFFIAny result;
+  if (hook->type_index == kTVMFFIOpaquePtr) {
+    using Adapter = TVMFFIAny (*)(const Cells*...) noexcept;
+    result = reinterpret_cast<Adapter>(hook->v_ptr)(cells...);
+    if (result.type_index == kTVMFFIError) {
+      throw Error(ObjectUnsafe::ObjectPtrFromOwned<Object>(result.v_obj));
+    }
+  } else {
+    TVMFFIAny args[] = {*cells...};
+    result.type_index = kTVMFFINone;
+    result.zero_padding = 0;
+    result.v_int64 = 0;
+    if (TVMFFIFunctionCall(hook->v_obj, args, static_cast<int32_t>(sizeof...(Cells)), &result) !=
+        0) {
+      throw MoveFromRaised();
+    }
+  }
+  if (result.type_index != expected_index) {
+    if (result.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(result.v_obj);
+    TVM_FFI_THROW(TypeError) << "Packed hook result type mismatch";
+  }
+  return result;
+}
+
+}  // namespace detail
+
 /*!
  * \brief The key hash of Map and Dict, identical in every build (it decides
  *  slot positions, which other libraries read inline): strings and bytes by
- *  content whatever their storage, everything else by type index and the
- *  8-byte payload (objects by identity, floats bitwise).
+ *  content whatever their storage; an object whose type registers the
+ *  __any_hash__ hook (BigInt, StructuralKey) by StableHashCombine(type index,
+ *  hook result); everything else by type index and the 8-byte payload
+ *  (objects by identity, floats bitwise).
  */
 struct AnyHash {
   uint64_t operator()(const Any& a) const { return Hash(detail::AnyUnsafe::GetTVMFFIAny(a)); }
@@ -468,6 +527,13 @@ struct AnyHash {
                                          detail::StableHashBytes(s.data(), s.size()));
       }
       default:
+        if (a->type_index >= kTVMFFIStaticObjectBegin) {
+          static const TVMFFITypeAttrColumn* column = detail::AnyKeyHookColumn("__any_hash__");
+          if (const TVMFFIAny* hook = detail::AnyKeyHookEntry(column, a->type_index)) {
+            TVMFFIAny h = detail::CallAnyKeyHook(hook, kTVMFFIInt, a);
+            return detail::StableHashCombine(static_cast<uint64_t>(a->type_index), h.v_uint64);
+          }
+        }
         return detail::StableHashCombine(static_cast<uint64_t>(a->type_index), a->v_uint64);
     }
   }
@@ -476,7 +542,8 @@ struct AnyHash {
 /*!
  * \brief Key equality matching AnyHash: String and Bytes by content (a small
  *  and a heap string of equal content are equal; a String never equals a
- *  Bytes), everything else only when the 16 bytes of the cells are identical.
+ *  Bytes), two objects of one type that registers __any_equal__ by that
+ *  hook, everything else only when the 16 bytes of the cells are identical.
  */
 struct AnyEqual {
   bool operator()(const Any& a, const Any& b) const {
@@ -494,6 +561,12 @@ struct AnyEqual {
     bool ba, bb;
     if (detail::AnyStringView(a, &sa, &ba)) {
       return detail::AnyStringView(b, &sb, &bb) && ba == bb && sa == sb;
+    }
+    if (a->type_index >= kTVMFFIStaticObjectBegin && a->type_index == b->type_index) {
+      static const TVMFFITypeAttrColumn* column = detail::AnyKeyHookColumn("__any_equal__");
+      if (const TVMFFIAny* hook = detail::AnyKeyHookEntry(column, a->type_index)) {
+        return detail::CallAnyKeyHook(hook, kTVMFFIBool, a, b).v_int64 != 0;
+      }
     }
     return false;
   }

@@ -166,8 +166,8 @@ inline Optional<AccessPath> AccessPathObj::GetParent() const {
 }
 
 inline AccessPath AccessPathObj::Extend(AccessStep step) const {
-  return AccessPath(make_object<AccessPathObj>(GetRef<ObjectRef>(this), std::move(step),
-                                               depth + 1));
+  return AccessPath(
+      make_object<AccessPathObj>(GetRef<ObjectRef>(this), std::move(step), depth + 1));
 }
 
 inline AccessPath AccessPathObj::Attr(String name) const {
@@ -209,8 +209,10 @@ inline bool AccessPathObj::PathEqual(const AccessPath& other) const {
     if (a->step.has_value() != b->step.has_value()) return false;
     if (!a->step.has_value()) return true;
     if (!a->step.value()->StepEqual(b->step.value())) return false;
-    a = a->parent.has_value() ? static_cast<const AccessPathObj*>(a->parent.value().get()) : nullptr;
-    b = b->parent.has_value() ? static_cast<const AccessPathObj*>(b->parent.value().get()) : nullptr;
+    a = a->parent.has_value() ? static_cast<const AccessPathObj*>(a->parent.value().get())
+                              : nullptr;
+    b = b->parent.has_value() ? static_cast<const AccessPathObj*>(b->parent.value().get())
+                              : nullptr;
     if (a == nullptr || b == nullptr) return a == b;
   }
   return true;

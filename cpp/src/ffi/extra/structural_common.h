@@ -1,0 +1,168 @@
+/*
+ * Pieces shared by the structural equality and hash engines: the structural
+ * kind of a type (with the TypeErrors of unsupported types), the walk over
+ * reflected fields with their definition regions, hook lookup in attribute
+ * columns, and the cell-level readers of strings, sequences and tensors.
+ */
+#ifndef TVM_FFI_EXTRA_STRUCTURAL_COMMON_H_
+#define TVM_FFI_EXTRA_STRUCTURAL_COMMON_H_
+
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/big_int.h>
+#include <tvm/ffi/c_api.h>
+#include <tvm/ffi/container/seq_base.h>
+#include <tvm/ffi/container/tensor.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/object.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+TVM_FFI_NAMESPACE_BEGIN
+namespace detail {
+namespace structural {
+
+inline std::string TypeKeyOf(const TVMFFITypeInfo* info) {
+  return std::string(info->type_key.data, info->type_key.size);
+}
+
+/*!
+ * \return The structural kind of a reflected object type; TypeError when the
+ *  type has no metadata or declares no kind (the texts name StructuralHash for
+ *  both engines).
+ */
+inline TVMFFISEqHashKind GetKind(const TVMFFITypeInfo* info) {
+  if (info->metadata == nullptr) {
+    TVM_FFI_THROW(TypeError) << "Type metadata is not set for type `" << TypeKeyOf(info)
+                             << "`, so StructuralHash is not supported for this type";
+  }
+  TVMFFISEqHashKind kind = info->metadata->structural_eq_hash_kind;
+  if (kind == kTVMFFISEqHashKindUnsupported) {
+    TVM_FFI_THROW(TypeError) << "_type_s_eq_hash_kind is not set for type `" << TypeKeyOf(info)
+                             << "`, so StructuralHash is not supported for this type";
+  }
+  return kind;
+}
+
+/*! \brief A type attribute column looked up once (NULL when the runtime never created it). */
+inline const TVMFFITypeAttrColumn* LookupColumn(std::string_view name) {
+  TVMFFIByteArray bytes{name.data(), name.size()};
+  return TVMFFIGetTypeAttrColumn(&bytes);
+}
+
+/*! \return The Function stored for type_index in col, if any. */
+inline std::optional<Function> ColumnFunction(const TVMFFITypeAttrColumn* col, int32_t type_index) {
+  if (col == nullptr) return std::nullopt;
+  int64_t i = static_cast<int64_t>(type_index) - col->begin_index;
+  if (i < 0 || i >= col->size) return std::nullopt;
+  const TVMFFIAny& cell = col->data[i];
+  if (cell.type_index != kTVMFFIFunction) return std::nullopt;
+  return AnyView::CopyFromTVMFFIAny(cell).cast<Function>();
+}
+
+/*!
+ * \brief The region a field is walked in: flag 4096 enters Simple, flag 16
+ *  Pattern; a Pattern region is sticky; other fields keep the current one.
+ */
+inline TVMFFIDefRegionKind EnterRegion(TVMFFIDefRegionKind current, TVMFFIDefRegionKind next) {
+  if (current == kTVMFFIDefRegionKindPattern || next == kTVMFFIDefRegionKindNone) return current;
+  return next;
+}
+
+inline TVMFFIDefRegionKind FieldRegion(TVMFFIDefRegionKind current, int64_t flags) {
+  if (flags & kTVMFFIFieldFlagBitMaskSEqHashDefPattern) {
+    return EnterRegion(current, kTVMFFIDefRegionKindPattern);
+  }
+  if (flags & kTVMFFIFieldFlagBitMaskSEqHashDefSimple) {
+    return EnterRegion(current, kTVMFFIDefRegionKindSimple);
+  }
+  return current;
+}
+
+/*!
+ * \brief Call f(field_info) for every field of the type that takes part in
+ *  structural comparison (ancestors from depth 1 first, then the type's own;
+ *  flag 8 skipped) until f returns false.
+ * \return Whether every call returned true.
+ */
+template <typename F>
+inline bool ForEachStructuralField(const TVMFFITypeInfo* info, F&& f) {
+  for (int32_t depth = 1; depth <= info->type_depth; ++depth) {
+    const TVMFFITypeInfo* t = depth < info->type_depth ? info->type_ancestors[depth] : info;
+    for (int32_t i = 0; i < t->num_fields; ++i) {
+      const TVMFFIFieldInfo* field = &t->fields[i];
+      if (field->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) continue;
+      if (!f(field)) return false;
+    }
+  }
+  return true;
+}
+
+/*! \return The value of a reflected field of obj (an owned value). */
+inline Any GetFieldValue(const Object* obj, const TVMFFIFieldInfo* field) {
+  void* addr = reinterpret_cast<char*>(const_cast<Object*>(obj)) + field->offset;
+  TVMFFIAny out;
+  out.type_index = kTVMFFINone;
+  out.zero_padding = 0;
+  out.v_int64 = 0;
+  if (field->getter(addr, &out) != 0) throw detail::MoveFromRaised();
+  return AnyUnsafe::MoveTVMFFIAnyToAny(&out);
+}
+
+inline std::string_view FieldName(const TVMFFIFieldInfo* field) {
+  return std::string_view(field->name.data, field->name.size);
+}
+
+/*! \return The object of an object cell (type index at least kTVMFFIStaticObjectBegin). */
+inline const Object* CellObject(const TVMFFIAny* cell) {
+  return reinterpret_cast<const Object*>(cell->v_obj);
+}
+
+/*! \return Whether a cell holds a string (0) or bytes (1) value of either storage, else -1. */
+inline int StringFamily(int32_t type_index) {
+  if (type_index == kTVMFFIStr || type_index == kTVMFFISmallStr) return 0;
+  if (type_index == kTVMFFIBytes || type_index == kTVMFFISmallBytes) return 1;
+  return -1;
+}
+
+/*! \return The content of a string or bytes cell of either storage. */
+inline std::string_view CellBytes(const TVMFFIAny* cell) {
+  std::string_view view;
+  bool is_bytes;
+  AnyStringView(cell, &view, &is_bytes);
+  return view;
+}
+
+/*! \return The sequence cell of an Array or List object. */
+inline const TVMFFISeqCell* SeqCell(const Object* obj) {
+  return static_cast<const TVMFFISeqCell*>(static_cast<const SeqBaseObj*>(obj));
+}
+
+/*! \return The words of a BigInt object, least significant first. */
+inline std::string_view BigIntWords(const Object* obj) {
+  const BigIntObj* big = static_cast<const BigIntObj*>(obj);
+  return std::string_view(reinterpret_cast<const char*>(big->words()),
+                          big->num_words * sizeof(int64_t));
+}
+
+/*! \return The bytes of a CPU, compact tensor; InternalError for any other tensor. */
+inline std::string_view TensorBytes(const DLTensor& t, const char* what) {
+  if (t.device.device_type != kDLCPU) {
+    TVM_FFI_THROW(InternalError) << what << " can only compare the content of CPU tensors";
+  }
+  if (!IsContiguous(t)) {
+    TVM_FFI_THROW(InternalError) << what << " can only compare the content of contiguous tensors";
+  }
+  size_t size = GetDataSize(t);
+  if (size == 0) return std::string_view();
+  return std::string_view(static_cast<const char*>(t.data) + t.byte_offset, size);
+}
+
+}  // namespace structural
+}  // namespace detail
+TVM_FFI_NAMESPACE_END
+
+#endif  // TVM_FFI_EXTRA_STRUCTURAL_COMMON_H_

@@ -1,0 +1,324 @@
+/*
+ * Structural equality (ffi.StructuralEqual) and the first mismatch paths
+ * (ffi.GetFirstStructuralMismatch).
+ *
+ * One engine does both: it compares recursively and, when asked for the
+ * mismatch, records the access step of every level it leaves with a
+ * difference (innermost first), so the two paths are built on the way out.
+ * Objects follow their structural kind: identity for unique instances,
+ * fields (or the __s_equal__ hook) for trees, plus a lhs<->rhs mapping for
+ * DAG nodes and free variables; a free variable binds only inside a
+ * definition region (or to itself).
+ */
+#include <tvm/ffi/container/map_base.h>
+#include <tvm/ffi/container/shape.h>
+#include <tvm/ffi/container/tensor.h>
+#include <tvm/ffi/extra/structural_equal.h>
+#include <tvm/ffi/reflection/access_path.h>
+#include <tvm/ffi/reflection/registry.h>
+
+#include <cmath>
+#include <cstring>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "structural_abi_bridge.h"
+#include "structural_common.h"
+#include "structural_engines.h"
+
+TVM_FFI_NAMESPACE_BEGIN
+namespace detail {
+namespace structural {
+namespace {
+
+using reflection::AccessPath;
+using reflection::AccessPathPair;
+using reflection::AccessStep;
+
+class EqualEngine {
+ public:
+  EqualEngine(bool map_free_vars, bool skip_tensor_content, bool record_mismatch)
+      : region_(map_free_vars ? kTVMFFIDefRegionKindPattern : kTVMFFIDefRegionKindNone),
+        skip_tensor_content_(skip_tensor_content),
+        record_(record_mismatch) {}
+
+  bool Equal(const TVMFFIAny* lhs, const TVMFFIAny* rhs) {
+    int32_t tl = lhs->type_index;
+    int32_t tr = rhs->type_index;
+    if (tl != tr) {
+      int family = StringFamily(tl);
+      return family >= 0 && family == StringFamily(tr) && CellBytes(lhs) == CellBytes(rhs);
+    }
+    if (tl < kTVMFFIStaticObjectBegin) {
+      if (tl == kTVMFFIFloat && std::isnan(lhs->v_float64)) return std::isnan(rhs->v_float64);
+      return lhs->zero_padding == rhs->zero_padding && lhs->v_uint64 == rhs->v_uint64;
+    }
+    const Object* l = CellObject(lhs);
+    const Object* r = CellObject(rhs);
+    switch (tl) {
+      case kTVMFFIStr:
+      case kTVMFFIBytes:
+        return CellBytes(lhs) == CellBytes(rhs);
+      case kTVMFFIArray:
+      case kTVMFFIList:
+        return EqualSeq(SeqCell(l), SeqCell(r));
+      case kTVMFFIMap:
+      case kTVMFFIDict:
+        return EqualMap(static_cast<const MapBaseObj*>(l), static_cast<const MapBaseObj*>(r));
+      case kTVMFFIShape:
+        return EqualShape(static_cast<const ShapeObj*>(l), static_cast<const ShapeObj*>(r));
+      case kTVMFFITensor:
+        return EqualTensor(static_cast<const TensorObj*>(l), static_cast<const TensorObj*>(r));
+      case kTVMFFIBigInt:
+        return BigIntWords(l) == BigIntWords(r);
+      default:
+        return EqualObject(l, r);
+    }
+  }
+
+  /*! \return The mismatch paths recorded by a failed Equal. */
+  AccessPathPair MismatchPaths() const {
+    return AccessPathPair(AccessPath::FromSteps(lhs_steps_.rbegin(), lhs_steps_.rend()),
+                          AccessPath::FromSteps(rhs_steps_.rbegin(), rhs_steps_.rend()));
+  }
+
+ private:
+  void Record(AccessStep lhs, AccessStep rhs) {
+    if (!record_) return;
+    lhs_steps_.push_back(std::move(lhs));
+    rhs_steps_.push_back(std::move(rhs));
+  }
+
+  bool EqualSeq(const TVMFFISeqCell* l, const TVMFFISeqCell* r) {
+    // Without paths to report a length difference decides at once; with them
+    // the first differing element comes first.
+    if (!record_ && l->size != r->size) return false;
+    const TVMFFIAny* ld = static_cast<const TVMFFIAny*>(l->data);
+    const TVMFFIAny* rd = static_cast<const TVMFFIAny*>(r->data);
+    int64_t n = std::min(l->size, r->size);
+    for (int64_t i = 0; i < n; ++i) {
+      if (!Equal(ld + i, rd + i)) {
+        Record(AccessStep::ArrayItem(i), AccessStep::ArrayItem(i));
+        return false;
+      }
+    }
+    if (l->size == r->size) return true;
+    if (l->size > r->size) {
+      Record(AccessStep::ArrayItem(n), AccessStep::ArrayItemMissing(n));
+    } else {
+      Record(AccessStep::ArrayItemMissing(n), AccessStep::ArrayItem(n));
+    }
+    return false;
+  }
+
+  /*! \return key translated through a variable mapping (objects only). */
+  static Any TranslateKey(const Any& key,
+                          const std::unordered_map<const Object*, const Object*>& mapping) {
+    if (key.type_index() < kTVMFFIStaticObjectBegin) return key;
+    auto it = mapping.find(CellObject(AnyUnsafe::GetTVMFFIAny(key)));
+    if (it == mapping.end()) return key;
+    return Any(GetRef<ObjectRef>(it->second));
+  }
+
+  bool EqualMap(const MapBaseObj* l, const MapBaseObj* r) {
+    if (!record_ && l->size() != r->size()) return false;
+    for (const auto& kv : *l) {
+      Any rkey = TranslateKey(kv.first, lhs_to_rhs_);
+      auto it = r->find(rkey);
+      if (it == r->end()) {
+        Record(AccessStep::MapItem(kv.first), AccessStep::MapItemMissing(rkey));
+        return false;
+      }
+      if (!Equal(AnyUnsafe::GetTVMFFIAny(kv.second), AnyUnsafe::GetTVMFFIAny((*it).second))) {
+        Record(AccessStep::MapItem(kv.first), AccessStep::MapItem((*it).first));
+        return false;
+      }
+    }
+    if (l->size() == r->size()) return true;
+    for (const auto& kv : *r) {
+      Any lkey = TranslateKey(kv.first, rhs_to_lhs_);
+      if (l->find(lkey) == l->end()) {
+        Record(AccessStep::MapItemMissing(lkey), AccessStep::MapItem(kv.first));
+        return false;
+      }
+    }
+    return false;
+  }
+
+  static bool EqualShape(const ShapeObj* l, const ShapeObj* r) {
+    return l->size == r->size &&
+           (l->size == 0 || std::memcmp(l->data, r->data, l->size * sizeof(int64_t)) == 0);
+  }
+
+  bool EqualTensor(const TensorObj* l, const TensorObj* r) {
+    if (l == r) return true;
+    if (l->ndim != r->ndim) return false;
+    for (int32_t i = 0; i < l->ndim; ++i) {
+      if (l->shape[i] != r->shape[i]) return false;
+    }
+    if (l->dtype.code != r->dtype.code || l->dtype.bits != r->dtype.bits ||
+        l->dtype.lanes != r->dtype.lanes) {
+      return false;
+    }
+    if (skip_tensor_content_) return true;
+    return TensorBytes(*l, "StructuralEqual") == TensorBytes(*r, "StructuralEqual");
+  }
+
+  bool EqualObject(const Object* l, const Object* r) {
+    const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(l->type_index());
+    TVMFFISEqHashKind kind = GetKind(info);
+    switch (kind) {
+      case kTVMFFISEqHashKindUniqueInstance:
+        return l == r;
+      case kTVMFFISEqHashKindConstTreeNode:
+        return l == r || EqualContent(info, l, r);
+      case kTVMFFISEqHashKindDAGNode:
+      case kTVMFFISEqHashKindFreeVar: {
+        auto it = lhs_to_rhs_.find(l);
+        if (it != lhs_to_rhs_.end()) return it->second == r;
+        if (rhs_to_lhs_.count(r) != 0) return false;
+        bool ok;
+        if (kind == kTVMFFISEqHashKindFreeVar && region_ == kTVMFFIDefRegionKindSimple) {
+          // Defining a variable: its own fields (e.g. its type) are uses.
+          ok = WithRegion(kTVMFFIDefRegionKindNone, [&] { return EqualContent(info, l, r); });
+        } else {
+          ok = EqualContent(info, l, r);
+        }
+        if (!ok) return false;
+        if (kind == kTVMFFISEqHashKindFreeVar && l != r && region_ == kTVMFFIDefRegionKindNone) {
+          return false;
+        }
+        Bind(l, r);
+        return true;
+      }
+      default:
+        return EqualContent(info, l, r);
+    }
+  }
+
+  template <typename F>
+  bool WithRegion(TVMFFIDefRegionKind region, F&& f) {
+    TVMFFIDefRegionKind saved = region_;
+    region_ = region;
+    bool result;
+    try {
+      result = f();
+    } catch (...) {
+      region_ = saved;
+      throw;
+    }
+    region_ = saved;
+    return result;
+  }
+
+  void Bind(const Object* l, const Object* r) {
+    lhs_to_rhs_[l] = r;
+    rhs_to_lhs_[r] = l;
+    // Field getters may hand out fresh objects: keep mapped ones alive.
+    keep_alive_.push_back(GetRef<ObjectRef>(l));
+    keep_alive_.push_back(GetRef<ObjectRef>(r));
+  }
+
+  /*! \brief Compare two objects of one type by the __s_equal__ hook or by their fields. */
+  bool EqualContent(const TVMFFITypeInfo* info, const Object* l, const Object* r) {
+    static const TVMFFITypeAttrColumn* hooks = LookupColumn("__s_equal__");
+    if (std::optional<Function> hook = ColumnFunction(hooks, info->type_index)) {
+      return EqualByHook(*hook, l, r);
+    }
+    return ForEachStructuralField(info, [&](const TVMFFIFieldInfo* field) {
+      Any lv = GetFieldValue(l, field);
+      Any rv = GetFieldValue(r, field);
+      bool ok = WithRegion(FieldRegion(region_, field->flags), [&] {
+        return Equal(AnyUnsafe::GetTVMFFIAny(lv), AnyUnsafe::GetTVMFFIAny(rv));
+      });
+      if (!ok) {
+        String name(FieldName(field));
+        Record(AccessStep::Attr(name), AccessStep::Attr(name));
+      }
+      return ok;
+    });
+  }
+
+  bool EqualByHook(const Function& hook, const Object* l, const Object* r) {
+    size_t recorded = lhs_steps_.size();
+    Function eq_cb = Function::FromTyped([this](AnyView lv, AnyView rv, int32_t region,
+                                                AnyView field_name) -> bool {
+      TVMFFIDefRegionKind next = EnterRegion(region_, static_cast<TVMFFIDefRegionKind>(region));
+      bool ok = WithRegion(
+          next, [&] { return Equal(AnyUnsafe::GetTVMFFIAny(lv), AnyUnsafe::GetTVMFFIAny(rv)); });
+      if (!ok && record_ && field_name.type_index() != kTVMFFINone) {
+        String name = field_name.cast<String>();
+        Record(AccessStep::Attr(name), AccessStep::Attr(name));
+      }
+      return ok;
+    });
+    bool ok = hook(GetRef<ObjectRef>(l), GetRef<ObjectRef>(r), eq_cb).cast<bool>();
+    if (ok) {
+      // The hook may have accepted after a failed sub-comparison: drop its steps.
+      lhs_steps_.erase(lhs_steps_.begin() + recorded, lhs_steps_.end());
+      rhs_steps_.erase(rhs_steps_.begin() + recorded, rhs_steps_.end());
+    }
+    return ok;
+  }
+
+  TVMFFIDefRegionKind region_;
+  bool skip_tensor_content_;
+  bool record_;
+  std::unordered_map<const Object*, const Object*> lhs_to_rhs_;
+  std::unordered_map<const Object*, const Object*> rhs_to_lhs_;
+  std::vector<ObjectRef> keep_alive_;
+  std::vector<AccessStep> lhs_steps_;
+  std::vector<AccessStep> rhs_steps_;
+};
+
+}  // namespace
+
+bool Equal(const Any& lhs, const Any& rhs, bool map_free_vars, bool skip_tensor_content) {
+  EqualEngine engine(map_free_vars, skip_tensor_content, false);
+  return engine.Equal(AnyUnsafe::GetTVMFFIAny(lhs), AnyUnsafe::GetTVMFFIAny(rhs));
+}
+
+Optional<reflection::AccessPathPair> FirstMismatch(const Any& lhs, const Any& rhs,
+                                                   bool map_free_vars, bool skip_tensor_content) {
+  EqualEngine engine(map_free_vars, skip_tensor_content, true);
+  if (engine.Equal(AnyUnsafe::GetTVMFFIAny(lhs), AnyUnsafe::GetTVMFFIAny(rhs))) {
+    return std::nullopt;
+  }
+  return engine.MismatchPaths();
+}
+
+}  // namespace structural
+
+bool StructuralAbiEqual(const TVMFFIAny* lhs, const TVMFFIAny* rhs, bool map_free_vars,
+                        bool skip_tensor_content) {
+  // The cells are owned Any values of the caller (same layout as ours); read only.
+  return structural::Equal(*reinterpret_cast<const Any*>(lhs), *reinterpret_cast<const Any*>(rhs),
+                           map_free_vars, skip_tensor_content);
+}
+
+TVMFFIObjectHandle StructuralAbiFirstMismatch(const TVMFFIAny* lhs, const TVMFFIAny* rhs,
+                                              bool map_free_vars, bool skip_tensor_content) {
+  Optional<reflection::AccessPathPair> paths = structural::FirstMismatch(
+      *reinterpret_cast<const Any*>(lhs), *reinterpret_cast<const Any*>(rhs), map_free_vars,
+      skip_tensor_content);
+  if (!paths.has_value()) return nullptr;
+  Any owned = std::move(paths.value());
+  TVMFFIAny cell = AnyUnsafe::MoveAnyToTVMFFIAny(std::move(owned));
+  return cell.v_obj;
+}
+}  // namespace detail
+
+TVM_FFI_STATIC_INIT_BLOCK() {
+  reflection::GlobalDef()
+      .def("ffi.StructuralEqual",
+           [](const Any& lhs, const Any& rhs, bool map_free_vars, bool skip_tensor_content) {
+             return detail::structural::Equal(lhs, rhs, map_free_vars, skip_tensor_content);
+           })
+      .def("ffi.GetFirstStructuralMismatch",
+           [](const Any& lhs, const Any& rhs, bool map_free_vars, bool skip_tensor_content) {
+             return detail::structural::FirstMismatch(lhs, rhs, map_free_vars, skip_tensor_content);
+           });
+}
+
+TVM_FFI_NAMESPACE_END

@@ -1,0 +1,277 @@
+/*
+ * Structural hash (ffi.StructuralHash), bit-exact with the other
+ * implementation of the ABI so that cached hashes agree (docs in
+ * extra/structural_hash.h). Built from detail::StableHashCombine (c) and
+ * detail::StableHashBytes (b):
+ *
+ *   POD (type t, payload u)   c(t, u); NaN as the canonical quiet NaN; a
+ *                             SmallStr as c(65, u mod 2^31-1) (= b of its bytes)
+ *   String / Bytes            c(65 / 66, b(content))
+ *   Array / List / Shape      c(type_key_hash, size), then each element's hash
+ *                             (Shape: each dim as is)
+ *   Map / Dict                c(type_key_hash, size), then the entries whose key
+ *                             hash is order independent, sorted by key hash
+ *   Tensor                    c(type_key_hash, ndim), dims, dtype word, b(data)
+ *   BigInt                    c(78, b(words))
+ *   object                    type_key_hash folded with each field's hash (or
+ *                             the __s_hash__ hook); free variables and DAG
+ *                             nodes add a counter; memoised per object
+ */
+#include <tvm/ffi/container/map_base.h>
+#include <tvm/ffi/container/shape.h>
+#include <tvm/ffi/container/tensor.h>
+#include <tvm/ffi/extra/structural_hash.h>
+#include <tvm/ffi/reflection/registry.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "structural_abi_bridge.h"
+#include "structural_common.h"
+#include "structural_engines.h"
+
+TVM_FFI_NAMESPACE_BEGIN
+namespace detail {
+namespace structural {
+namespace {
+
+/*! \brief The quiet NaN every NaN hashes as. */
+constexpr uint64_t kCanonicalNaNBits = 0x7ff8000000000000ULL;
+constexpr uint64_t kStableHashModulus = 2147483647ULL;
+
+class HashEngine {
+ public:
+  HashEngine(bool map_free_vars, bool skip_tensor_content)
+      : region_(map_free_vars ? kTVMFFIDefRegionKindPattern : kTVMFFIDefRegionKindNone),
+        skip_tensor_content_(skip_tensor_content) {}
+
+  uint64_t Hash(const TVMFFIAny* value) {
+    int32_t t = value->type_index;
+    if (t < kTVMFFIStaticObjectBegin) {
+      if (t == kTVMFFISmallStr) {
+        return StableHashCombine(kTVMFFIStr, value->v_uint64 % kStableHashModulus);
+      }
+      if (t == kTVMFFIFloat && std::isnan(value->v_float64)) {
+        return StableHashCombine(kTVMFFIFloat, kCanonicalNaNBits);
+      }
+      return StableHashCombine(static_cast<uint64_t>(t), value->v_uint64);
+    }
+    const Object* obj = CellObject(value);
+    switch (t) {
+      case kTVMFFIStr: {
+        std::string_view s = CellBytes(value);
+        return StableHashCombine(kTVMFFIStr, StableHashBytes(s.data(), s.size()));
+      }
+      case kTVMFFIBytes:
+        return HashBytesObject(CellBytes(value));
+      case kTVMFFIArray:
+      case kTVMFFIList:
+        return HashSeq(obj);
+      case kTVMFFIMap:
+      case kTVMFFIDict:
+        return HashMap(static_cast<const MapBaseObj*>(obj));
+      case kTVMFFIShape:
+        return HashShape(static_cast<const ShapeObj*>(obj));
+      case kTVMFFITensor:
+        return HashTensor(static_cast<const TensorObj*>(obj));
+      case kTVMFFIBigInt: {
+        std::string_view words = BigIntWords(obj);
+        return StableHashCombine(kTVMFFIBigInt, StableHashBytes(words.data(), words.size()));
+      }
+      default:
+        return HashObject(obj);
+    }
+  }
+
+ private:
+  /*!
+   * \brief Bytes held by an object. Up to 7 bytes hash as the SmallBytes cell
+   *  of the same content does (a POD: its type index and raw payload), so that
+   *  equal values hash equally whatever their storage.
+   */
+  static uint64_t HashBytesObject(std::string_view s) {
+    if (s.size() < sizeof(uint64_t)) {
+      uint64_t payload = 0;
+      for (size_t i = s.size(); i > 0; --i) {
+        payload = (payload << 8) | static_cast<unsigned char>(s[i - 1]);
+      }
+      return StableHashCombine(kTVMFFISmallBytes, payload);
+    }
+    return StableHashCombine(kTVMFFIBytes, StableHashBytes(s.data(), s.size()));
+  }
+
+  uint64_t HashSeq(const Object* obj) {
+    const TVMFFISeqCell* seq = SeqCell(obj);
+    uint64_t h = StableHashCombine(obj->GetTypeKeyHash(), static_cast<uint64_t>(seq->size));
+    const TVMFFIAny* data = static_cast<const TVMFFIAny*>(seq->data);
+    for (int64_t i = 0; i < seq->size; ++i) h = StableHashCombine(h, Hash(data + i));
+    return h;
+  }
+
+  /*!
+   * \return Whether a map key has a hash independent of traversal order
+   *  (POD, string, bytes, or an object already hashed), and that hash.
+   */
+  bool OrderIndependentKeyHash(const TVMFFIAny* key, uint64_t* out) {
+    int32_t t = key->type_index;
+    if (t < kTVMFFIStaticObjectBegin || t == kTVMFFIStr || t == kTVMFFIBytes) {
+      *out = Hash(key);
+      return true;
+    }
+    auto it = memo_.find(CellObject(key));
+    if (it == memo_.end()) return false;
+    *out = it->second;
+    return true;
+  }
+
+  uint64_t HashMap(const MapBaseObj* map) {
+    uint64_t h = StableHashCombine(map->GetTypeKeyHash(), static_cast<uint64_t>(map->size()));
+    std::vector<std::pair<uint64_t, const Any*>> entries;
+    entries.reserve(map->size());
+    for (const auto& kv : *map) {
+      uint64_t key_hash;
+      if (OrderIndependentKeyHash(AnyUnsafe::GetTVMFFIAny(kv.first), &key_hash)) {
+        entries.emplace_back(key_hash, &kv.second);
+      }
+    }
+    std::stable_sort(entries.begin(), entries.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (size_t i = 0; i < entries.size();) {
+      size_t j = i + 1;
+      while (j < entries.size() && entries[j].first == entries[i].first) ++j;
+      h = StableHashCombine(h, entries[i].first);
+      // Entries whose key hashes collide contribute the key hash only: their
+      // values cannot be paired up independently of the order.
+      if (j == i + 1) h = StableHashCombine(h, Hash(AnyUnsafe::GetTVMFFIAny(*entries[i].second)));
+      i = j;
+    }
+    return h;
+  }
+
+  static uint64_t HashShape(const ShapeObj* shape) {
+    uint64_t h = StableHashCombine(shape->GetTypeKeyHash(), static_cast<uint64_t>(shape->size));
+    for (size_t i = 0; i < shape->size; ++i) {
+      h = StableHashCombine(h, static_cast<uint64_t>(shape->data[i]));
+    }
+    return h;
+  }
+
+  uint64_t HashTensor(const TensorObj* tensor) {
+    uint64_t h = StableHashCombine(tensor->GetTypeKeyHash(), static_cast<uint64_t>(tensor->ndim));
+    for (int32_t i = 0; i < tensor->ndim; ++i) {
+      h = StableHashCombine(h, static_cast<uint64_t>(tensor->shape[i]));
+    }
+    uint64_t dtype_word = 0;
+    std::memcpy(&dtype_word, &tensor->dtype, sizeof(DLDataType));
+    h = StableHashCombine(h, dtype_word);
+    if (!skip_tensor_content_) {
+      std::string_view data = TensorBytes(*tensor, "StructuralHash");
+      h = StableHashCombine(h, StableHashBytes(data.data(), data.size()));
+    }
+    return h;
+  }
+
+  template <typename F>
+  uint64_t WithRegion(TVMFFIDefRegionKind region, F&& f) {
+    TVMFFIDefRegionKind saved = region_;
+    region_ = region;
+    uint64_t result;
+    try {
+      result = f();
+    } catch (...) {
+      region_ = saved;
+      throw;
+    }
+    region_ = saved;
+    return result;
+  }
+
+  uint64_t HashObject(const Object* obj) {
+    auto it = memo_.find(obj);
+    if (it != memo_.end()) return it->second;
+    const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(obj->type_index());
+    TVMFFISEqHashKind kind = GetKind(info);
+    uint64_t h;
+    if (kind == kTVMFFISEqHashKindFreeVar && region_ == kTVMFFIDefRegionKindSimple) {
+      // Defining a variable: its own fields (e.g. its type) are uses.
+      h = WithRegion(kTVMFFIDefRegionKindNone, [&] { return HashContent(info, obj); });
+    } else {
+      h = HashContent(info, obj);
+    }
+    if (kind == kTVMFFISEqHashKindFreeVar) {
+      if (region_ != kTVMFFIDefRegionKindNone) {
+        h = StableHashCombine(h, free_var_counter_++);
+      } else {
+        h = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(obj));
+      }
+    } else if (kind == kTVMFFISEqHashKindDAGNode) {
+      h = StableHashCombine(h, graph_node_counter_++);
+    }
+    memo_[obj] = h;
+    // Field getters may hand out fresh objects: keep memoised ones alive.
+    keep_alive_.push_back(GetRef<ObjectRef>(obj));
+    return h;
+  }
+
+  uint64_t HashContent(const TVMFFITypeInfo* info, const Object* obj) {
+    static const TVMFFITypeAttrColumn* hooks = LookupColumn("__s_hash__");
+    if (std::optional<Function> hook = ColumnFunction(hooks, info->type_index)) {
+      Function hash_cb =
+          Function::FromTyped([this](AnyView value, int64_t init_hash, int32_t region) -> int64_t {
+            TVMFFIDefRegionKind next =
+                EnterRegion(region_, static_cast<TVMFFIDefRegionKind>(region));
+            uint64_t vh = WithRegion(next, [&] { return Hash(AnyUnsafe::GetTVMFFIAny(value)); });
+            return static_cast<int64_t>(StableHashCombine(static_cast<uint64_t>(init_hash), vh));
+          });
+      return static_cast<uint64_t>(
+          (*hook)(GetRef<ObjectRef>(obj), static_cast<int64_t>(info->type_key_hash), hash_cb)
+              .cast<int64_t>());
+    }
+    uint64_t h = info->type_key_hash;
+    ForEachStructuralField(info, [&](const TVMFFIFieldInfo* field) {
+      Any v = GetFieldValue(obj, field);
+      uint64_t vh = WithRegion(FieldRegion(region_, field->flags),
+                               [&] { return Hash(AnyUnsafe::GetTVMFFIAny(v)); });
+      h = StableHashCombine(h, vh);
+      return true;
+    });
+    return h;
+  }
+
+  TVMFFIDefRegionKind region_;
+  bool skip_tensor_content_;
+  uint64_t free_var_counter_ = 0;
+  uint64_t graph_node_counter_ = 0;
+  std::unordered_map<const Object*, uint64_t> memo_;
+  std::vector<ObjectRef> keep_alive_;
+};
+
+}  // namespace
+
+uint64_t Hash(const Any& value, bool map_free_vars, bool skip_tensor_content) {
+  HashEngine engine(map_free_vars, skip_tensor_content);
+  return engine.Hash(AnyUnsafe::GetTVMFFIAny(value));
+}
+
+}  // namespace structural
+
+uint64_t StructuralAbiHash(const TVMFFIAny* value, bool map_free_vars, bool skip_tensor_content) {
+  // The cell is an owned Any value of the caller (same layout as ours); read only.
+  return structural::Hash(*reinterpret_cast<const Any*>(value), map_free_vars, skip_tensor_content);
+}
+}  // namespace detail
+
+TVM_FFI_STATIC_INIT_BLOCK() {
+  reflection::GlobalDef().def(
+      "ffi.StructuralHash",
+      [](const Any& value, bool map_free_vars, bool skip_tensor_content) -> int64_t {
+        return static_cast<int64_t>(
+            detail::structural::Hash(value, map_free_vars, skip_tensor_content));
+      });
+}
+
+TVM_FFI_NAMESPACE_END

@@ -1,0 +1,287 @@
+// StructuralEqual (extra/structural_equal.h, globals ffi.StructuralEqual and
+// ffi.GetFirstStructuralMismatch): value rules, object kinds, definition
+// regions, hooks, errors, and the first-mismatch access paths.
+#include <gtest/gtest.h>
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/big_int.h>
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/container/dict.h>
+#include <tvm/ffi/container/list.h>
+#include <tvm/ffi/container/map.h>
+#include <tvm/ffi/container/shape.h>
+#include <tvm/ffi/container/tensor.h>
+#include <tvm/ffi/extra/structural_equal.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/reflection/access_path.h>
+#include <tvm/ffi/string.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+#include <string>
+
+#include "structural_test_types.h"
+#include "testing_helpers.h"
+
+namespace {
+
+namespace ffi = tvm::ffi;
+using ffi::Any;
+using ffi::Array;
+using ffi::StructuralEqual;
+using ffi::reflection::AccessPath;
+using namespace structural_test;  // NOLINT(build/namespaces)
+using tvm_ffi_testing::ErrorMessage;
+
+bool Eq(const Any& l, const Any& r, bool map_free_vars = false, bool skip = false) {
+  return StructuralEqual::Equal(l, r, map_free_vars, skip);
+}
+
+/*! \brief The two mismatch paths as "lhs | rhs" through ToSteps (or "equal"). */
+std::string StepText(const AccessPath& p) {
+  std::string out = "<root>";
+  for (const auto& step : p->ToSteps()) {
+    std::string key;
+    if (auto s = step->key.as<ffi::String>()) {
+      key = "\"" + std::string(*s) + "\"";
+    } else if (step->key.type_index() == kTVMFFIInt) {
+      key = std::to_string(step->key.cast<int64_t>());
+    } else {
+      key = "?";
+    }
+    switch (step->kind) {
+      case ffi::reflection::AccessKind::kAttr:
+        out += "." + std::string(step->key.cast<ffi::String>());
+        break;
+      case ffi::reflection::AccessKind::kArrayItem:
+      case ffi::reflection::AccessKind::kMapItem:
+        out += "[" + key + "]";
+        break;
+      default:
+        out += "[<missing:" + key + ">]";
+    }
+  }
+  return out;
+}
+
+std::string Mismatch(const Any& l, const Any& r, bool map_free_vars = false) {
+  auto paths = StructuralEqual::GetFirstMismatch(l, r, map_free_vars);
+  if (!paths.has_value()) return "equal";
+  return StepText(paths.value().get<0>()) + " | " + StepText(paths.value().get<1>());
+}
+
+struct CPUAlloc {
+  void AllocData(DLTensor* t) { t->data = std::malloc(ffi::GetDataSize(*t)); }
+  void FreeData(DLTensor* t) { std::free(t->data); }
+};
+
+ffi::Tensor Filled(std::initializer_list<int64_t> shape, float value) {
+  ffi::Tensor t =
+      ffi::Tensor::FromNDAlloc(CPUAlloc(), shape, DLDataType{kDLFloat, 32, 1}, DLDevice{kDLCPU, 0});
+  float* data = static_cast<float*>(t->data);
+  for (int64_t i = 0; i < t.numel(); ++i) data[i] = value;
+  return t;
+}
+
+TEST(StructuralEqual, PodsCompareByTypeAndBits) {
+  EXPECT_TRUE(Eq(1, 1));
+  EXPECT_FALSE(Eq(1, 2));
+  EXPECT_FALSE(Eq(1, 1.0));
+  EXPECT_FALSE(Eq(true, 1));
+  EXPECT_FALSE(Eq(-0.0, 0.0));
+  EXPECT_TRUE(Eq(Any(), Any()));
+}
+
+TEST(StructuralEqual, AnyNaNEqualsAnyNaN) {
+  EXPECT_TRUE(
+      Eq(std::numeric_limits<double>::quiet_NaN(), -std::numeric_limits<double>::quiet_NaN()));
+  EXPECT_FALSE(Eq(std::numeric_limits<double>::quiet_NaN(), 1.0));
+}
+
+TEST(StructuralEqual, StringsAndBytesCompareByContent) {
+  EXPECT_TRUE(Eq(ffi::String("a longer string value"), ffi::String("a longer string value")));
+  EXPECT_FALSE(Eq(ffi::String("abc"), ffi::String("abd")));
+  EXPECT_TRUE(Eq(ffi::Bytes("xy", 2), ffi::Bytes("xy", 2)));
+  EXPECT_FALSE(Eq(ffi::String("xy"), ffi::Bytes("xy", 2)));
+}
+
+TEST(StructuralEqual, SequencesCompareElementWiseAndNotAcrossKinds) {
+  EXPECT_TRUE(Eq(Array<int>{1, 2}, Array<int>{1, 2}));
+  EXPECT_FALSE(Eq(Array<int>{1, 2}, Array<int>{1, 2, 3}));
+  EXPECT_TRUE(Eq(ffi::List<int>{1, 2}, ffi::List<int>{1, 2}));
+  EXPECT_FALSE(Eq(Array<int>{1, 2}, ffi::List<int>{1, 2}));
+}
+
+TEST(StructuralEqual, MapsIgnoreInsertionOrder) {
+  ffi::Map<ffi::String, int> a{{"a", 1}, {"b", 2}};
+  ffi::Map<ffi::String, int> b{{"b", 2}, {"a", 1}};
+  EXPECT_TRUE(Eq(a, b));
+  EXPECT_FALSE(Eq(a, ffi::Map<ffi::String, int>{{"a", 1}, {"b", 3}}));
+  EXPECT_FALSE(Eq(a, ffi::Map<ffi::String, int>{{"a", 1}}));
+  EXPECT_TRUE(Eq(ffi::Dict<ffi::String, int>{{"a", 1}}, ffi::Dict<ffi::String, int>{{"a", 1}}));
+}
+
+TEST(StructuralEqual, MapKeysTranslateThroughBoundVariables) {
+  ffi::ObjectRef x = Var("x");
+  ffi::ObjectRef y = Var("y");
+  Array<Any> lhs{x, ffi::Map<Any, Any>{{x, 1}}};
+  Array<Any> rhs{y, ffi::Map<Any, Any>{{y, 1}}};
+  EXPECT_TRUE(Eq(lhs, rhs, true));
+  EXPECT_FALSE(Eq(lhs, rhs, false));
+}
+
+TEST(StructuralEqual, ShapesAndBigIntsCompareByValue) {
+  EXPECT_TRUE(Eq(ffi::Shape({1, 2}), ffi::Shape({1, 2})));
+  EXPECT_FALSE(Eq(ffi::Shape({1, 2}), ffi::Shape({2, 1})));
+  ffi::BigInt big = ffi::BigInt(int64_t{1} << 50) * ffi::BigInt(int64_t{1} << 50);
+  EXPECT_TRUE(Eq(big, ffi::BigInt(int64_t{1} << 40) * ffi::BigInt(int64_t{1} << 60)));
+  EXPECT_FALSE(Eq(big, big + ffi::BigInt(1)));
+}
+
+TEST(StructuralEqual, TensorsCompareShapeDtypeAndContent) {
+  EXPECT_TRUE(Eq(Filled({2, 3}, 1.0f), Filled({2, 3}, 1.0f)));
+  EXPECT_FALSE(Eq(Filled({2, 3}, 1.0f), Filled({2, 3}, 2.0f)));
+  EXPECT_TRUE(Eq(Filled({2, 3}, 1.0f), Filled({2, 3}, 2.0f), false, true));
+  EXPECT_FALSE(Eq(Filled({2, 3}, 1.0f), Filled({3, 2}, 1.0f), false, true));
+}
+
+TEST(StructuralEqual, TreeNodesCompareFields) {
+  EXPECT_TRUE(Eq(Add(1, Array<int>{2}), Add(1, Array<int>{2})));
+  EXPECT_FALSE(Eq(Add(1, 2), Add(1, 3)));
+  EXPECT_FALSE(Eq(Add(1, 2), DAdd(1, 2)));
+}
+
+TEST(StructuralEqual, FreeVariablesNeedADefinitionRegionToMatch) {
+  ffi::ObjectRef x = Var("x", 1);
+  ffi::ObjectRef y = Var("y", 1);
+  EXPECT_TRUE(Eq(x, x));
+  EXPECT_FALSE(Eq(x, y));
+  EXPECT_TRUE(Eq(x, y, true));
+  EXPECT_FALSE(Eq(x, Var("z", 2), true));
+}
+
+TEST(StructuralEqual, VariablesBindConsistently) {
+  ffi::ObjectRef x = Var("x");
+  ffi::ObjectRef y = Var("y");
+  ffi::ObjectRef z = Var("z");
+  EXPECT_TRUE(Eq(Array<Any>{x, x}, Array<Any>{y, y}, true));
+  EXPECT_FALSE(Eq(Array<Any>{x, x}, Array<Any>{y, z}, true));
+  EXPECT_FALSE(Eq(Array<Any>{x, y}, Array<Any>{y, y}, true));
+}
+
+TEST(StructuralEqual, PatternFieldsDefineVariables) {
+  ffi::ObjectRef x = Var("x");
+  ffi::ObjectRef y = Var("y");
+  EXPECT_TRUE(Eq(Lam(Array<Any>{x}, Add(x, 1)), Lam(Array<Any>{y}, Add(y, 1))));
+  EXPECT_FALSE(Eq(Lam(Array<Any>{x}, Add(x, 1)), Lam(Array<Any>{y}, Add(y, 2))));
+  // A use outside the definition stays free.
+  EXPECT_FALSE(Eq(Lam(Array<Any>{}, x), Lam(Array<Any>{}, y)));
+}
+
+TEST(StructuralEqual, SimpleFieldsDefineOnlyTheVariable) {
+  ffi::ObjectRef x = Var("x");
+  ffi::ObjectRef y = Var("y");
+  EXPECT_TRUE(Eq(Let(x, 1, Add(x, x)), Let(y, 1, Add(y, y))));
+  // The defined variable's type is a use: free variables there do not bind.
+  ffi::ObjectRef t1 = Var("t1");
+  ffi::ObjectRef t2 = Var("t2");
+  EXPECT_FALSE(Eq(Let(Var("a", t1), 1, 0), Let(Var("b", t2), 1, 0)));
+  EXPECT_TRUE(Eq(Let(Var("a", t1), 1, 0), Let(Var("b", t1), 1, 0)));
+}
+
+TEST(StructuralEqual, PatternRegionIsSticky) {
+  // Inside a pattern region (map_free_vars) a simple field still binds type variables.
+  ffi::ObjectRef t1 = Var("t1");
+  ffi::ObjectRef t2 = Var("t2");
+  EXPECT_TRUE(Eq(Let(Var("a", t1), 1, 0), Let(Var("b", t2), 1, 0), true));
+}
+
+TEST(StructuralEqual, DagNodesMustShareAlike) {
+  ffi::ObjectRef a0 = DAdd(1, 2);
+  ffi::ObjectRef a1 = DAdd(1, 2);
+  EXPECT_FALSE(Eq(Add(a0, a0), Add(a1, a0)));
+  EXPECT_TRUE(Eq(Add(a0, a0), Add(a1, a1)));
+  ffi::ObjectRef t0 = Add(1, 2);
+  ffi::ObjectRef t1 = Add(1, 2);
+  EXPECT_TRUE(Eq(Add(t0, t0), Add(t1, t0)));
+}
+
+TEST(StructuralEqual, UniqueInstancesCompareByIdentity) {
+  ffi::ObjectRef s = Make<SingleObj>(1, 2);
+  EXPECT_TRUE(Eq(s, s));
+  EXPECT_FALSE(Eq(s, Make<SingleObj>(1, 2)));
+}
+
+TEST(StructuralEqual, ConstTreesShortCutIdentityElseCompareFields) {
+  ffi::ObjectRef c = Make<ConstObj>(1, 2);
+  EXPECT_TRUE(Eq(c, c));
+  EXPECT_TRUE(Eq(c, Make<ConstObj>(1, 2)));
+  EXPECT_FALSE(Eq(c, Make<ConstObj>(1, 3)));
+}
+
+TEST(StructuralEqual, HooksReplaceTheFieldWalk) {
+  EXPECT_TRUE(Eq(Make<HookedObj>(1, 2), Make<HookedObj>(1, 3)));
+  EXPECT_FALSE(Eq(Make<HookedObj>(1, 2), Make<HookedObj>(2, 2)));
+  EXPECT_TRUE(Eq(Make<HookedObj>(Var("x"), 0), Make<HookedObj>(Var("y"), 0)));
+}
+
+TEST(StructuralEqual, TypesWithoutKindRaiseTypeError) {
+  EXPECT_EQ(ErrorMessage([] { Eq(Make<NoKindObj>(1, 2), Make<NoKindObj>(1, 2)); }),
+            "_type_s_eq_hash_kind is not set for type `test.structural.NoKind`, so "
+            "StructuralHash is not supported for this type");
+}
+
+TEST(StructuralEqual, TypesWithoutMetadataRaiseEvenWhenIdentical) {
+  ffi::Function f = ffi::Function::FromTyped([]() { return 1; });
+  EXPECT_EQ(ErrorMessage([&] { Eq(f, f); }),
+            "Type metadata is not set for type `ffi.Function`, so StructuralHash is not "
+            "supported for this type");
+  Array<Any> arr{f};
+  EXPECT_EQ(ErrorMessage([&] { Eq(arr, arr); }),
+            "Type metadata is not set for type `ffi.Function`, so StructuralHash is not "
+            "supported for this type");
+}
+
+TEST(StructuralEqual, FunctorComparesLikeEqual) {
+  EXPECT_TRUE(StructuralEqual()(Array<int>{1}, Array<int>{1}));
+}
+
+TEST(StructuralMismatch, EqualValuesHaveNoMismatch) {
+  EXPECT_EQ(Mismatch(Array<int>{1, 2}, Array<int>{1, 2}), "equal");
+}
+
+TEST(StructuralMismatch, SequencesReportTheFirstDifferenceThenTheLength) {
+  EXPECT_EQ(Mismatch(Array<int>{1, 2, 3}, Array<int>{1, 2}), "<root>[2] | <root>[<missing:2>]");
+  EXPECT_EQ(Mismatch(Array<int>{1, 2}, Array<int>{1, 2, 3}), "<root>[<missing:2>] | <root>[2]");
+  EXPECT_EQ(Mismatch(Array<int>{1, 5, 3}, Array<int>{1, 2}), "<root>[1] | <root>[1]");
+}
+
+TEST(StructuralMismatch, MapsReportMissingAndDifferentEntries) {
+  using M = ffi::Map<ffi::String, int>;
+  EXPECT_EQ(Mismatch(M{{"a", 1}}, M{{"b", 1}}), "<root>[\"a\"] | <root>[<missing:\"a\">]");
+  EXPECT_EQ(Mismatch(M{{"a", 1}}, M{{"a", 2}}), "<root>[\"a\"] | <root>[\"a\"]");
+  EXPECT_EQ(Mismatch(M{{"a", 1}}, M{{"a", 1}, {"b", 2}}),
+            "<root>[<missing:\"b\">] | <root>[\"b\"]");
+}
+
+TEST(StructuralMismatch, LeafAndTypeDifferencesEndAtTheCurrentPosition) {
+  EXPECT_EQ(Mismatch(1, ffi::String("a")), "<root> | <root>");
+  EXPECT_EQ(Mismatch(Array<int>{1}, ffi::List<int>{1}), "<root> | <root>");
+}
+
+TEST(StructuralMismatch, ObjectFieldsAddAttrSteps) {
+  EXPECT_EQ(Mismatch(Add(1, 2), Add(1, 3)), "<root>.b | <root>.b");
+  EXPECT_EQ(Mismatch(Add(1, Array<int>{1, 2}), Add(1, Array<int>{1})),
+            "<root>.b[1] | <root>.b[<missing:1>]");
+  ffi::ObjectRef x = Var("x");
+  ffi::ObjectRef y = Var("y");
+  EXPECT_EQ(Mismatch(Lam(Array<Any>{x}, Add(x, 1)), Lam(Array<Any>{y}, Add(y, 2))),
+            "<root>.body.b | <root>.body.b");
+  EXPECT_EQ(Mismatch(Var("x", 1), Var("z", 2), true), "<root>.ty | <root>.ty");
+}
+
+TEST(StructuralMismatch, HooksReportTheirFieldName) {
+  EXPECT_EQ(Mismatch(Make<HookedObj>(1, 2), Make<HookedObj>(2, 2)), "<root>.a | <root>.a");
+}
+
+}  // namespace
