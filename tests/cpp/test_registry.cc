@@ -70,14 +70,14 @@ TEST(Registry, ChainedDefsWithDocAndMetadata) {
                   [](const AnyView* args, int32_t n, Any* rv) { *rv = args[0]; });
   EXPECT_EQ(Function::GetGlobalRequired("testing.registry.mul")(6, 7).cast<int>(), 42);
   EXPECT_EQ(Function::GetGlobalRequired("testing.registry.packed")("x").cast<String>(), "x");
+  // The doc string goes to the doc record, never into the metadata.
   EXPECT_EQ(Metadata("testing.registry.mul"),
-            R"({"type_schema": "{\"type\":\"ffi.Function\",\"args\":[{\"type\":\"int\"},)"
-            R"({\"type\":\"int\"},{\"type\":\"int\"}]}", "doc": "Multiply."})");
+            R"({"type_schema":"{\"type\":\"ffi.Function\",\"args\":[{\"type\":\"int\"},)"
+            R"({\"type\":\"int\"},{\"type\":\"int\"}]}"})");
   EXPECT_EQ(Metadata("testing.registry.name"),
-            R"({"type_schema": "{\"type\":\"ffi.Function\",\"args\":[{\"type\":\"ffi.String\"},)"
+            R"({"type_schema":"{\"type\":\"ffi.Function\",\"args\":[{\"type\":\"ffi.String\"},)"
             R"({\"type\":\"ffi.String\"}]}"})");
-  EXPECT_EQ(Metadata("testing.registry.packed"),
-            R"({"type_schema": "{\"type\":\"ffi.Function\"}"})");
+  EXPECT_EQ(Metadata("testing.registry.packed"), R"({"type_schema":"{\"type\":\"ffi.Function\"}"})");
   // The registered name appears in argument errors.
   ffi::Error e = CatchError([] { Function::GetGlobalRequired("testing.registry.mul")(1); });
   EXPECT_EQ(e.message(),

@@ -247,7 +247,8 @@ TEST(CAPITypeRegistry, StaticObjectEntries) {
   const std::pair<int32_t, const char*> expected[] = {
       {65, "ffi.String"}, {66, "ffi.Bytes"},          {67, "ffi.Error"}, {68, "ffi.Function"},
       {69, "ffi.Shape"},  {70, "ffi.Tensor"},         {71, "ffi.Array"}, {72, "ffi.Map"},
-      {73, "ffi.Module"}, {74, "ffi.OpaquePyObject"}, {75, "ffi.List"},  {76, "ffi.Dict"}};
+      {73, "ffi.Module"}, {74, "ffi.OpaquePyObject"}, {75, "ffi.List"},  {76, "ffi.Dict"},
+      {77, "ffi.VisitInterrupt"}, {78, "ffi.BigInt"}};
   std::set<uint64_t> hashes{root->type_key_hash};
   for (const auto& kv : expected) {
     const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(kv.first);
@@ -263,7 +264,7 @@ TEST(CAPITypeRegistry, StaticObjectEntries) {
     ASSERT_EQ(TVMFFITypeKeyToIndex(&key, &index), 0);
     EXPECT_EQ(index, kv.first);
   }
-  EXPECT_EQ(hashes.size(), 13u);
+  EXPECT_EQ(hashes.size(), 15u);
   EXPECT_FALSE(IsInstance(kTVMFFIStr, kTVMFFIArray));
 }
 
@@ -556,12 +557,12 @@ TEST(CAPITypeRegistry, Fields) {
   EXPECT_EQ(info->fields[0].field_static_type_index, kTVMFFIInt);
   EXPECT_EQ(AnyString(info->fields[0].default_value_or_factory), "a default that is not small");
 
-  // Duplicate names are refused.
+  // Duplicate names in one type are refused.
   TVMFFIFieldInfo dup = MakeField("x", 32);
   EXPECT_EQ(TVMFFITypeRegisterField(t, &dup), -1);
   auto err = TakeError();
-  EXPECT_EQ(err.first, "ValueError");
-  EXPECT_NE(err.second.find("\"x\""), std::string::npos) << err.second;
+  EXPECT_EQ(err.first, "RuntimeError");
+  EXPECT_NE(err.second.find("Duplicate field name `x`"), std::string::npos) << err.second;
   EXPECT_NE(err.second.find("test.registry.WithFields"), std::string::npos) << err.second;
 
   // Growing the table keeps earlier buffers readable.
@@ -637,13 +638,11 @@ TEST(CAPITypeRegistry, MethodsAndMetadata) {
   m.method.type_index = kTVMFFIInt;
   m.method.v_int64 = 7;
   ASSERT_EQ(TVMFFITypeRegisterMethod(t, &m), 0);
-  EXPECT_EQ(TVMFFITypeRegisterMethod(t, &m), -1);
-  auto err = TakeError();
-  EXPECT_EQ(err.first, "ValueError");
-  EXPECT_NE(err.second.find("__init__"), std::string::npos) << err.second;
+  // A second method of the same name is kept too (one entry per overload).
+  ASSERT_EQ(TVMFFITypeRegisterMethod(t, &m), 0);
 
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(t);
-  ASSERT_EQ(info->num_methods, 1);
+  ASSERT_EQ(info->num_methods, 2);
   EXPECT_EQ(std::string(info->methods[0].name.data, info->methods[0].name.size), "__init__");
   EXPECT_EQ(std::string(info->methods[0].doc.data), "construct");
   EXPECT_EQ(std::string(info->methods[0].metadata.data), "{\"type_schema\": \"x\"}");
@@ -663,6 +662,11 @@ TEST(CAPITypeRegistry, MethodsAndMetadata) {
   EXPECT_EQ(info->metadata->total_size, 40);
   EXPECT_EQ(info->metadata->structural_eq_hash_kind, kTVMFFISEqHashKindTreeNode);
   EXPECT_EQ(info->metadata->creator, nullptr);
+  // Metadata is registered once.
+  EXPECT_EQ(TVMFFITypeRegisterMetadata(t, &md), -1);
+  auto err = TakeError();
+  EXPECT_EQ(err.first, "RuntimeError");
+  EXPECT_EQ(err.second.rfind("Overriding test.registry.WithMethods", 0), 0u) << err.second;
   EXPECT_EQ(TVMFFITypeRegisterMetadata(-5, &md), -1);
   err = TakeError();
   EXPECT_NE(err.second.find("-5"), std::string::npos) << err.second;
@@ -688,8 +692,9 @@ TEST(CAPITypeRegistry, AttrColumns) {
 
   EXPECT_EQ(TVMFFITypeRegisterAttr(a, &name, &v), -1);
   auto err = TakeError();
-  EXPECT_EQ(err.first, "ValueError");
-  EXPECT_NE(err.second.find("__answer__"), std::string::npos) << err.second;
+  EXPECT_EQ(err.first, "RuntimeError");
+  EXPECT_EQ(err.second.rfind("TypeAttr `test.registry.attr.__answer__` is already registered for "
+                             "type index " + std::to_string(a) + ".", 0), 0u) << err.second;
   EXPECT_NE(err.second.find("test.registry.AttrA"), std::string::npos) << err.second;
 
   TVMFFIAny s;

@@ -1,16 +1,16 @@
 /*
  * Reference counting and opaque objects of libtvm_ffi (docs/abi.md §2.3): the C
  * functions TVMFFIObjectIncRef/DecRef, TVMFFIObjectCreateOpaque and
- * TVMFFIGetVersion, and the sentinel object returned by ffi.GetInvalidObject.
- * The type table lives in type_table.cc, the reflection tables in
- * type_reflection.cc and lazy globals in init_once.cc.
+ * TVMFFIGetVersion. The type table lives in type_table.cc, the reflection
+ * records in type_reflection.cc, attribute columns in type_attr_column.cc,
+ * the MISSING/KWARGS sentinels in reflection_sentinels.cc and lazy globals in
+ * init_once.cc.
  */
 #include <tvm/ffi/base.h>
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/object.h>
-#include <tvm/ffi/reflection/registry.h>
 #include "object_alloc.h"
 #include "safe_invoke.h"
 
@@ -31,21 +31,6 @@ struct OpaqueObject {
     if (handle_deleter != nullptr) handle_deleter(cell.handle);
   }
 };
-
-/*!
- * \brief The MISSING sentinel: a plain ffi.Object that marks "no value given"
- *  (no default, argument not passed). Never freed, so its identity is stable.
- */
-ObjectRef InvalidObject() {
-  static ObjectRef* sentinel = new ObjectRef(make_object<Object>());
-  return *sentinel;
-}
-
-TVM_FFI_STATIC_INIT_BLOCK() {
-  namespace refl = tvm::ffi::reflection;
-  refl::GlobalDef().def("ffi.GetInvalidObject", InvalidObject,
-                        "The MISSING sentinel object (always the same object).");
-}
 
 }  // namespace
 TVM_FFI_NAMESPACE_END

@@ -19,27 +19,71 @@
 
 #include <tvm/ffi/error.h>
 
+#include <algorithm>
 #include <string>
 #include <utility>
+#include <vector>
 
 TVM_FFI_NAMESPACE_BEGIN
 namespace detail {
 namespace {
 
-/*! \brief FNV-1a: stable across runs and processes, so the hash may be persisted. */
+/*!
+ * \brief libstdc++'s std::hash<std::string_view> of the key (MurmurHash64A
+ *  with seed 0xc70f6907), computed here so that it is the same on every
+ *  platform and agrees with other implementations of the ABI.
+ */
 uint64_t HashKey(const std::string& key) {
-  uint64_t h = 14695981039346656037ull;
-  for (unsigned char c : key) {
-    h ^= c;
-    h *= 1099511628211ull;
+  constexpr uint64_t kMul = 0xc6a4a7935bd1e995ULL;
+  auto shift_mix = [](uint64_t v) { return v ^ (v >> 47); };
+  auto load_le = [](const unsigned char* p, size_t n) {
+    uint64_t w = 0;
+    for (size_t i = n; i > 0; --i) w = (w << 8) | p[i - 1];
+    return w;
+  };
+  const unsigned char* p = reinterpret_cast<const unsigned char*>(key.data());
+  size_t len = key.size();
+  size_t aligned = len & ~static_cast<size_t>(7);
+  uint64_t h = 0xc70f6907ULL ^ (len * kMul);
+  for (size_t i = 0; i < aligned; i += 8) {
+    uint64_t d = shift_mix(load_le(p + i, 8) * kMul) * kMul;
+    h ^= d;
+    h *= kMul;
   }
-  return h;
+  if ((len & 7) != 0) {
+    h ^= load_le(p + aligned, len & 7);
+    h *= kMul;
+  }
+  return shift_mix(shift_mix(h) * kMul);
 }
 
 /*! \brief parent_type_index that asks for a lookup only. */
 constexpr int32_t kQueryOnly = -2;
 
 }  // namespace
+
+TVMFFIAny ToOwned(const TVMFFIAny& view, const std::string& what) {
+  TVMFFIAny out = view;
+  int32_t tindex = view.type_index;
+  if (tindex >= kTVMFFIStaticObjectBegin) {
+    if (view.v_obj != nullptr) TVMFFIObjectIncRef(view.v_obj);
+  } else if (tindex == kTVMFFIDLTensorPtr || tindex == kTVMFFIRawStr ||
+             tindex == kTVMFFIByteArrayPtr || tindex == kTVMFFIObjectRValueRef) {
+    // Borrowed kinds: the conversion routine turns them into owned objects.
+    if (TVMFFIAnyViewToOwnedAny(&view, &out) != 0) {
+      // Replace the conversion error by one naming what was being stored.
+      TVMFFIObjectHandle err = nullptr;
+      TVMFFIErrorMoveFromRaised(&err);
+      if (err != nullptr) TVMFFIObjectDecRef(err);
+      TVM_FFI_THROW(TypeError) << "cannot store a value of type index " + std::to_string(tindex) +
+                                      " as " + what;
+    }
+  } else if (tindex < kTVMFFINone || tindex > kTVMFFIUnchanged) {
+    TVM_FFI_THROW(TypeError) << "invalid type index " + std::to_string(tindex) +
+                                    " in value stored as " + what;
+  }
+  return out;
+}
 
 TVMFFIByteArray TypeEntry::Own(const TVMFFIByteArray& src) {
   strings.emplace_back(new std::string(ByteArrayToStdString(&src)));
@@ -80,10 +124,23 @@ TypeTable::TypeTable() {
       {"ffi.Array", kTVMFFIArray},   {"ffi.Map", kTVMFFIMap},
       {"ffi.Module", kTVMFFIModule}, {"ffi.OpaquePyObject", kTVMFFIOpaquePyObject},
       {"ffi.List", kTVMFFIList},     {"ffi.Dict", kTVMFFIDict},
+      {"ffi.VisitInterrupt", kTVMFFIVisitInterrupt},
       {"ffi.BigInt", kTVMFFIBigInt}};
   for (const auto& kv : kStaticObjects) {
     GetOrAlloc(kv.first, kv.second, 1, 0, true, kTVMFFIObject);
   }
+}
+
+std::vector<std::string> TypeTable::Keys() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<std::pair<int32_t, std::string>> by_index;
+  by_index.reserve(key_to_index_.size());
+  for (const auto& kv : key_to_index_) by_index.emplace_back(kv.second, kv.first);
+  std::sort(by_index.begin(), by_index.end());
+  std::vector<std::string> keys;
+  keys.reserve(by_index.size());
+  for (auto& kv : by_index) keys.push_back(std::move(kv.second));
+  return keys;
 }
 
 int32_t TypeTable::KeyToIndex(const std::string& key) {

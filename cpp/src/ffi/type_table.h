@@ -1,8 +1,9 @@
 /*
  * The process-wide type table of libtvm_ffi (internal): one record per type
  * index, found lock-free by index and under a mutex by key. type_table.cc
- * allocates indices; type_reflection.cc fills the reflection tables (fields,
- * methods, metadata) that hang off each record.
+ * allocates indices; type_reflection.cc fills the reflection records (fields,
+ * methods, metadata) that hang off each record; type_attr_column.cc keeps the
+ * attribute columns (indexed by type index, outside the records).
  *
  * Publication rules, because TVMFFIGetTypeInfo and the arrays it exposes are
  * read inline by compiled code without any lock:
@@ -71,6 +72,9 @@ class TypeTable {
     return e == nullptr ? nullptr : &e->info;
   }
 
+  /*! \brief Every registered key (POD kinds included), by type index. */
+  std::vector<std::string> Keys();
+
   /*! \brief The index of a key; KeyError when unknown. */
   int32_t KeyToIndex(const std::string& key);
 
@@ -113,6 +117,12 @@ class TypeTable {
   std::unordered_map<std::string, int32_t> key_to_index_;
   int32_t next_dynamic_ = kTVMFFIDynObjectBegin;
 };
+
+/*!
+ * \brief An owned copy of a (possibly borrowed) value for the registry to keep;
+ *  TypeError naming `what` when the value cannot be kept.
+ */
+TVMFFIAny ToOwned(const TVMFFIAny& view, const std::string& what);
 
 /*! \brief std::string of a possibly NULL byte array. */
 inline std::string ByteArrayToStdString(const TVMFFIByteArray* bytes) {
