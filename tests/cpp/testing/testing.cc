@@ -93,8 +93,7 @@ int RaiseSigintAndCheck(void*, const TVMFFIAny*, int32_t, TVMFFIAny* result) {
 
 // ---------------------------------------------------------------------------
 // Reflected object types: testing.Base (a: int, read-only) and its subtype
-// testing.Derived (b: int, writable). Fields and methods are registered with
-// the C ABI reflection tables.
+// testing.Derived (b: int, writable), registered with reflection::ObjectDef.
 // ---------------------------------------------------------------------------
 class BaseObj : public Object {
  public:
@@ -107,93 +106,21 @@ class DerivedObj : public BaseObj {
  public:
   int64_t b = 0;
   DerivedObj(int64_t a, int64_t b) : BaseObj(a), b(b) {}
+  static constexpr bool _type_mutable = true;
   TVM_FFI_DECLARE_OBJECT_INFO_FINAL("testing.Derived", DerivedObj, BaseObj);
 };
 
-int GetInt64Field(void* field, TVMFFIAny* result) {
-  result->type_index = kTVMFFIInt;
-  result->zero_padding = 0;
-  result->v_int64 = *static_cast<int64_t*>(field);
-  return 0;
-}
-
-int SetInt64Field(void* field, const TVMFFIAny* value) {
-  if (value->type_index != kTVMFFIInt && value->type_index != kTVMFFIBool) {
-    TVMFFIErrorSetRaisedFromCStr("TypeError", "field expects an int");
-    return -1;
-  }
-  *static_cast<int64_t*>(field) = value->v_int64;
-  return 0;
-}
-
-TVMFFIByteArray Bytes(const char* s) { return TVMFFIByteArray{s, std::strlen(s)}; }
-
-void RegisterInt64Field(int32_t type_index, const char* name, int64_t offset, bool writable) {
-  TVMFFIFieldInfo info;
-  std::memset(&info, 0, sizeof(info));
-  info.name = Bytes(name);
-  info.doc = Bytes("");
-  info.metadata = Bytes("{}");
-  info.flags = writable ? kTVMFFIFieldFlagBitMaskWritable : 0;
-  info.size = sizeof(int64_t);
-  info.alignment = alignof(int64_t);
-  info.offset = offset;
-  info.getter = GetInt64Field;
-  info.setter = writable ? reinterpret_cast<void*>(&SetInt64Field) : nullptr;
-  info.default_value_or_factory.type_index = kTVMFFINone;
-  info.field_static_type_index = kTVMFFIInt;
-  TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterField(type_index, &info));
-}
-
-void RegisterMethod(int32_t type_index, const char* name, const Function& f, bool is_static) {
-  TVMFFIMethodInfo info;
-  std::memset(&info, 0, sizeof(info));
-  info.name = Bytes(name);
-  info.doc = Bytes("");
-  info.metadata = Bytes("{}");
-  info.flags = is_static ? kTVMFFIFieldFlagBitMaskIsStaticMethod : 0;
-  // The registry keeps its own reference to the function.
-  info.method.type_index = kTVMFFIFunction;
-  info.method.v_obj = detail::ObjectUnsafe::GetHeader(f.get());
-  TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterMethod(type_index, &info));
-}
-
-int64_t FieldOffset(const Object* obj, const int64_t* field) {
-  return reinterpret_cast<const char*>(field) - reinterpret_cast<const char*>(obj);
-}
-
-void RegisterReflection() {
-  // Offsets of the fields from the object header (the start of Object).
-  DerivedObj probe(0, 0);
-  int32_t base_index = BaseObj::RuntimeTypeIndex();
-  int32_t derived_index = DerivedObj::RuntimeTypeIndex();
-  RegisterInt64Field(base_index, "a", FieldOffset(&probe, &probe.a), false);
-  RegisterInt64Field(derived_index, "b", FieldOffset(&probe, &probe.b), true);
-  RegisterMethod(base_index, "__ffi_init__", Function::FromTyped([](int64_t a) -> ObjectRef {
-                   return ObjectRef(make_object<BaseObj>(a));
-                 }),
-                 true);
-  RegisterMethod(base_index, "twice_a", Function::FromTyped([](ObjectRef self) -> int64_t {
-                   const BaseObj* obj = self.as<BaseObj>();
-                   if (obj == nullptr) TVM_FFI_THROW(TypeError) << "twice_a expects testing.Base";
-                   return obj->a * 2;
-                 }),
-                 false);
-  RegisterMethod(derived_index, "__ffi_init__",
-                 Function::FromTyped([](int64_t a, int64_t b) -> ObjectRef {
-                   return ObjectRef(make_object<DerivedObj>(a, b));
-                 }),
-                 true);
-  RegisterMethod(derived_index, "sum", Function::FromTyped([](ObjectRef self) -> int64_t {
-                   const DerivedObj* obj = self.as<DerivedObj>();
-                   if (obj == nullptr) TVM_FFI_THROW(TypeError) << "sum expects testing.Derived";
-                   return obj->a + obj->b;
-                 }),
-                 false);
-  RegisterMethod(derived_index, "make_default", Function::FromTyped([]() -> ObjectRef {
-                   return ObjectRef(make_object<DerivedObj>(1, 2));
-                 }),
-                 true);
+TVM_FFI_STATIC_INIT_BLOCK() {
+  namespace refl = tvm::ffi::reflection;
+  refl::ObjectDef<BaseObj>()
+      .def_ro("a", &BaseObj::a)
+      .def(refl::init<int64_t>())
+      .def("twice_a", [](const BaseObj* self) -> int64_t { return self->a * 2; });
+  refl::ObjectDef<DerivedObj>()
+      .def_rw("b", &DerivedObj::b)
+      .def(refl::init<int64_t, int64_t>())
+      .def("sum", [](const DerivedObj* self) -> int64_t { return self->a + self->b; })
+      .def_static("make_default", []() { return ObjectRef(make_object<DerivedObj>(1, 2)); });
 }
 
 }  // namespace
@@ -288,7 +215,6 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       .def_function(
           "testing.raise_sigint_and_check_signals",
           ffi::Function::FromExternC(nullptr, ffi::testing::RaiseSigintAndCheck, nullptr));
-  ffi::testing::RegisterReflection();
 }
 
 // Tensor helpers for tests/python/test_tensor*.py: a counting CPU allocator
