@@ -39,6 +39,8 @@ class FFIProperty(property):
 
     def __init__(self, fget, fset, frozen, fdel=None, doc=None):
         super().__init__(fget, None if frozen else fset, fdel, doc)
+        # A property subclass would otherwise show the class docstring.
+        self.__doc__ = doc
         self._ffi_fset = fset
         self.frozen = frozen
 

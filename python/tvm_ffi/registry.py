@@ -64,10 +64,9 @@ def get_global_func_metadata(name):
 
 
 def get_registered_type_keys():
-    """Array of the type key of every registered type."""
-    from .container import Array
-
-    return Array(core._registered_type_keys())
+    """Array of the type key of every registered type, in type-index order (POD names such
+    as "None", "int" first)."""
+    return get_global_func("ffi.GetRegisteredTypeKeys")()
 
 
 def init_ffi_api(namespace, target_module_name=None):

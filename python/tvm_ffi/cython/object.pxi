@@ -237,21 +237,3 @@ cdef int call_setter_function(TVMFFIObjectHandle f, TVMFFIAny* addr, TVMFFIAny* 
     check_call(TVMFFIFunctionCall(f, args, 2, &result))
     release_any(&result)
     return 0
-
-
-def _registered_type_keys():
-    """Type keys of every registered type index (static ones, then the dynamic ones in order)."""
-    cdef const TVMFFITypeInfo* info
-    cdef int32_t i = 0
-    cdef int32_t misses = 0
-    keys = []
-    # Static indices below kTVMFFIDynObjectBegin may have gaps; dynamic ones are dense.
-    while i < kTVMFFIDynObjectBegin or misses == 0:
-        info = TVMFFIGetTypeInfo(i)
-        if info != NULL:
-            keys.append(bytearray_to_str(&info.type_key))
-            misses = 0
-        elif i >= kTVMFFIDynObjectBegin:
-            misses = 1
-        i += 1
-    return keys
