@@ -124,14 +124,7 @@ class TypeMethod:
         if self.is_static:
             member = _named(_static_wrapper(func), self, cls)
             return staticmethod(member)
-        return _named(_method_wrapper(func), self, cls)
-
-
-def _method_wrapper(func):
-    def method(self, *args):
-        return func(self, *args)
-
-    return method
+        return _named(core._MethodDescriptor(func), self, cls)
 
 
 def _static_wrapper(func):

@@ -189,30 +189,8 @@ def _install_init(type_cls, type_info):
             )
 
     else:
-        kwargs_marker = core.KWARGS
-        missing = core.MISSING
         post_init = hasattr(type_cls, "__post_init__")
-
-        def __init__(self, *args, **kwargs):
-            if type(self).__tvm_ffi_type_info__ is not type_info:
-                raise TypeError(
-                    "Calling `super().__init__()` is not supported for @c_class `%s`. Use "
-                    "@py_class for inheritance with manual __init__, or define `%s` with "
-                    "init=True." % (name, type(self).__name__)
-                )
-            if kwargs:
-                call = list(args)
-                call.append(kwargs_marker)
-                for key, value in kwargs.items():
-                    if value is not missing:
-                        call.append(key)
-                        call.append(value)
-                self.__init_handle_by_constructor__(ffi_init, *call)
-            else:
-                self.__init_handle_by_constructor__(ffi_init, *args)
-            if post_init:
-                self.__post_init__()
-
+        __init__ = core._make_reflected_init(type_info, ffi_init, name, post_init)
         __init__.__signature__ = _make_init_signature(type_info)
     __init__.__qualname__ = "%s.__init__" % type_cls.__qualname__
     __init__.__module__ = type_cls.__module__
