@@ -208,6 +208,16 @@ class FieldGetter:
 class FieldSetter:
     def __call__(self, obj: Object, value: Any) -> None: ...
 
+class _MethodDescriptor:
+    func: Function
+    def __init__(self, func: Function) -> None: ...
+    def __get__(self, obj: Any, objtype: Any) -> Any: ...
+    def __call__(self, *args: Any) -> Any: ...
+
+def _make_reflected_init(
+    type_info: TypeInfo, ffi_init: Function, cls_name: str, post_init: bool
+) -> Callable[..., None]: ...
+
 class FFIProperty(property):
     frozen: bool
     def __init__(
