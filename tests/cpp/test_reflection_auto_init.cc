@@ -183,8 +183,7 @@ TEST_F(AutoInit, ConvertAcceptsOnlyTheType) {
 
 TEST_F(AutoInit, NonCopyableTypeHasNoShallowCopy) {
   EXPECT_EQ(Attr("__ffi_shallow_copy__", "testing.TestNonCopyable").type_index(), kTVMFFINone);
-  EXPECT_EQ(Attr("__ffi_shallow_copy__", "testing.TestObjectBase").type_index(),
-            kTVMFFIFunction);
+  EXPECT_EQ(Attr("__ffi_shallow_copy__", "testing.TestObjectBase").type_index(), kTVMFFIFunction);
 }
 
 TEST_F(AutoInit, MakeObjectFromPackedArgsUsesSettersAndDefaults) {
@@ -201,8 +200,8 @@ TEST_F(AutoInit, MakeObjectFromPackedArgsUsesSettersAndDefaults) {
 }
 
 TEST_F(AutoInit, RegisteredTypeKeysListEveryType) {
-  ffi::Array<ffi::String> keys =
-      ffi::Function::GetGlobalRequired("ffi.GetRegisteredTypeKeys")().cast<ffi::Array<ffi::String>>();
+  ffi::Array<ffi::String> keys = ffi::Function::GetGlobalRequired("ffi.GetRegisteredTypeKeys")()
+                                     .cast<ffi::Array<ffi::String>>();
   bool has_object = false, has_fixture = false;
   for (const ffi::String& k : keys) {
     has_object |= k == "ffi.Object";

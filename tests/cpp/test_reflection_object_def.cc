@@ -14,7 +14,10 @@
 #include <tvm/ffi/reflection/registry.h>
 #include <tvm/ffi/string.h>
 
+#include <functional>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 
 namespace {
 
@@ -80,8 +83,9 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       .def("plus_y", [](const RPointObj* self, double d) { return self->y + d; })
       .def_static("origin", []() { return RPoint(ffi::make_object<RPointObj>()); });
   refl::ObjectDef<RBaseObj>().def_ro("a", &RBaseObj::a, refl::DefaultValue(1));
-  refl::ObjectDef<RDerivedObj>().def_ro("b", &RDerivedObj::b).def_ro("a_again", &RBaseObj::a,
-                                                                      refl::init(false));
+  refl::ObjectDef<RDerivedObj>()
+      .def_ro("b", &RDerivedObj::b)
+      .def_ro("a_again", &RBaseObj::a, refl::init(false));
   refl::ObjectDef<RExplicitObj>()
       .def_ro("v", &RExplicitObj::v)
       .def(refl::init<int64_t>(), "Make one.");
@@ -172,7 +176,8 @@ TEST(ObjectDef, MethodsAreWrappedWithTheObjectFirst) {
 }
 
 TEST(ObjectDef, GeneratedInitBindsPositionalKeywordAndDefaults) {
-  ffi::ObjectRef kwargs = ffi::Function::GetGlobalRequired("ffi.GetKwargsObject")().cast<ffi::ObjectRef>();
+  ffi::ObjectRef kwargs =
+      ffi::Function::GetGlobalRequired("ffi.GetKwargsObject")().cast<ffi::ObjectRef>();
   RPoint p = InitOf(RPointObj::RuntimeTypeIndex())(1, kwargs, "label", "q").cast<RPoint>();
   EXPECT_EQ(p->x, 1);
   EXPECT_EQ(p->y, 2.5);
@@ -256,6 +261,16 @@ TEST(ObjectCreator, TypeWithoutCreatorIsRejected) {
 
 TEST(TypeKeyHash, IsLibstdcxxStringViewHash) {
   EXPECT_EQ(InfoOf(kTVMFFIArray)->type_key_hash, 9300778484448642049ULL);
+#if defined(__GLIBCXX__)
+  // Keys of every length modulo 8 (the tail is hashed separately).
+  for (int32_t index : std::initializer_list<int32_t>{
+           kTVMFFIObject, kTVMFFIStr, kTVMFFIMap, kTVMFFIBigInt, kTVMFFINone,
+           RPointObj::RuntimeTypeIndex(), RDerivedObj::RuntimeTypeIndex()}) {
+    const TVMFFITypeInfo* info = InfoOf(index);
+    std::string_view key(info->type_key.data, info->type_key.size);
+    EXPECT_EQ(info->type_key_hash, std::hash<std::string_view>()(key)) << key;
+  }
+#endif
 }
 
 }  // namespace

@@ -25,9 +25,22 @@ namespace refl = tvm::ffi::reflection;
 
 template <int N>
 struct StressKey {
-  static constexpr char value[] = {'t', 'e', 's', 't', '.', 's', 't', 'r', 'e', 's', 's', '.',
-                                   'R', static_cast<char>('a' + N / 26),
-                                   static_cast<char>('a' + N % 26), '\0'};
+  static constexpr char value[] = {'t',
+                                   'e',
+                                   's',
+                                   't',
+                                   '.',
+                                   's',
+                                   't',
+                                   'r',
+                                   'e',
+                                   's',
+                                   's',
+                                   '.',
+                                   'R',
+                                   static_cast<char>('a' + N / 26),
+                                   static_cast<char>('a' + N % 26),
+                                   '\0'};
 };
 
 template <int N>
@@ -87,7 +100,8 @@ TEST(ReflectionStress, ObjectDefRegistrationsRaceWithReaders) {
           continue;
         }
         ffi::ObjectRef obj = init.cast<ffi::Function>()(3, kwargs, "b", 4).cast<ffi::ObjectRef>();
-        ffi::Function sum = ffi::AnyView::CopyFromTVMFFIAny(info->methods[0].method).cast<ffi::Function>();
+        ffi::Function sum =
+            ffi::AnyView::CopyFromTVMFFIAny(info->methods[0].method).cast<ffi::Function>();
         if (sum(obj).cast<int64_t>() != 7) bad.fetch_add(1);
         constructed.fetch_add(1);
       }

@@ -77,7 +77,8 @@ TEST(Registry, ChainedDefsWithDocAndMetadata) {
   EXPECT_EQ(Metadata("testing.registry.name"),
             R"({"type_schema":"{\"type\":\"ffi.Function\",\"args\":[{\"type\":\"ffi.String\"},)"
             R"({\"type\":\"ffi.String\"}]}"})");
-  EXPECT_EQ(Metadata("testing.registry.packed"), R"({"type_schema":"{\"type\":\"ffi.Function\"}"})");
+  EXPECT_EQ(Metadata("testing.registry.packed"),
+            R"({"type_schema":"{\"type\":\"ffi.Function\"}"})");
   // The registered name appears in argument errors.
   ffi::Error e = CatchError([] { Function::GetGlobalRequired("testing.registry.mul")(1); });
   EXPECT_EQ(e.message(),

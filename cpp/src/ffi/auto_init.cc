@@ -48,7 +48,8 @@ std::string IndentUnder(const std::string& prefix, const std::string& message) {
   return out;
 }
 
-/*! \brief The raised error of a failed setter call, re-raised with the message nested under prefix. */
+/*! \brief The raised error of a failed setter call, re-raised with the message nested under prefix.
+ */
 [[noreturn]] void RethrowNested(const std::string& prefix) {
   Error inner = MoveFromRaised();
   throw Error(inner.kind(), IndentUnder(prefix, inner.message()), inner.backtrace());
@@ -108,14 +109,12 @@ class AutoInit {
         std::string_view name(key.data(), key.size());
         size_t field_index = FindInitField(name);
         if (field_index == fields_.size()) {
-          TVM_FFI_THROW(TypeError) << type_key_
-                                   << ".__ffi_init__() got an unexpected keyword argument '"
-                                   << name << "'";
+          TVM_FFI_THROW(TypeError)
+              << type_key_ << ".__ffi_init__() got an unexpected keyword argument '" << name << "'";
         }
         if (is_set[field_index]) {
-          TVM_FFI_THROW(TypeError) << type_key_
-                                   << ".__ffi_init__() got multiple values for argument '" << name
-                                   << "'";
+          TVM_FFI_THROW(TypeError)
+              << type_key_ << ".__ffi_init__() got multiple values for argument '" << name << "'";
         }
         SetField(obj.get(), fields_[field_index], args[i + 1]);
         is_set[field_index] = true;
@@ -168,9 +167,8 @@ void RegisterFFIInit(int32_t type_index) {
                               << " is not registered";
   }
   auto init = std::make_shared<AutoInit>(type_info);
-  Function f = Function::FromPacked([init](const AnyView* args, int32_t num_args, Any* rv) {
-    init->Call(args, num_args, rv);
-  });
+  Function f = Function::FromPacked(
+      [init](const AnyView* args, int32_t num_args, Any* rv) { init->Call(args, num_args, rv); });
   TVMFFIByteArray name = reflection::AsByteArray(reflection::type_attr::kInit.name);
   TVMFFIAny value = *AnyUnsafe::GetTVMFFIAny(AnyView(f));
   TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterAttr(type_index, &name, &value));

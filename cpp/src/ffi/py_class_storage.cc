@@ -135,8 +135,7 @@ TVMFFIFieldGetter GetterOfKind(int64_t kind) {
     case kTVMFFIObject:
       return GetObject;
     default:
-      TVM_FFI_THROW(ValueError) << "no py_class field storage for field static type index "
-                                << kind;
+      TVM_FFI_THROW(ValueError) << "no py_class field storage for field static type index " << kind;
   }
   TVM_FFI_UNREACHABLE();
 }
@@ -177,8 +176,7 @@ void StoreField(int64_t kind, void* field, AnyView value) {
       break;
     }
     default:
-      TVM_FFI_THROW(ValueError) << "no py_class field storage for field static type index "
-                                << kind;
+      TVM_FFI_THROW(ValueError) << "no py_class field storage for field static type index " << kind;
   }
 }
 
@@ -186,27 +184,27 @@ Function MakeFieldSetter(int64_t kind, int64_t converter_addr, int64_t callback_
   GetterOfKind(kind);  // validates the kind
   void* converter = reinterpret_cast<void*>(converter_addr);
   PyClassFieldConvert callback = reinterpret_cast<PyClassFieldConvert>(callback_addr);
-  return Function::FromPacked([kind, converter, callback](const AnyView* args, int32_t num_args,
-                                                          Any* rv) {
-    if (num_args != 2) {
-      TVM_FFI_THROW(TypeError) << "a py_class field setter takes (field address, value), got "
-                               << num_args << " arguments";
-    }
-    void* field = args[0].cast<void*>();
-    if (callback == nullptr) {
-      StoreField(kind, field, args[1]);
-      return;
-    }
-    TVMFFIAny converted;
-    converted.type_index = kTVMFFINone;
-    converted.zero_padding = 0;
-    converted.v_int64 = 0;
-    if (callback(converter, AnyUnsafe::GetTVMFFIAny(args[1]), &converted) != 0) {
-      throw MoveFromRaised();
-    }
-    Any owned = AnyUnsafe::MoveTVMFFIAnyToAny(&converted);
-    StoreField(kind, field, owned);
-  });
+  return Function::FromPacked(
+      [kind, converter, callback](const AnyView* args, int32_t num_args, Any* rv) {
+        if (num_args != 2) {
+          TVM_FFI_THROW(TypeError) << "a py_class field setter takes (field address, value), got "
+                                   << num_args << " arguments";
+        }
+        void* field = args[0].cast<void*>();
+        if (callback == nullptr) {
+          StoreField(kind, field, args[1]);
+          return;
+        }
+        TVMFFIAny converted;
+        converted.type_index = kTVMFFINone;
+        converted.zero_padding = 0;
+        converted.v_int64 = 0;
+        if (callback(converter, AnyUnsafe::GetTVMFFIAny(args[1]), &converted) != 0) {
+          throw MoveFromRaised();
+        }
+        Any owned = AnyUnsafe::MoveTVMFFIAnyToAny(&converted);
+        StoreField(kind, field, owned);
+      });
 }
 
 bool IsPyClassGetter(TVMFFIFieldGetter getter) {

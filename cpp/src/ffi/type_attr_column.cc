@@ -29,13 +29,16 @@ namespace {
 
 /*! \brief Columns that exist in a freshly loaded runtime, even when empty. */
 const char* const kStartupColumns[] = {
-    "__ffi_new__",         "__ffi_init__",    "__ffi_shallow_copy__",
-    "__ffi_type_final__",  "__ffi_convert__", "__ffi_repr__",
-    "__ffi_hash__",        "__ffi_eq__",      "__ffi_compare__",
-    "__s_equal__",         "__s_hash__",      "__s_visit__",
-    "__s_mutate__",        "__s_maybe_inplace_mutate__",
-    "__data_to_json__",    "__data_from_json__",
-    "__any_hash__",        "__any_equal__",   "__ffi_enum__",
+    "__ffi_new__",          "__ffi_init__",
+    "__ffi_shallow_copy__", "__ffi_type_final__",
+    "__ffi_convert__",      "__ffi_repr__",
+    "__ffi_hash__",         "__ffi_eq__",
+    "__ffi_compare__",      "__s_equal__",
+    "__s_hash__",           "__s_visit__",
+    "__s_mutate__",         "__s_maybe_inplace_mutate__",
+    "__data_to_json__",     "__data_from_json__",
+    "__any_hash__",         "__any_equal__",
+    "__ffi_enum__",
 };
 
 class AttrColumns {
@@ -68,7 +71,8 @@ class AttrColumns {
     __atomic_store_n(&cell->v_int64, owned.v_int64, __ATOMIC_RELAXED);
     __atomic_store_n(&cell->zero_padding, owned.zero_padding, __ATOMIC_RELAXED);
     __atomic_store_n(&cell->type_index, owned.type_index, __ATOMIC_RELEASE);
-    if (type_index >= column->size) __atomic_store_n(&column->size, type_index + 1, __ATOMIC_RELEASE);
+    if (type_index >= column->size)
+      __atomic_store_n(&column->size, type_index + 1, __ATOMIC_RELEASE);
   }
 
   const TVMFFITypeAttrColumn* Get(const std::string& name) {

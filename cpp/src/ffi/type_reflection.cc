@@ -64,8 +64,8 @@ class ReflectionTables {
     }
     for (int32_t i = 0; i < e->info.num_fields; ++i) {
       if (ByteArrayToStdString(&e->info.fields[i].name) == name) {
-        TVM_FFI_THROW(RuntimeError) << "Duplicate field name `" + name + "` in type `" + e->key +
-                                           "`";
+        TVM_FFI_THROW(RuntimeError)
+            << "Duplicate field name `" + name + "` in type `" + e->key + "`";
       }
     }
     // A subclass may shadow an ancestor's field; that is legal but rarely meant.

@@ -118,12 +118,18 @@ TypeTable::TypeTable() {
   }
   GetOrAlloc("ffi.Object", kTVMFFIObject, 0, 0, true, -1);
   static const std::pair<const char*, int32_t> kStaticObjects[] = {
-      {"ffi.String", kTVMFFIStr},    {"ffi.Bytes", kTVMFFIBytes},
-      {"ffi.Error", kTVMFFIError},   {"ffi.Function", kTVMFFIFunction},
-      {"ffi.Shape", kTVMFFIShape},   {"ffi.Tensor", kTVMFFITensor},
-      {"ffi.Array", kTVMFFIArray},   {"ffi.Map", kTVMFFIMap},
-      {"ffi.Module", kTVMFFIModule}, {"ffi.OpaquePyObject", kTVMFFIOpaquePyObject},
-      {"ffi.List", kTVMFFIList},     {"ffi.Dict", kTVMFFIDict},
+      {"ffi.String", kTVMFFIStr},
+      {"ffi.Bytes", kTVMFFIBytes},
+      {"ffi.Error", kTVMFFIError},
+      {"ffi.Function", kTVMFFIFunction},
+      {"ffi.Shape", kTVMFFIShape},
+      {"ffi.Tensor", kTVMFFITensor},
+      {"ffi.Array", kTVMFFIArray},
+      {"ffi.Map", kTVMFFIMap},
+      {"ffi.Module", kTVMFFIModule},
+      {"ffi.OpaquePyObject", kTVMFFIOpaquePyObject},
+      {"ffi.List", kTVMFFIList},
+      {"ffi.Dict", kTVMFFIDict},
       {"ffi.VisitInterrupt", kTVMFFIVisitInterrupt},
       {"ffi.BigInt", kTVMFFIBigInt}};
   for (const auto& kv : kStaticObjects) {

@@ -73,8 +73,7 @@ class TestObjectPtrHolderObj : public Object {
   Optional<TestObjectBase> optional_value;
 
   static constexpr bool _type_mutable = true;
-  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("testing.TestObjectPtrHolder", TestObjectPtrHolderObj,
-                                    Object);
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("testing.TestObjectPtrHolder", TestObjectPtrHolderObj, Object);
 };
 
 class TestNonCopyableObj : public Object {
@@ -259,8 +258,7 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       .def_convert<TestIntPair>();
   refl::ObjectDef<TestObjectPtrHolderObj>()
       .def_rw("value", &TestObjectPtrHolderObj::value)
-      .def_rw("optional_value", &TestObjectPtrHolderObj::optional_value,
-              refl::DefaultValue(Any()));
+      .def_rw("optional_value", &TestObjectPtrHolderObj::optional_value, refl::DefaultValue(Any()));
   refl::ObjectDef<TestNonCopyableObj>().def_ro("value", &TestNonCopyableObj::value);
   refl::ObjectDef<TestFrozenCxxObj>();
   refl::ObjectDef<TestCxxClassBaseObj>()

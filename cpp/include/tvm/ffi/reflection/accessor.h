@@ -44,13 +44,12 @@ constexpr TVMFFIByteArray AsByteArray(const char* str) {
 
 /*! \brief Byte offset of a member of Class from the Object sub-object of Class. */
 template <typename Class, typename T>
-inline int64_t GetFieldByteOffsetToObject(T Class::*field_ptr) {
+inline int64_t GetFieldByteOffsetToObject(T Class::* field_ptr) {
   // A fake non-null object address: member and base offsets without an object.
   Class* probe = reinterpret_cast<Class*>(0x1000);
   int64_t field_offset = reinterpret_cast<int64_t>(&(probe->*field_ptr)) - 0x1000;
   return field_offset - ffi::detail::ObjectUnsafe::GetObjectOffsetToSubclass<Class>();
 }
-
 
 /*!
  * \brief The field field_name registered by type_key itself (not its ancestors).

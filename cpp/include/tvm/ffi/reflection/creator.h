@@ -26,7 +26,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <type_traits>
 
 TVM_FFI_NAMESPACE_BEGIN
 namespace detail {
@@ -55,8 +57,14 @@ inline Any FFIConvertFromAnyViewToObjectRef(AnyView input) {
   if (TypeTraits<TRef>::CheckAnyStrict(cell)) {
     return Any(TypeTraits<TRef>::CopyFromAnyViewAfterCheck(cell));
   }
-  TVM_FFI_THROW(TypeError) << "Cannot cast from `" << input.GetTypeKey() << "` to `"
-                           << TypeTraits<TRef>::TypeStr() << "`";
+  std::string target;
+  if constexpr (std::is_base_of_v<ObjectRef, TRef>) {
+    target = TRef::ContainerType::_type_key;
+  } else {
+    target = TypeTraits<TRef>::TypeStr();
+  }
+  TVM_FFI_THROW(TypeError) << "Cannot cast from `" << input.GetTypeKey() << "` to `" << target
+                           << "`";
   TVM_FFI_UNREACHABLE();
 }
 
@@ -132,7 +140,8 @@ class ObjectCreator {
     if (used != fields.size()) {
       for (const auto& kv : fields) {
         bool known = ForEachFieldInfoWithEarlyStop(type_info_, [&](const TVMFFIFieldInfo* info) {
-          return ffi::ToStringView(info->name) == std::string_view(kv.first.data(), kv.first.size());
+          return ffi::ToStringView(info->name) ==
+                 std::string_view(kv.first.data(), kv.first.size());
         });
         if (!known) {
           TVM_FFI_THROW(TypeError) << "Type `" << ffi::ToStringView(type_info_->type_key)

@@ -30,6 +30,7 @@
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/object.h>
+#include <tvm/ffi/optional.h>
 #include <tvm/ffi/reflection/accessor.h>
 #include <tvm/ffi/reflection/creator.h>
 #include <tvm/ffi/reflection/type_attr.h>
@@ -37,11 +38,14 @@
 
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <initializer_list>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -103,8 +107,7 @@ class DefaultFactory : public InfoTrait {
  public:
   explicit DefaultFactory(Function factory) : factory_(std::move(factory)) {}
   void Apply(FieldInfoBuilder* info) const {
-    info->flags |=
-        kTVMFFIFieldFlagBitMaskHasDefault | kTVMFFIFieldFlagBitMaskDefaultFromFactory;
+    info->flags |= kTVMFFIFieldFlagBitMaskHasDefault | kTVMFFIFieldFlagBitMaskDefaultFromFactory;
     info->default_value_holder_ = factory_;
   }
 
@@ -191,7 +194,7 @@ class init : public InfoTrait {
  private:
   bool value_ = true;
 };
-init(bool)->init<>;
+init(bool) -> init<>;
 
 }  // namespace reflection
 
@@ -201,9 +204,10 @@ namespace detail {
 template <typename T, typename Builder, typename = void>
 struct TraitAppliesTo : std::false_type {};
 template <typename T, typename Builder>
-struct TraitAppliesTo<T, Builder,
-                      std::void_t<decltype(std::declval<const T&>().Apply(
-                          static_cast<Builder*>(nullptr)))>> : std::true_type {};
+struct TraitAppliesTo<
+    T, Builder,
+    std::void_t<decltype(std::declval<const T&>().Apply(static_cast<Builder*>(nullptr)))>>
+    : std::true_type {};
 
 /*! \brief Whether an argument is a docstring: a char array (a literal), not a pointer. */
 template <typename Extra>
@@ -263,11 +267,11 @@ inline std::string MakeReflectionMetadata(const std::string& type_schema,
 template <typename C, typename R, typename... Args>
 inline auto WrapMemberFunction(R (C::*fn)(Args...) const) {
   if constexpr (std::is_base_of_v<ObjectRef, C>) {
-    return [fn](const C& self, Args... args) -> R { return (self.*fn)(std::forward<Args>(args)...); };
+    return
+        [fn](const C& self, Args... args) -> R { return (self.*fn)(std::forward<Args>(args)...); };
   } else {
-    return [fn](const C* self, Args... args) -> R {
-      return (self->*fn)(std::forward<Args>(args)...);
-    };
+    return
+        [fn](const C* self, Args... args) -> R { return (self->*fn)(std::forward<Args>(args)...); };
   }
 }
 template <typename C, typename R, typename... Args>
@@ -297,6 +301,72 @@ inline auto WrapMethodCallable(Func&& func) {
     return WrapMemberFunction(func);
   } else {
     return F(std::forward<Func>(func));
+  }
+}
+
+template <typename T>
+struct IsReflectionTemplate : std::false_type {};
+template <typename T, typename E>
+struct IsReflectionTemplate<Optional<T, E>> : std::true_type {};
+template <typename... Ts>
+struct IsReflectionTemplate<Variant<Ts...>> : std::true_type {};
+
+template <typename T>
+struct IsTypedFunctionLike : std::false_type {};
+template <typename F>
+struct IsTypedFunctionLike<TypedFunction<F>> : std::true_type {};
+template <typename F>
+struct IsTypedFunctionLike<std::function<F>> : std::true_type {};
+
+template <typename T>
+struct IsStdSequence : std::false_type {};
+template <typename T, typename A>
+struct IsStdSequence<std::vector<T, A>> : std::true_type {};
+
+template <typename T>
+struct IsStdMap : std::false_type {};
+template <typename K, typename V, typename C, typename A>
+struct IsStdMap<std::map<K, V, C, A>> : std::true_type {};
+template <typename K, typename V, typename H, typename E, typename A>
+struct IsStdMap<std::unordered_map<K, V, H, E, A>> : std::true_type {};
+
+template <typename T>
+struct IsObjectPtrLike : std::false_type {};
+template <typename T>
+struct IsObjectPtrLike<ObjectPtr<T>> : std::true_type {};
+
+/*!
+ * rief The field_static_type_index recorded for a member of type T: the POD
+ *  kind, 71 for Array/std::vector, 75 for List, 69 for Shape, 68 for typed
+ *  functions, 72 for std::map/std::unordered_map, 64 for any other object
+ *  reference, -1 (Any) for Any, strings, Optional, Variant and the rest.
+ *  Serialization decides from it whether a field is stored inline.
+ */
+template <typename T>
+inline int32_t ReflectionFieldStaticTypeIndex() {
+  if constexpr (std::is_same_v<T, Any> || std::is_same_v<T, String> || std::is_same_v<T, Bytes> ||
+                IsReflectionTemplate<T>::value) {
+    return kTVMFFIAny;
+  } else if constexpr (IsTypedFunctionLike<T>::value) {
+    return kTVMFFIFunction;
+  } else if constexpr (IsStdSequence<T>::value) {
+    return kTVMFFIArray;
+  } else if constexpr (IsStdMap<T>::value) {
+    return kTVMFFIMap;
+  } else if constexpr (IsObjectPtrLike<T>::value) {
+    return kTVMFFIObject;
+  } else if constexpr (std::is_same_v<T, DLDataType>) {
+    return kTVMFFIDataType;
+  } else if constexpr (std::is_same_v<T, TVMFFIByteArray*> ||
+                       std::is_same_v<T, const TVMFFIByteArray*>) {
+    return kTVMFFIByteArrayPtr;
+  } else if constexpr (std::is_base_of_v<ObjectRef, T>) {
+    int32_t index = T::ContainerType::RuntimeTypeIndex();
+    if (index == kTVMFFIArray || index == kTVMFFIList || index == kTVMFFIShape) return index;
+    if (index == kTVMFFIStr || index == kTVMFFIBytes) return kTVMFFIAny;
+    return kTVMFFIObject;
+  } else {
+    return TypeToFieldStaticTypeIndex<T>::value;
   }
 }
 
@@ -503,14 +573,14 @@ class ObjectDef {
 
   /*! \brief A read-only field (member of Class or of one of its bases). */
   template <typename T, typename BaseClass, typename... Extra>
-  ObjectDef& def_ro(const char* name, T BaseClass::*field_ptr, Extra&&... extra) {
+  ObjectDef& def_ro(const char* name, T BaseClass::* field_ptr, Extra&&... extra) {
     RegisterField(name, field_ptr, false, std::forward<Extra>(extra)...);
     return *this;
   }
 
   /*! \brief A writable field; Class must declare _type_mutable = true. */
   template <typename T, typename BaseClass, typename... Extra>
-  ObjectDef& def_rw(const char* name, T BaseClass::*field_ptr, Extra&&... extra) {
+  ObjectDef& def_rw(const char* name, T BaseClass::* field_ptr, Extra&&... extra) {
     static_assert(Class::_type_mutable, "def_rw requires the class to set _type_mutable = true");
     RegisterField(name, field_ptr, true, std::forward<Extra>(extra)...);
     return *this;
@@ -543,8 +613,8 @@ class ObjectDef {
     auto ctor = [](Args... args) -> ObjectRef {
       return ObjectRef(make_object<Class>(std::forward<Args>(args)...));
     };
-    Function f = RegisterMethod(type_attr::kInit.name, true, std::move(ctor),
-                                std::forward<Extra>(extra)...);
+    Function f =
+        RegisterMethod(type_attr::kInit.name, true, std::move(ctor), std::forward<Extra>(extra)...);
     ffi::detail::RegisterTypeAttrValue(type_index_, type_key_, type_attr::kInit.name, f);
     has_explicit_init_ = true;
     return *this;
@@ -569,7 +639,8 @@ class ObjectDef {
     return *this;
   }
 
- private:
+ protected:
+  // Protected for OverloadObjectDef (reflection/overload.h), which shares these records.
   template <typename Extra>
   void ApplyTypeExtra(TVMFFIByteArray* doc, Extra&& extra) {
     using T = std::remove_cv_t<std::remove_reference_t<Extra>>;
@@ -581,11 +652,11 @@ class ObjectDef {
   }
 
   template <typename T, typename BaseClass, typename... Extra>
-  void RegisterField(const char* name, T BaseClass::*field_ptr, bool writable, Extra&&... extra) {
+  void RegisterField(const char* name, T BaseClass::* field_ptr, bool writable, Extra&&... extra) {
     static_assert(std::is_base_of_v<BaseClass, Class>,
                   "ObjectDef: the field must be a member of the class or of one of its bases");
     using FieldType = std::remove_const_t<T>;
-    T Class::*class_field_ptr = field_ptr;
+    T Class::* class_field_ptr = field_ptr;
     FieldInfoBuilder info;
     info.name = TVMFFIByteArray{name, std::strlen(name)};
     info.doc = TVMFFIByteArray{nullptr, 0};
@@ -595,9 +666,10 @@ class ObjectDef {
     info.offset = GetFieldByteOffsetToObject<Class>(class_field_ptr);
     info.getter = ffi::detail::ReflectionFieldGetter<FieldType>;
     info.setter = reinterpret_cast<void*>(ffi::detail::ReflectionFieldSetter<FieldType>);
-    info.field_static_type_index = TypeToFieldStaticTypeIndex<FieldType>::value;
+    info.field_static_type_index = ffi::detail::ReflectionFieldStaticTypeIndex<FieldType>();
     (ffi::detail::ApplyExtraInfoTrait(&info, std::forward<Extra>(extra)), ...);
-    info.default_value_or_factory = *ffi::detail::AnyUnsafe::GetTVMFFIAny(info.default_value_holder_);
+    info.default_value_or_factory =
+        *ffi::detail::AnyUnsafe::GetTVMFFIAny(info.default_value_holder_);
     std::string metadata = ffi::detail::MakeReflectionMetadata(
         ffi::detail::TypeSchema<FieldType>::v(), info.metadata_);
     info.metadata = TVMFFIByteArray{metadata.data(), metadata.size()};
@@ -635,8 +707,7 @@ class ObjectDef {
 template <typename Class>
 class TypeAttrDef {
  public:
-  TypeAttrDef()
-      : type_index_(Class::_GetOrAllocRuntimeTypeIndex()), type_key_(Class::_type_key) {
+  TypeAttrDef() : type_index_(Class::_GetOrAllocRuntimeTypeIndex()), type_key_(Class::_type_key) {
     static_assert(std::is_base_of_v<Object, Class>, "TypeAttrDef: Class must derive from Object");
   }
 

@@ -34,7 +34,8 @@ struct AttrKey {
   /*! \brief The column name. */
   const char* name;
 
-  /*! \brief nullopt for None (no value), else the entry cast strictly to T (TypeError otherwise). */
+  /*! \brief nullopt for None (no value), else the entry cast strictly to T (TypeError otherwise).
+   */
   std::optional<T> ValueFrom(AnyView value) const {
     if (value == nullptr) return std::nullopt;
     if constexpr (std::is_same_v<T, Any>) {
