@@ -126,16 +126,33 @@ def test_setting_wrong_type_raises_setters_type_error():
 
 def test_property_set_writes_frozen_field():
     p = Pair(3, 4)
-    prop = Pair.__dict__["a"]
-    if Pair.__tvm_ffi_type_info__.fields[0].setter is None:
-        pytest.skip("the runtime registers no setter for read-only fields")
-    prop.set(p, 9)
+    Pair.__dict__["a"].set(p, 9)
     assert p.a == 9
 
 
 def test_getter_rejects_object_of_other_type():
     with pytest.raises(TypeError, match="belongs to testing.pyreflect.Pair"):
         Pair.__dict__["a"].fget(tvm_ffi.Array([1]))
+
+
+def test_getter_rejects_wrong_argument_count_and_non_object():
+    fget = Pair.__dict__["a"].fget
+    with pytest.raises(TypeError, match="takes one argument"):
+        fget()
+    with pytest.raises(TypeError, match="got int"):
+        fget(3)
+
+
+def test_setter_rejects_wrong_argument_count():
+    with pytest.raises(TypeError, match="takes two arguments"):
+        Pair.__tvm_ffi_type_info__.fields[0].setter(Pair(1, 2))
+
+
+def test_property_set_converts_like_assignment():
+    p = Pair(3, 4)
+    with pytest.raises(TypeError):
+        Pair.__dict__["a"].set(p, "x")
+    assert p.a == 3
 
 
 def test_getter_on_empty_handle_raises_value_error():
