@@ -198,8 +198,19 @@ class TypeInfo:
 
 
 def _decode_field(raw):
-    (name, doc, size, alignment, offset, static_index, flags, metadata_text, default,
-     getter, setter) = raw
+    (
+        name,
+        doc,
+        size,
+        alignment,
+        offset,
+        static_index,
+        flags,
+        metadata_text,
+        default,
+        getter,
+        setter,
+    ) = raw
     metadata = json.loads(metadata_text) if metadata_text else {}
     schema_text = metadata.get("type_schema") if isinstance(metadata, dict) else None
     ty = None

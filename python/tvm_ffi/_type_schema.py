@@ -182,9 +182,7 @@ class TypeSchema:
     def from_json_obj(obj):
         """The schema of a parsed ``type_schema`` JSON object (``{"type": ..., "args": [...]}``)."""
         if not isinstance(obj, dict) or "type" not in obj:
-            raise TypeError(
-                "expected schema dict with 'type' key, got %s" % type(obj).__name__
-            )
+            raise TypeError("expected schema dict with 'type' key, got %s" % type(obj).__name__)
         raw = obj["type"]
         if not isinstance(raw, str):
             raise TypeError("schema type must be a string")
@@ -193,8 +191,11 @@ class TypeSchema:
         if not isinstance(raw_args, list):
             raw_args = []
         named = obj.get("named_args")
-        if origin == "Callable" and named is None and len(raw_args) == 2 and isinstance(
-            raw_args[1], list
+        if (
+            origin == "Callable"
+            and named is None
+            and len(raw_args) == 2
+            and isinstance(raw_args[1], list)
         ):
             # Legacy form: [return, [params...]].
             named = {"return": [raw_args[0]], "params": raw_args[1]}
@@ -526,7 +527,7 @@ def _unwrap(value):
             try:
                 return value.__tvm_ffi_object__()
             except Exception:
-                raise _Mismatch("__tvm_ffi_object__() failed for %s" % cls.__qualname__)
+                raise _Mismatch("__tvm_ffi_object__() failed for %s" % cls.__qualname__) from None
         if hasattr(cls, "__tvm_ffi_value__"):
             try:
                 result = value.__tvm_ffi_value__()
@@ -542,11 +543,10 @@ def _unwrap(value):
             try:
                 result = value.asobject()
             except Exception:
-                raise _Mismatch("asobject() failed for %s" % cls.__qualname__)
+                raise _Mismatch("asobject() failed for %s" % cls.__qualname__) from None
             if not isinstance(result, core.Object):
                 raise _Mismatch(
-                    "asobject() returned %s for %s"
-                    % (type(result).__qualname__, cls.__qualname__)
+                    "asobject() returned %s for %s" % (type(result).__qualname__, cls.__qualname__)
                 )
             return result
         return value
@@ -586,7 +586,7 @@ def _conv_any(schema):
     def conv(value):
         try:
             core.CAny(value)
-        except Exception as err:  # noqa: BLE001 - any marshal failure is a mismatch
+        except Exception as err:
             raise _Mismatch("expected Any, got %s: %s" % (_type_name(value), err)) from None
         return value
 
@@ -605,9 +605,7 @@ def _conv_none(schema):
 def _int_in_range(value):
     if _INT64_MIN <= value <= _INT64_MAX:
         return value
-    raise _Mismatch(
-        "integer %d out of int64 range [%d, %d]" % (value, _INT64_MIN, _INT64_MAX)
-    )
+    raise _Mismatch("integer %d out of int64 range [%d, %d]" % (value, _INT64_MIN, _INT64_MAX))
 
 
 def _conv_int(schema):
@@ -681,10 +679,8 @@ def _conv_device(schema):
         if isinstance(value, str):
             try:
                 return core.device(value)
-            except Exception:  # noqa: BLE001
-                raise _Mismatch(
-                    "expected Device, got invalid device string %r" % value
-                ) from None
+            except Exception:
+                raise _Mismatch("expected Device, got invalid device string %r" % value) from None
         cls = type(value)
         if hasattr(cls, "__dlpack_device__") and not hasattr(cls, "__dlpack__"):
             device_type, index = value.__dlpack_device__()
@@ -703,7 +699,7 @@ def _conv_dtype(schema):
         if isinstance(value, str):
             try:
                 return core.dtype(value)
-            except Exception:  # noqa: BLE001
+            except Exception:
                 raise _Mismatch("expected dtype, got invalid dtype string %r" % value) from None
         cls = type(value)
         if hasattr(cls, "__dlpack_data_type__"):
@@ -711,7 +707,7 @@ def _conv_dtype(schema):
         if _is_framework_dtype(value):
             try:
                 return core.dtype(value)
-            except Exception:  # noqa: BLE001
+            except Exception:
                 pass
         raise _mismatch("dtype", value)
 
@@ -732,7 +728,7 @@ def _conv_void_p(schema):
         if not isinstance(value, (int, float, str, bytes, core.Object)):
             try:
                 cany = core.CAny(value)
-            except Exception:  # noqa: BLE001
+            except Exception:
                 cany = None
             if cany is not None and cany.type_index == 4:
                 return core._to_py_class_value(cany)
@@ -749,7 +745,7 @@ def _conv_tensor(schema):
         if hasattr(cls, "__dlpack__") or hasattr(cls, "__dlpack_c_exchange_api__"):
             try:
                 result = core._to_py_class_value(core.CAny(value))
-            except Exception:  # noqa: BLE001
+            except Exception:
                 result = None
             if isinstance(result, core.Tensor):
                 return result
@@ -913,8 +909,8 @@ def _object_converter(schema):
     label = schema.origin
 
     def is_instance(type_index):
-        return type_index == index or index == 64 or index in core._type_ancestor_indices(
-            type_index
+        return (
+            type_index == index or index == 64 or index in core._type_ancestor_indices(type_index)
         )
 
     def conv(value):
@@ -925,7 +921,7 @@ def _object_converter(schema):
             raise _mismatch(label, value)
         try:
             cany = core.CAny(value)
-        except Exception:  # noqa: BLE001
+        except Exception:
             raise _mismatch(label, value) from None
         if cany.type_index >= 64 and is_instance(cany.type_index):
             return core._to_py_class_value(cany)
@@ -934,7 +930,7 @@ def _object_converter(schema):
             raise _mismatch(label, value)
         try:
             result = fconvert(core._to_py_class_value(cany))
-        except Exception as err:  # noqa: BLE001 - its message is the detail
+        except Exception as err:
             raise _Mismatch(
                 "expected %s, got %s\n  __ffi_convert__ failed:\n%s"
                 % (label, _type_name(value), _indent(_error_message(err), 4))

@@ -3,7 +3,6 @@
 import sys
 
 from . import _type_info, core
-from .core import Function
 
 
 def register_global_func(func_name, f=None, override=False):
@@ -204,7 +203,8 @@ def _bind_class(type_cls, type_info):
     if old is not None and old is not type_cls and type_cls.__basicsize__ > old.__basicsize__:
         raise ValueError(
             "Cannot register %s for %s: its instances are larger than those of %s, the class "
-            "registered for it already" % (type_cls.__qualname__, type_info.type_key, old.__qualname__)
+            "registered for it already"
+            % (type_cls.__qualname__, type_info.type_key, old.__qualname__)
         )
     core._register_object_class(type_info.type_index, type_cls)
     _type_info._bind_type_cls(type_info, type_cls)
