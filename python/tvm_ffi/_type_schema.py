@@ -578,6 +578,9 @@ def _build_converter(schema):
     if builder is not None:
         return builder(schema)
     if schema.origin_type_index >= 64:
+        kind = _enum_kind(schema.origin_type_index)
+        if kind is not None:
+            return _enum_converter(schema, kind)
         return _object_converter(schema)
     raise TypeError("unknown TypeSchema origin: %r" % origin)
 
@@ -940,6 +943,43 @@ def _object_converter(schema):
         raise _mismatch(label, value)
 
     return _with_protocols(conv, label)
+
+
+def _enum_kind(type_index):
+    """ "int" for IntEnum types, "str" for StrEnum types (their payload kind), else None."""
+    ancestors = core._type_ancestor_indices(type_index)
+    for kind, key in (("int", "ffi.IntEnum"), ("str", "ffi.StrEnum")):
+        base = core._object_type_key_to_index(key)
+        if base is not None and (type_index == base or base in ancestors):
+            return kind
+    return None
+
+
+def _enum_converter(schema, kind):
+    """An enum target also takes a payload (int for IntEnum, str for StrEnum) naming one of
+    its singletons, through the type's enum state (``__ffi_enum__``)."""
+    index = schema.origin_type_index
+    label = schema.origin
+    objects = _object_converter(schema)
+
+    def conv(value):
+        if isinstance(value, core.Object):
+            return objects(value)
+        payload = None
+        if kind == "int":
+            if not isinstance(value, bool) and isinstance(value, numbers.Integral):
+                payload = int(value)
+        elif isinstance(value, str) and not isinstance(value, core.dtype):
+            payload = str(value)
+        if payload is None:
+            return objects(value)
+        state = core._lookup_type_attr(index, "__ffi_enum__")
+        entry = state.indexes.get(payload) if state is not None else None
+        if entry is None:
+            raise _mismatch(label, value)
+        return entry
+
+    return conv
 
 
 def _error_message(err):
