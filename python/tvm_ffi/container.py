@@ -18,27 +18,8 @@ from . import core
 from .core import Object
 from .registry import register_object
 
-
-class _MissingType:
-    """The "no value" sentinel of ``Map.get`` and friends (``tvm_ffi.container.MISSING``)."""
-
-    __slots__ = ()
-    _instance = None
-
-    def __new__(cls):
-        if cls._instance is None:
-            cls._instance = object.__new__(cls)
-        return cls._instance
-
-    def __repr__(self):
-        return "<MISSING>"
-
-    def __reduce__(self):
-        return (_MissingType, ())
-
-
-MISSING = _MissingType()
-core.MISSING = MISSING
+# The "no value" sentinel of ``Map.get`` and friends: the runtime's MISSING object.
+MISSING = core.MISSING
 
 
 class CContainerBase(Object):

@@ -2,8 +2,7 @@
 
 import sys
 
-from . import core
-from .core import Function
+from . import _type_info, core
 
 
 def register_global_func(func_name, f=None, override=False):
@@ -64,10 +63,9 @@ def get_global_func_metadata(name):
 
 
 def get_registered_type_keys():
-    """Array of the type key of every registered type."""
-    from .container import Array
-
-    return Array(core._registered_type_keys())
+    """Array of the type key of every registered type, in type-index order (POD names such
+    as "None", "int" first)."""
+    return get_global_func("ffi.GetRegisteredTypeKeys")()
 
 
 def init_ffi_api(namespace, target_module_name=None):
@@ -93,108 +91,180 @@ def init_ffi_api(namespace, target_module_name=None):
         setattr(module, short, func)
 
 
-def _make_property(type_index, field_index, name, doc, writable):
-    def fget(self):
-        return core._field_get(self, type_index, field_index)
+def _add_class_attrs(type_cls, type_info, type_attr_names=()):
+    """Install the reflected members of a type on its class.
 
-    fset = None
-    if writable:
-
-        def fset(self, value):
-            core._field_set(self, type_index, field_index, value)
-
-    return property(fget, fset, doc=doc or ("field %s" % name))
-
-
-def _make_method(func, name, doc):
-    def method(self, *args):
-        return func(self, *args)
-
-    method.__name__ = name
-    method.__qualname__ = name
-    method.__doc__ = doc
-    return method
-
-
-def _make_init(func):
-    def __init__(self, *args):
-        self.__init_handle_by_constructor__(func, *args)
-
-    __init__.__doc__ = "Construct through the registered C++ constructor (__ffi_init__)."
-    return __init__
-
-
-_FIELD_WRITABLE = 1
-_METHOD_STATIC = 4
-
-
-def _install_reflection(cls, type_index, init=True):
-    """Turn the registered fields and methods of the type into properties and methods."""
-    fields, methods = core._type_info_reflection(type_index)
-    own = cls.__dict__
-    for name, doc, flags, field_index in fields:
-        if name in own:
+    Own fields become FFIProperty members (unless the class body defines the name); methods
+    are installed under names the class does not have yet (inherited names count);
+    ``__ffi_init__`` (the TypeMethod, else the type attribute) becomes a method constructing
+    the object in place; each name of ``type_attr_names`` the class lacks is copied from the
+    type's attributes.
+    """
+    own = type_cls.__dict__
+    for field in type_info.fields or ():
+        if field.name not in own:
+            setattr(type_cls, field.name, field.as_property(type_cls))
+    for method in type_info.methods:
+        if method.name == "__ffi_init__":
             continue
-        setattr(
-            cls,
-            name,
-            _make_property(type_index, field_index, name, doc, bool(flags & _FIELD_WRITABLE)),
-        )
-    for name, doc, flags, func in methods:
-        if not isinstance(func, Function):
+        if not hasattr(type_cls, method.name):
+            setattr(type_cls, method.name, method.as_callable(type_cls))
+    ffi_init = _find_ffi_init(type_info)
+    if ffi_init is not None and "__ffi_init__" not in own:
+        _install_ffi_init_attr(type_cls, ffi_init)
+    for name in type_attr_names:
+        if hasattr(type_cls, name):
             continue
-        if name == "__ffi_init__":
-            if init and "__init__" not in own:
-                cls.__init__ = _make_init(func)
-            continue
-        if name in own:
-            continue
-        if flags & _METHOD_STATIC:
-            setattr(cls, name, staticmethod(func))
-        else:
-            setattr(cls, name, _make_method(func, name, doc))
+        value = core._lookup_type_attr(type_info.type_index, name)
+        if value is not None:
+            setattr(type_cls, name, value)
+    return type_cls
 
 
-def _init_guard(type_key):
+def _find_ffi_init(type_info):
+    """The constructor Function of a type: its ``__ffi_init__`` method, else type attribute."""
+    for method in type_info.methods:
+        if method.name == "__ffi_init__":
+            return method.func
+    return core._lookup_type_attr(type_info.type_index, "__ffi_init__")
+
+
+def _install_ffi_init_attr(type_cls, ffi_init):
+    """``obj.__ffi_init__(*args)`` constructs obj (an empty handle) through ffi_init."""
+
+    def __ffi_init__(self, *args):
+        self.__init_handle_by_constructor__(ffi_init, *args)
+
+    __ffi_init__.__qualname__ = "%s.__ffi_init__" % type_cls.__qualname__
+    __ffi_init__.__module__ = type_cls.__module__
+    type_cls.__ffi_init__ = __ffi_init__
+
+
+def _init_fields(type_info):
+    """Init fields of a type and its ancestors, root first."""
+    chain = []
+    info = type_info
+    while info is not None:
+        chain.append(info)
+        info = info.parent_type_info
+    return [f for info in reversed(chain) for f in (info.fields or ()) if f.c_init]
+
+
+def _make_init_signature(type_info):
+    """``(self, required..., defaulted=MISSING..., *, kw_required..., kw_defaulted=MISSING...)``
+    over the init fields of the type's whole ancestor chain."""
+    import inspect
+
+    fields = _init_fields(type_info)
+    positional = [f for f in fields if not f.c_kw_only]
+    keyword = [f for f in fields if f.c_kw_only]
+    params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    for group, kind in (
+        (positional, inspect.Parameter.POSITIONAL_OR_KEYWORD),
+        (keyword, inspect.Parameter.KEYWORD_ONLY),
+    ):
+        for f in group:
+            if not f.c_has_default:
+                params.append(inspect.Parameter(f.name, kind))
+        for f in group:
+            if f.c_has_default:
+                params.append(inspect.Parameter(f.name, kind, default=core.MISSING))
+    return inspect.Signature(params)
+
+
+def _with_enum_payloads(init, type_info):
+    """init, preceded by the mapping of raw payloads to IntEnum/StrEnum singletons for the
+    fields typed with an enum (positional arguments in signature order, and keywords)."""
+    fields = _init_fields(type_info)
+    positional = [f for f in fields if not f.c_kw_only]
+    positional = [f for f in positional if not f.c_has_default] + [
+        f for f in positional if f.c_has_default
+    ]
+    by_name = {f.name: f for f in fields if f._is_payload_enum_field()}
+    if not by_name:
+        return init
+    slots = [f if f.name in by_name else None for f in positional]
+    missing = core.MISSING
+
     def __init__(self, *args, **kwargs):
-        raise TypeError(
-            "%s cannot be constructed from Python: the type registers no __ffi_init__" % type_key
+        args = tuple(
+            slots[i].normalize_value(a) if i < len(slots) and slots[i] is not None else a
+            for i, a in enumerate(args)
         )
+        for key, value in kwargs.items():
+            field = by_name.get(key)
+            if field is not None and value is not missing:
+                kwargs[key] = field.normalize_value(value)
+        init(self, *args, **kwargs)
 
     return __init__
+
+
+def _install_init(type_cls, type_info):
+    """Give type_cls an ``__init__`` calling the type's ``__ffi_init__`` (positional
+    arguments, then ``KWARGS`` and name/value pairs for keywords), followed by
+    ``__post_init__`` when the class has one; a type without ``__ffi_init__`` gets an
+    ``__init__`` raising TypeError."""
+    ffi_init = _find_ffi_init(type_info)
+    name = type_cls.__name__
+    if ffi_init is None:
+
+        def __init__(self, *args, **kwargs):
+            raise TypeError(
+                "`%s` cannot be constructed directly. Define a custom __init__ or use a "
+                "factory method." % name
+            )
+
+    else:
+        post_init = hasattr(type_cls, "__post_init__")
+        __init__ = core._make_reflected_init(type_info, ffi_init, name, post_init)
+        __init__ = _with_enum_payloads(__init__, type_info)
+        __init__.__signature__ = _make_init_signature(type_info)
+    __init__.__qualname__ = "%s.__init__" % type_cls.__qualname__
+    __init__.__module__ = type_cls.__module__
+    type_cls.__init__ = __init__
+
+
+def _bind_class(type_cls, type_info):
+    """Bind type_cls to the type: values of the type (and of its unregistered subtypes) come
+    back as type_cls; a larger wrapper class than the one bound already is refused."""
+    old = type_info.type_cls
+    if old is not None and old is not type_cls and type_cls.__basicsize__ > old.__basicsize__:
+        raise ValueError(
+            "Cannot register %s for %s: its instances are larger than those of %s, the class "
+            "registered for it already"
+            % (type_cls.__qualname__, type_info.type_key, old.__qualname__)
+        )
+    core._register_object_class(type_info.type_index, type_cls)
+    _type_info._bind_type_cls(type_info, type_cls)
+    type_cls.__tvm_ffi_type_info__ = type_info
 
 
 def register_object(type_key=None, *, init=True):
     """Class decorator binding a Python class to the C++ object type `type_key`.
 
-    Values of that type (and of unregistered subtypes) come back from C++ as
-    instances of the class; its reflected fields become properties, its methods
-    methods, and, with ``init=True``, ``__ffi_init__`` the constructor (a type without
-    one gets an ``__init__`` raising TypeError, unless the class defines its own).
-    ``@register_object`` without arguments uses the class name as the key.
+    Values of that type (and of unregistered subtypes) come back from C++ as instances of the
+    class; its own reflected fields become properties (``FFIProperty``), its methods methods
+    (static ones staticmethods), and ``cls.__tvm_ffi_type_info__`` the type's ``TypeInfo``.
+    With ``init=True`` and no ``__init__`` in the class body, ``__init__`` calls the type's
+    ``__ffi_init__`` (keywords go as ``KWARGS, name, value, ...``), or raises TypeError when
+    the type has none. ``@register_object`` without arguments uses the class name as the key.
     """
 
     def register(cls):
         key = type_key if isinstance(type_key, str) else cls.__name__
-        type_index = core._type_key_to_index(key)
-        if type_index is None:
-            raise ValueError("Cannot find object type index for %s" % key)
-        core._register_object_class(type_index, cls)
-        cls.__tvm_ffi_type_key__ = key
-        cls.__tvm_ffi_type_index__ = type_index
-        had_init = "__init__" in cls.__dict__
-        _install_reflection(cls, type_index, init)
-        if init and not had_init and "__init__" not in cls.__dict__:
-            cls.__init__ = _init_guard(key)
+        type_info = _type_info._lookup_or_register_type_info_from_type_key(key)
+        _bind_class(cls, type_info)
+        _add_class_attrs(cls, type_info)
+        if init and "__init__" not in cls.__dict__:
+            _install_init(cls, type_info)
         return cls
 
     if isinstance(type_key, type):
         cls, type_key = type_key, None
         return register(cls)
     if type_key is not None and not isinstance(type_key, str):
-        raise TypeError(
-            "register_object expects a type key (str) or a class, got %s" % type(type_key).__name__
-        )
+        raise TypeError("type_key must be a string, type, or None")
     return register
 
 
@@ -212,13 +282,23 @@ def _make_fallback_class(type_index, type_key, parent):
             "__qualname__": type_key,
         },
     )
-    cls.__tvm_ffi_type_key__ = type_key
-    cls.__tvm_ffi_type_index__ = type_index
-    _install_reflection(cls, type_index)
+    type_info = _type_info._type_index_to_type_info(type_index)
+    _type_info._bind_type_cls(type_info, cls)
+    cls.__tvm_ffi_type_info__ = type_info
+    _add_class_attrs(cls, type_info)
+    _install_init(cls, type_info)
     return cls
 
 
 core._set_fallback_class_factory(_make_fallback_class)
+for _cls, _index in (
+    (core.Object, 64),
+    (core.Error, 67),
+    (core.Function, 68),
+    (core.Tensor, 70),
+    (core.OpaquePyObject, 74),
+):
+    _type_info._bind_type_cls(_type_info._type_index_to_type_info(_index), _cls)
 
 
 __all__ = [

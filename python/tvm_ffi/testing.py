@@ -54,3 +54,77 @@ def __getattr__(name):
     if func is None:
         raise AttributeError("module 'tvm_ffi.testing' has no attribute %r" % name)
     return func
+
+
+# Python classes of the reflected test types (tests/cpp/testing/testing_reflection.cc).
+from .core import Object as _Object  # noqa: E402
+
+
+@registry.register_object("testing.TestObjectBase")
+class TestObjectBase(_Object):
+    """v_i64 (=10), v_f64 (read-only, =10.0), v_str (="hello"); method add_i64."""
+
+
+@registry.register_object("testing.TestObjectDerived")
+class TestObjectDerived(TestObjectBase):
+    """TestObjectBase plus v_map and v_array."""
+
+
+@registry.register_object("testing.TestIntPair")
+class TestIntPair(_Object):
+    """a, b (read-only); explicit constructor; method sum; __ffi_convert__ registered."""
+
+
+@registry.register_object("testing.TestObjectPtrHolder")
+class TestObjectPtrHolder(_Object):
+    """value: TestObjectBase, optional_value: TestObjectBase | None (=None)."""
+
+
+@registry.register_object("testing.TestNonCopyable")
+class TestNonCopyable(_Object):
+    """value (read-only); not copy-constructible."""
+
+
+@registry.register_object("testing.TestCxxInitSubset")
+class _TestCxxInitSubset(_Object):
+    """required_field; optional_field and note are left out of __init__."""
+
+
+@registry.register_object("testing.TestCxxKwOnly")
+class _TestCxxKwOnly(_Object):
+    """x, y, z keyword-only; w keyword-only (=100)."""
+
+
+@registry.register_object("testing.TestCxxAutoInit")
+class _TestCxxAutoInit(_Object):
+    """a; b init-off (=42); c keyword-only; d (=99)."""
+
+
+@registry.register_object("testing.TestCxxAutoInitSimple")
+class _TestCxxAutoInitSimple(_Object):
+    """x, y."""
+
+
+@registry.register_object("testing.TestCxxAutoInitAllInitOff")
+class _TestCxxAutoInitAllInitOff(_Object):
+    """x (=7), y (=9), z: all left out of __init__."""
+
+
+@registry.register_object("testing.TestCxxAutoInitKwOnlyDefaults")
+class _TestCxxAutoInitKwOnlyDefaults(_Object):
+    """p_required, p_default=11, k_required (kw-only), k_default=22 (kw-only), hidden=33."""
+
+
+@registry.register_object("testing.TestCxxAutoInitParent")
+class _TestCxxAutoInitParent(_Object):
+    """parent_required, parent_default (=5)."""
+
+
+@registry.register_object("testing.TestCxxAutoInitChild")
+class _TestCxxAutoInitChild(_TestCxxAutoInitParent):
+    """The parent's fields plus child_required and child_kw_only (kw-only)."""
+
+
+@registry.register_object("testing.TestCxxNoAutoInit")
+class _TestCxxNoAutoInit(_Object):
+    """x, y; no constructor."""

@@ -153,6 +153,12 @@ cdef extern from "tvm/ffi/c_api.h" nogil:
 
     ctypedef struct TVMFFITypeMetadata:
         TVMFFIByteArray doc
+        int32_t total_size
+
+    ctypedef struct TVMFFITypeAttrColumn:
+        const TVMFFIAny* data
+        int32_t size
+        int32_t begin_index
 
     ctypedef struct TVMFFITypeInfo:
         int32_t type_index
@@ -172,6 +178,9 @@ cdef extern from "tvm/ffi/c_api.h" nogil:
                                  TVMFFIObjectHandle* out)
     int TVMFFITypeKeyToIndex(const TVMFFIByteArray* type_key, int32_t* out_tindex)
     const TVMFFITypeInfo* TVMFFIGetTypeInfo(int32_t type_index)
+    int TVMFFITypeRegisterAttr(int32_t type_index, const TVMFFIByteArray* attr_name,
+                               const TVMFFIAny* attr_value)
+    const TVMFFITypeAttrColumn* TVMFFIGetTypeAttrColumn(const TVMFFIByteArray* attr_name)
     int TVMFFIFunctionCreate(void* self, TVMFFISafeCallType safe_call,
                              void (*deleter)(void*) noexcept, TVMFFIObjectHandle* out)
     int TVMFFIFunctionCall(TVMFFIObjectHandle func, TVMFFIAny* args, int32_t num_args,

@@ -13,6 +13,7 @@ Loaded by tvm_ffi/__init__.py after libtvm_ffi (RTLD_GLOBAL). The parts:
   protocol.pxi value protocols of user classes, ObjectConvertible, CAny, String, Bytes
   stream.pxi   the per-thread FFI stream table
   exchange.pxi containers tagged with a framework's DLPack exchange API
+  type_info.pxi reflection access: field getters/setters, type attributes, type table
 """
 
 include "base.pxi"
@@ -25,6 +26,7 @@ include "tensor.pxi"
 include "protocol.pxi"
 include "stream.pxi"
 include "exchange.pxi"
+include "type_info.pxi"
 
 
 cdef int _register_env_hooks() except -1:
@@ -40,3 +42,9 @@ _register_object_class(kTVMFFIFunction, Function)
 _register_object_class(kTVMFFITensor, Tensor)
 _register_object_class(kTVMFFIError, Error)
 _register_object_class(kTVMFFIOpaquePyObject, OpaquePyObject)
+install_object_metaclass()
+
+# The runtime's sentinels: MISSING marks "no value given", KWARGS separates positional
+# constructor arguments from keyword name/value pairs.
+MISSING = _get_global_func("ffi.GetInvalidObject")()
+KWARGS = _get_global_func("ffi.GetKwargsObject")()
