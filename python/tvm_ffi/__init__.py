@@ -94,10 +94,20 @@ from .registry import (
 from .stream import StreamContext, get_raw_stream, use_raw_stream, use_torch_stream
 from .structural import (
     DefRegionKind,
+    InplaceMode,
     StructuralKey,
+    StructuralMutator,
+    StructuralVisitor,
+    VisitInterrupt,
+    WalkOrder,
+    WalkResult,
     get_first_structural_mismatch,
     structural_equal,
     structural_hash,
+    structural_map,
+    structural_mutate,
+    structural_visit,
+    structural_walk,
 )
 
 __all__ = [
@@ -141,8 +151,18 @@ __all__ = [
     "access_path",
     "structural",
     "DefRegionKind",
+    "InplaceMode",
+    "StructuralMutator",
+    "StructuralVisitor",
+    "VisitInterrupt",
+    "WalkOrder",
+    "WalkResult",
     "StructuralKey",
     "get_first_structural_mismatch",
     "structural_equal",
     "structural_hash",
+    "structural_map",
+    "structural_mutate",
+    "structural_visit",
+    "structural_walk",
 ]

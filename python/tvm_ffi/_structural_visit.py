@@ -169,9 +169,9 @@ def _type_index_of(fn_name: str, ty: Any) -> int:
     if index is not None:
         return index
     if isinstance(ty, type) and issubclass(ty, Object):
-        registered = ty.__dict__.get("__tvm_ffi_type_index__")
+        registered = ty.__dict__.get("__tvm_ffi_type_info__")
         if registered is not None:
-            return int(registered)
+            return int(registered.type_index)
         builtin = {core.Object: _OBJECT_TYPE_INDEX, core.Function: 68, core.Tensor: 70}.get(ty)
         if builtin is not None:
             return builtin

@@ -21,10 +21,20 @@ from .registry import register_object
 
 __all__ = [
     "DefRegionKind",
+    "InplaceMode",
     "StructuralKey",
+    "StructuralMutator",
+    "StructuralVisitor",
+    "VisitInterrupt",
+    "WalkOrder",
+    "WalkResult",
     "get_first_structural_mismatch",
     "structural_equal",
     "structural_hash",
+    "structural_map",
+    "structural_mutate",
+    "structural_visit",
+    "structural_walk",
 ]
 
 _UINT64_MASK = (1 << 64) - 1
@@ -89,3 +99,19 @@ class StructuralKey(Object):
 
     def __ne__(self, other):
         return not self.__eq__(other)
+
+
+# Walking, visiting and mutation live in their own module; they are part of this
+# module's public surface.
+from ._structural_visit import (  # noqa: E402
+    InplaceMode,
+    StructuralMutator,
+    StructuralVisitor,
+    VisitInterrupt,
+    WalkOrder,
+    WalkResult,
+    structural_map,
+    structural_mutate,
+    structural_visit,
+    structural_walk,
+)

@@ -196,7 +196,7 @@ def test_visitor_cannot_be_constructed():
 def test_visit_interrupt_holds_a_value():
     assert VisitInterrupt().value is None
     assert VisitInterrupt(5).value == 5
-    assert VisitInterrupt.__tvm_ffi_type_index__ == 77
+    assert VisitInterrupt.__tvm_ffi_type_info__.type_index == 77
 
 
 def test_enums():

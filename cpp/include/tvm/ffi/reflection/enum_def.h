@@ -37,12 +37,12 @@
 #include <utility>
 
 TVM_FFI_NAMESPACE_BEGIN
-namespace reflection {
-
 namespace type_attr {
 /*! \brief EnumState: the singletons, indexes and attribute tables of an enum type. */
-inline constexpr AttrKey<EnumState> kEnumState{ffi::detail::kEnumStateAttrName};
+inline constexpr reflection::AttrKey<EnumState> kEnumState{ffi::detail::kEnumStateAttrName};
 }  // namespace type_attr
+
+namespace reflection {
 
 /*! \brief Registers one entry of the enum type EnumClsObj (a subclass of EnumObj). */
 template <typename EnumClsObj>

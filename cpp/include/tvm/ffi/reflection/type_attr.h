@@ -48,37 +48,47 @@ struct AttrKey {
   }
 };
 
-/*! \brief Names of the attribute columns the runtime and the reflection helpers use. */
+}  // namespace reflection
+
+/*!
+ * \brief Names of the attribute columns the runtime and the reflection helpers use.
+ *
+ * Declared in tvm::ffi::type_attr (where code written for the reference library
+ * looks for them) and reachable as reflection::type_attr too.
+ */
 namespace type_attr {
 /*! \brief Function () -> ObjectRef: a new, zero-initialised object. */
-inline constexpr AttrKey<Function> kNew{"__ffi_new__"};
+inline constexpr reflection::AttrKey<Function> kNew{"__ffi_new__"};
 /*! \brief Packed constructor; keyword arguments follow the KWARGS sentinel. */
-inline constexpr AttrKey<Function> kInit{"__ffi_init__"};
+inline constexpr reflection::AttrKey<Function> kInit{"__ffi_init__"};
 /*! \brief Function (const Object*) -> ObjectRef: a shallow copy. */
-inline constexpr AttrKey<Function> kShallowCopy{"__ffi_shallow_copy__"};
+inline constexpr reflection::AttrKey<Function> kShallowCopy{"__ffi_shallow_copy__"};
 /*! \brief bool: whether the type is final. */
-inline constexpr AttrKey<bool> kTypeFinal{"__ffi_type_final__"};
+inline constexpr reflection::AttrKey<bool> kTypeFinal{"__ffi_type_final__"};
 /*! \brief Function Any(AnyView): converts a value to the type. */
-inline constexpr AttrKey<Function> kConvert{"__ffi_convert__"};
+inline constexpr reflection::AttrKey<Function> kConvert{"__ffi_convert__"};
 /*! \brief JSON schema (string or dict) of the values __ffi_convert__ accepts. */
-inline constexpr AttrKey<Any> kConvertTypeSchema{"__ffi_convert_type_schema__"};
+inline constexpr reflection::AttrKey<Any> kConvertTypeSchema{"__ffi_convert_type_schema__"};
 /*! \brief Function String(const Object*, fn_repr). */
-inline constexpr AttrKey<Function> kRepr{"__ffi_repr__"};
+inline constexpr reflection::AttrKey<Function> kRepr{"__ffi_repr__"};
 /*! \brief Function int64(const Object*, fn_hash). */
-inline constexpr AttrKey<Function> kHash{"__ffi_hash__"};
+inline constexpr reflection::AttrKey<Function> kHash{"__ffi_hash__"};
 /*! \brief Function bool(const Object*, const Object*, fn_eq). */
-inline constexpr AttrKey<Function> kEq{"__ffi_eq__"};
+inline constexpr reflection::AttrKey<Function> kEq{"__ffi_eq__"};
 /*! \brief Function int32(const Object*, const Object*, fn_cmp). */
-inline constexpr AttrKey<Function> kCompare{"__ffi_compare__"};
+inline constexpr reflection::AttrKey<Function> kCompare{"__ffi_compare__"};
 /*! \brief Function bool(const Object*, const Object*, eq_cb): structural equality hook. */
-inline constexpr AttrKey<Function> kSEqual{"__s_equal__"};
+inline constexpr reflection::AttrKey<Function> kSEqual{"__s_equal__"};
 /*! \brief Function int64(const Object*, int64 init, hash_cb): structural hash hook. */
-inline constexpr AttrKey<Function> kSHash{"__s_hash__"};
+inline constexpr reflection::AttrKey<Function> kSHash{"__s_hash__"};
 /*! \brief Function Any(AnyView obj): a JSON-compatible value of the object. */
-inline constexpr AttrKey<Function> kDataToJson{"__data_to_json__"};
+inline constexpr reflection::AttrKey<Function> kDataToJson{"__data_to_json__"};
 /*! \brief Function Any(AnyView json): the object back from __data_to_json__'s value. */
-inline constexpr AttrKey<Function> kDataFromJson{"__data_from_json__"};
+inline constexpr reflection::AttrKey<Function> kDataFromJson{"__data_from_json__"};
 }  // namespace type_attr
+
+namespace reflection {
+namespace type_attr = ::tvm::ffi::type_attr;
 
 /*! \brief Make sure the column exists (TVMFFITypeRegisterAttr with type index 0). */
 inline void EnsureTypeAttrColumn(std::string_view name) {
