@@ -118,30 +118,6 @@ def _ffi_hash(x):
         return hash(type(x))
 
 
-def _quote(text):
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
-
-
-def _ffi_repr(x):
-    """The FFI printer's text of a value: strings in double quotes, Arrays as tuples."""
-    if isinstance(x, Array):
-        items = [_ffi_repr(e) for e in core._seq_to_list(x)]
-        return "(" + items[0] + ",)" if len(items) == 1 else "(" + ", ".join(items) + ")"
-    if isinstance(x, List):
-        return "[" + ", ".join(_ffi_repr(e) for e in core._seq_to_list(x)) + "]"
-    if isinstance(x, _FFIMapping):
-        return "{" + ", ".join("%s: %s" % (_ffi_repr(k), _ffi_repr(v)) for k, v in x.items()) + "}"
-    if isinstance(x, core.dtype):
-        return str(x)
-    if isinstance(x, str):
-        return _quote(x)
-    if isinstance(x, bytes):
-        return "b" + _quote(x.decode("latin-1"))
-    if isinstance(x, core.Device):
-        return str(x)
-    return repr(x)
-
-
 # ---------------------------------------------------------------------------
 # Array and List
 # ---------------------------------------------------------------------------
@@ -225,9 +201,10 @@ class _FFISequence(CContainerBase, _abc.Sequence):
         return type(self)(list(other) + core._seq_to_list(self))
 
     def __repr__(self):
-        if self.__chandle__() == 0:
-            return "%s(chandle=None)" % type(self).__name__
-        return _ffi_repr(self)
+        return core.object_repr(self)
+
+    def __deepcopy__(self, memo=None):
+        return _rt("ffi.DeepCopy")(self)
 
 
 @register_object("ffi.Array")
@@ -404,9 +381,10 @@ class _FFIMapping(CContainerBase, _abc.Mapping):
         return _ffi_hash(self)
 
     def __repr__(self):
-        if self.__chandle__() == 0:
-            return "%s(chandle=None)" % type(self).__name__
-        return _ffi_repr(self)
+        return core.object_repr(self)
+
+    def __deepcopy__(self, memo=None):
+        return _rt("ffi.DeepCopy")(self)
 
 
 class KeysView(_abc.KeysView):

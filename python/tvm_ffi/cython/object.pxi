@@ -103,9 +103,7 @@ cdef class Object:
         return hash(<uintptr_t>self.chandle)
 
     def __repr__(self):
-        if self.chandle == NULL:
-            return "%s(chandle=None)" % type(self).__name__
-        return "<%s object at 0x%x>" % (self.type_key, <uintptr_t>self.chandle)
+        return object_repr(self)
 
     def __reduce__(self):
         raise TypeError("%s objects cannot be pickled" % type(self).__name__)
@@ -119,6 +117,17 @@ cdef class Object:
 
     def __deepcopy__(self, memo):
         raise TypeError("%s objects cannot be deep-copied" % type(self).__name__)
+
+
+def object_repr(obj):
+    """The ffi.ReprPrint text of an Object; never raises (falls back to the address)."""
+    cdef uintptr_t handle = <uintptr_t>(<Object>obj).chandle
+    if handle == 0:
+        return "%s(chandle=None)" % type(obj).__name__
+    try:
+        return rt_func("ffi.ReprPrint")(obj)
+    except Exception:
+        return "%s(0x%x)" % (type(obj).__name__, handle)
 
 
 cdef object type_key_of_index(int32_t type_index):
