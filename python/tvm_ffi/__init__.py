@@ -128,3 +128,4 @@ __all__ = [
     "libinfo",
     "core",
 ]
+from . import dataclasses  # noqa: E402
