@@ -11,6 +11,7 @@ from ..core import MISSING, Object
 from .c_class import c_class
 from .common import asdict, astuple, fields, is_dataclass, replace
 from .field import KW_ONLY, Field, field, init_property
+from .py_class import py_class
 
 c_class.__dataclass_transform__["field_specifiers"] = (Field, field)
 
@@ -26,5 +27,6 @@ __all__ = [
     "fields",
     "init_property",
     "is_dataclass",
+    "py_class",
     "replace",
 ]
