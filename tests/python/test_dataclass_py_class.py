@@ -361,6 +361,20 @@ def test_cxx_reads_fields_through_reflection():
     assert list(tvm_ffi.testing.py_class_field_names(p)) == ["x", "y", "label", "tags"]
 
 
+def test_cxx_assignment_is_converted_by_field_schema():
+    obj = _make("test_py_class.Point", "x", 5, "y", 3)
+    assert obj.y == 3.0 and type(obj.y) is float
+
+
+def test_cxx_assignment_of_wrong_type_is_rejected():
+    with pytest.raises(TypeError, match="type conversion failed"):
+        _make("test_py_class.Node", "value", 1, "next", Point(1))
+
+
+def test_default_factory_value_is_converted():
+    assert type(Point(1).tags) is tvm_ffi.List
+
+
 def test_type_is_in_runtime_registry():
     assert "test_py_class.Point" in list(tvm_ffi.registry.get_registered_type_keys())
 
@@ -370,3 +384,36 @@ def test_field_defaults_visible_in_type_info():
     assert by_name["y"].c_default == 2.0
     assert by_name["x"].c_default is MISSING
     assert by_name["tags"].c_default_factory is not MISSING
+
+
+def test_type_attr_hooks_in_body_reach_the_runtime():
+    @py_class("test_py_class.Hooked")
+    class Hooked(tvm_ffi.Object):
+        key: int
+        note: str
+
+        def __ffi_repr__(self, fn_repr):
+            return "Hooked<%d>" % self.key
+
+        def __ffi_eq__(self, other, fn_eq):
+            return self.key == other.key
+
+        def __ffi_hash__(self, fn_hash):
+            return self.key
+
+    a, b = Hooked(1, "x"), Hooked(1, "y")
+    assert repr(a) == "Hooked<1>"
+    assert tvm_ffi.get_global_func("ffi.RecursiveEq")(a, b)
+    assert tvm_ffi.get_global_func("ffi.ReprPrint")(tvm_ffi.Array([a])) == "(Hooked<1>,)"
+
+
+def test_classmethod_type_attr_is_rejected():
+    class Bad(tvm_ffi.Object):
+        v: int
+
+        @classmethod
+        def __ffi_repr__(cls, fn_repr):
+            return ""
+
+    with pytest.raises(TypeError, match="'__ffi_repr__' is wrapped by @classmethod"):
+        py_class("test_py_class.BadClassmethod")(Bad)

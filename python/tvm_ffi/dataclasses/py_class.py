@@ -56,6 +56,10 @@ _REUSABLE_KEYS = set()
 
 _GLOBALS = {}
 
+# type key -> the field converters its setters call (never released: the runtime keeps the
+# setters for the life of the process).
+_CONVERTERS = {}
+
 
 def _rt(name):
     func = _GLOBALS.get(name)
@@ -81,6 +85,59 @@ def _find_parent(cls):
     raise TypeError(
         "%s must inherit from a registered FFI Object type (e.g. tvm_ffi.Object)" % cls.__name__
     )
+
+
+# Names in a class body that go to the runtime's type-attribute table.
+_FFI_TYPE_ATTR_NAMES = frozenset(
+    {
+        "__ffi_repr__",
+        "__ffi_hash__",
+        "__ffi_eq__",
+        "__ffi_compare__",
+        "__ffi_convert__",
+        "__ffi_convert_type_schema__",
+        "__any_hash__",
+        "__any_equal__",
+        "__s_equal__",
+        "__s_hash__",
+        "__s_visit__",
+        "__s_mutate__",
+        "__s_maybe_inplace_mutate__",
+        "__data_to_json__",
+        "__data_from_json__",
+    }
+)
+
+
+def _type_attr_names(cls):
+    names = set(_FFI_TYPE_ATTR_NAMES)
+    for klass in reversed(cls.__mro__):
+        extra = klass.__dict__.get("__ffi_type_attr_names__")
+        if extra is None:
+            continue
+        if not isinstance(extra, (tuple, list)) or not all(isinstance(n, str) for n in extra):
+            raise TypeError("TypeAttr registration lists must be tuples or lists of strings")
+        names.update(extra)
+    return names
+
+
+def _collect_py_methods(cls, globalns=None):
+    """The type-attribute entries of the class body as ``(name, func, is_static)`` triples, or
+    None when there are none. ``staticmethod`` entries are unwrapped; ``classmethod`` entries
+    are rejected."""
+    names = _type_attr_names(cls)
+    found = []
+    for name, value in cls.__dict__.items():
+        if name not in names:
+            continue
+        if isinstance(value, classmethod):
+            raise TypeError(
+                "@py_class('%s'): '%s' is wrapped by @classmethod, which is incompatible with "
+                "FFI registration — use @staticmethod or a plain function" % (cls.__name__, name)
+            )
+        is_static = isinstance(value, staticmethod)
+        found.append((name, value.__func__ if is_static else value, is_static))
+    return found or None
 
 
 _PLAIN_STATIC_INDICES = frozenset({1, 2, 3, 4, 5, 6})
@@ -206,18 +263,20 @@ def _convert(schema, value):
     return core._to_py_class_value(schema.convert(value))
 
 
-def _converting_factory(schema, factory):
-    """The factory the runtime calls: its values go through the field's schema, as values
-    passed to the constructor do."""
+def _make_setter(kind, schema, keep_alive):
+    """The setter Function of a field: the runtime converts each value with the schema (through
+    the core's conversion callback) before storing it."""
 
-    def make():
-        return _convert(schema, factory())
+    def converter(value):
+        return _convert(schema, value)
 
-    return make
+    keep_alive.append(converter)
+    return _rt("ffi.MakeFieldSetter")(kind, id(converter), core._py_class_field_convert_addr())
 
 
-def _register_fields(type_index, parent_info, own):
-    """Lay out and register the own fields; returns the total size."""
+def _register_fields(type_index, parent_info, own, keep_alive):
+    """Lay out and register the own fields; returns the total size. The converters the setters
+    call are appended to keep_alive, which must live as long as the type."""
     offset = _parent_end(parent_info)
     parent_size = parent_info.total_size if parent_info is not None else 24
     end = max(offset, 24)
@@ -226,7 +285,7 @@ def _register_fields(type_index, parent_info, own):
         size, align = _KIND_LAYOUT[kind]
         offset = (offset + align - 1) // align * align
         if f.default_factory is not core.MISSING:
-            default = _converting_factory(f._ty_schema, f.default_factory)
+            default = f.default_factory
         elif f.default is not core.MISSING:
             default = _convert(f._ty_schema, f.default)
         else:
@@ -242,25 +301,12 @@ def _register_fields(type_index, parent_info, own):
             offset,
             kind,
             _rt("ffi.MakeFieldGetter")(kind),
-            _rt("ffi.MakeFieldSetter")(kind, 0, 0),
+            _make_setter(kind, f._ty_schema, keep_alive),
             default,
         )
         offset += size
         end = max(end, offset)
     return max((end + 7) // 8 * 8, parent_size, 24)
-
-
-def _make_converting_property(cls, tf, f):
-    schema = f._ty_schema
-    raw_set = tf.setter
-
-    def fset(obj, value):
-        raw_set(obj, _convert(schema, value))
-
-    fset.__name__ = tf.name
-    fset.__qualname__ = "%s.%s" % (cls.__qualname__, tf.name)
-    prop_getter = tf.as_property(cls).fget
-    return _type_info.FFIProperty(prop_getter, fset, f.frozen, doc=f.doc)
 
 
 def _init_fields(type_info):
@@ -273,38 +319,22 @@ def _init_fields(type_info):
 
 
 def _make_py_class_init(cls, type_info, ffi_init):
-    """The generated ``__init__``: converts values by the field schemas, then constructs
-    through the runtime's ``__ffi_init__`` (which checks arguments and applies defaults)."""
-    key = type_info.type_key
-    all_fields = [tf for tf in _init_fields(type_info) if tf.dataclass_field is not None]
-    init_fields = [tf for tf in all_fields if tf.dataclass_field.init]
-    positional = [tf for tf in init_fields if not tf.dataclass_field.kw_only]
-    ordered = [tf for tf in positional if not _has_default(tf)] + [
-        tf for tf in positional if _has_default(tf)
-    ]
-    schemas = {tf.name: tf.dataclass_field._ty_schema for tf in init_fields}
-
-    def convert(name, value):
-        schema = schemas.get(name)
-        if schema is None:
-            return value
-        try:
-            return _convert(schema, value)
-        except TypeError as err:
-            text = str(err).replace("\n", "\n  ")
-            raise TypeError("%s.__ffi_init__() field '%s':\n  %s" % (key, name, text)) from None
+    """The generated ``__init__``: constructs through the runtime's ``__ffi_init__``, which
+    checks the arguments, applies defaults and converts every value by its field's schema."""
 
     def __init__(self, *args, **kwargs):
         if self.__chandle__() != 0:
             return
-        call = [convert(ordered[i].name, v) if i < len(ordered) else v for i, v in enumerate(args)]
-        pairs = [(k, v) for k, v in kwargs.items() if v is not core.MISSING]
-        if pairs:
+        if kwargs:
+            call = list(args)
             call.append(core.KWARGS)
-            for k, v in pairs:
-                call.append(k)
-                call.append(convert(k, v) if isinstance(k, str) else v)
-        self.__init_handle_by_constructor__(ffi_init, *call)
+            for k, v in kwargs.items():
+                if v is not core.MISSING:
+                    call.append(k)
+                    call.append(v)
+            self.__init_handle_by_constructor__(ffi_init, *call)
+        else:
+            self.__init_handle_by_constructor__(ffi_init, *args)
         if hasattr(type(self), "__post_init__"):
             self.__post_init__()
 
@@ -370,6 +400,7 @@ def py_class(
         key = type_key if type_key is not None else "%s.%s" % (cls.__module__, cls.__qualname__)
         _, parent_info = _find_parent(cls)
         _check_native_ancestors(cls, parent_info)
+        py_methods = _collect_py_methods(cls)
         if key in _PY_CLASS_KEYS or (
             key not in _REUSABLE_KEYS and core._object_type_key_to_index(key) is not None
         ):
@@ -384,8 +415,12 @@ def py_class(
             registry._bind_class(cls, _type_info._type_index_to_type_info(type_index))
             own = _own_fields(cls, kw_only, frozen)
             fields_started = True
-            total_size = _register_fields(type_index, parent_info, own)
+            keep_alive = []
+            _CONVERTERS[key] = keep_alive
+            total_size = _register_fields(type_index, parent_info, own, keep_alive)
             _rt("ffi._PyClassRegisterTypeAttrColumns")(type_index, total_size)
+            for name, func, _ in py_methods or ():
+                core._register_type_attr(type_index, name, func)
             if structural_eq is not None:
                 _rt("ffi._PyClassRegisterMetadata")(
                     type_index, total_size, _STRUCTURE_KIND_MAP[structural_eq]
@@ -398,7 +433,7 @@ def py_class(
                 f = by_name[tf.name]
                 tf.dataclass_field = f
                 tf.frozen = f.frozen
-                setattr(cls, tf.name, _make_converting_property(cls, tf, f))
+                setattr(cls, tf.name, tf.as_property(cls))
             registry._add_class_attrs(cls, type_info)
             type_info._decorator_args = {
                 "frozen": frozen,
