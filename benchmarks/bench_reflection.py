@@ -15,7 +15,6 @@ Figures are the best round. A measurement, not a test: never collected by pytest
 """
 
 import argparse
-import ctypes
 import json
 import os
 import subprocess
@@ -70,8 +69,19 @@ def build_wheel_fixture(wheel_dir):
     out = os.path.join(out_dir, "pyreflect_fixture_wheel.so")
     if not os.path.exists(out) or os.path.getmtime(out) < os.path.getmtime(FIXTURE):
         cmd = [
-            os.environ.get("CXX", "g++"), "-O2", "-std=c++17", "-shared", "-fPIC",
-            "-I", inc, FIXTURE, "-o", out, "-L", libdir, "-ltvm_ffi",
+            os.environ.get("CXX", "g++"),
+            "-O2",
+            "-std=c++17",
+            "-shared",
+            "-fPIC",
+            "-I",
+            inc,
+            FIXTURE,
+            "-o",
+            out,
+            "-L",
+            libdir,
+            "-ltvm_ffi",
             "-Wl,-rpath," + libdir,
         ]
         subprocess.run(cmd, check=True)
@@ -98,7 +108,11 @@ def main():
     env = dict(os.environ, PYTHONPATH=args.wheel)
     worker = subprocess.Popen(
         [sys.executable, "-c", WORKER, SETUP.format(lib=wheel_lib)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd="/",
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd="/",
     )
 
     def wheel_time(stmt, number):
@@ -115,7 +129,9 @@ def main():
         for _ in range(args.repeat):
             best_ours = min(best_ours, timer.timeit(number) / number * 1e9)
             best_wheel = min(best_wheel, wheel_time(stmt, number) / number * 1e9)
-        print("| %s | %.1f | %.1f | %.2fx |" % (label, best_ours, best_wheel, best_ours / best_wheel))
+        print(
+            "| %s | %.1f | %.1f | %.2fx |" % (label, best_ours, best_wheel, best_ours / best_wheel)
+        )
     worker.stdin.close()
     worker.wait()
 

@@ -12,7 +12,7 @@ import typing
 import warnings
 
 from . import core
-from ._type_schema import TypeSchema
+from ._type_schema import TypeSchema, _enum_kind
 
 MISSING = core.MISSING
 
@@ -90,15 +90,10 @@ class TypeField:
         return FFIProperty(self.getter, self.setter, self.frozen, doc=self.doc)
 
     def _is_payload_enum_field(self):
-        """Whether values of the field are enum singletons given by their payload."""
+        """Whether the field holds IntEnum/StrEnum singletons, given by their payload."""
         if self.ty is None or self.ty.origin_type_index < 64:
             return False
-        info = _TYPE_INDEX_TO_INFO.get(self.ty.origin_type_index)
-        cls = info.type_cls if info is not None else None
-        if cls is None:
-            return False
-        bases = {b.__name__ for b in cls.__mro__}
-        return "IntEnum" in bases or "StrEnum" in bases
+        return _enum_kind(self.ty.origin_type_index) is not None
 
     def normalize_value(self, value):
         """Payload-enum fields map a raw payload to its singleton; other values pass through."""
@@ -198,8 +193,19 @@ class TypeInfo:
 
 
 def _decode_field(raw):
-    (name, doc, size, alignment, offset, static_index, flags, metadata_text, default,
-     getter, setter) = raw
+    (
+        name,
+        doc,
+        size,
+        alignment,
+        offset,
+        static_index,
+        flags,
+        metadata_text,
+        default,
+        getter,
+        setter,
+    ) = raw
     metadata = json.loads(metadata_text) if metadata_text else {}
     schema_text = metadata.get("type_schema") if isinstance(metadata, dict) else None
     ty = None

@@ -182,9 +182,7 @@ class TypeSchema:
     def from_json_obj(obj):
         """The schema of a parsed ``type_schema`` JSON object (``{"type": ..., "args": [...]}``)."""
         if not isinstance(obj, dict) or "type" not in obj:
-            raise TypeError(
-                "expected schema dict with 'type' key, got %s" % type(obj).__name__
-            )
+            raise TypeError("expected schema dict with 'type' key, got %s" % type(obj).__name__)
         raw = obj["type"]
         if not isinstance(raw, str):
             raise TypeError("schema type must be a string")
@@ -193,8 +191,11 @@ class TypeSchema:
         if not isinstance(raw_args, list):
             raw_args = []
         named = obj.get("named_args")
-        if origin == "Callable" and named is None and len(raw_args) == 2 and isinstance(
-            raw_args[1], list
+        if (
+            origin == "Callable"
+            and named is None
+            and len(raw_args) == 2
+            and isinstance(raw_args[1], list)
         ):
             # Legacy form: [return, [params...]].
             named = {"return": [raw_args[0]], "params": raw_args[1]}
@@ -526,7 +527,7 @@ def _unwrap(value):
             try:
                 return value.__tvm_ffi_object__()
             except Exception:
-                raise _Mismatch("__tvm_ffi_object__() failed for %s" % cls.__qualname__)
+                raise _Mismatch("__tvm_ffi_object__() failed for %s" % cls.__qualname__) from None
         if hasattr(cls, "__tvm_ffi_value__"):
             try:
                 result = value.__tvm_ffi_value__()
@@ -542,11 +543,10 @@ def _unwrap(value):
             try:
                 result = value.asobject()
             except Exception:
-                raise _Mismatch("asobject() failed for %s" % cls.__qualname__)
+                raise _Mismatch("asobject() failed for %s" % cls.__qualname__) from None
             if not isinstance(result, core.Object):
                 raise _Mismatch(
-                    "asobject() returned %s for %s"
-                    % (type(result).__qualname__, cls.__qualname__)
+                    "asobject() returned %s for %s" % (type(result).__qualname__, cls.__qualname__)
                 )
             return result
         return value
@@ -578,6 +578,9 @@ def _build_converter(schema):
     if builder is not None:
         return builder(schema)
     if schema.origin_type_index >= 64:
+        kind = _enum_kind(schema.origin_type_index)
+        if kind is not None:
+            return _enum_converter(schema, kind)
         return _object_converter(schema)
     raise TypeError("unknown TypeSchema origin: %r" % origin)
 
@@ -586,7 +589,7 @@ def _conv_any(schema):
     def conv(value):
         try:
             core.CAny(value)
-        except Exception as err:  # noqa: BLE001 - any marshal failure is a mismatch
+        except Exception as err:
             raise _Mismatch("expected Any, got %s: %s" % (_type_name(value), err)) from None
         return value
 
@@ -605,9 +608,7 @@ def _conv_none(schema):
 def _int_in_range(value):
     if _INT64_MIN <= value <= _INT64_MAX:
         return value
-    raise _Mismatch(
-        "integer %d out of int64 range [%d, %d]" % (value, _INT64_MIN, _INT64_MAX)
-    )
+    raise _Mismatch("integer %d out of int64 range [%d, %d]" % (value, _INT64_MIN, _INT64_MAX))
 
 
 def _conv_int(schema):
@@ -681,10 +682,8 @@ def _conv_device(schema):
         if isinstance(value, str):
             try:
                 return core.device(value)
-            except Exception:  # noqa: BLE001
-                raise _Mismatch(
-                    "expected Device, got invalid device string %r" % value
-                ) from None
+            except Exception:
+                raise _Mismatch("expected Device, got invalid device string %r" % value) from None
         cls = type(value)
         if hasattr(cls, "__dlpack_device__") and not hasattr(cls, "__dlpack__"):
             device_type, index = value.__dlpack_device__()
@@ -703,7 +702,7 @@ def _conv_dtype(schema):
         if isinstance(value, str):
             try:
                 return core.dtype(value)
-            except Exception:  # noqa: BLE001
+            except Exception:
                 raise _Mismatch("expected dtype, got invalid dtype string %r" % value) from None
         cls = type(value)
         if hasattr(cls, "__dlpack_data_type__"):
@@ -711,7 +710,7 @@ def _conv_dtype(schema):
         if _is_framework_dtype(value):
             try:
                 return core.dtype(value)
-            except Exception:  # noqa: BLE001
+            except Exception:
                 pass
         raise _mismatch("dtype", value)
 
@@ -732,7 +731,7 @@ def _conv_void_p(schema):
         if not isinstance(value, (int, float, str, bytes, core.Object)):
             try:
                 cany = core.CAny(value)
-            except Exception:  # noqa: BLE001
+            except Exception:
                 cany = None
             if cany is not None and cany.type_index == 4:
                 return core._to_py_class_value(cany)
@@ -749,7 +748,7 @@ def _conv_tensor(schema):
         if hasattr(cls, "__dlpack__") or hasattr(cls, "__dlpack_c_exchange_api__"):
             try:
                 result = core._to_py_class_value(core.CAny(value))
-            except Exception:  # noqa: BLE001
+            except Exception:
                 result = None
             if isinstance(result, core.Tensor):
                 return result
@@ -913,8 +912,8 @@ def _object_converter(schema):
     label = schema.origin
 
     def is_instance(type_index):
-        return type_index == index or index == 64 or index in core._type_ancestor_indices(
-            type_index
+        return (
+            type_index == index or index == 64 or index in core._type_ancestor_indices(type_index)
         )
 
     def conv(value):
@@ -925,7 +924,7 @@ def _object_converter(schema):
             raise _mismatch(label, value)
         try:
             cany = core.CAny(value)
-        except Exception:  # noqa: BLE001
+        except Exception:
             raise _mismatch(label, value) from None
         if cany.type_index >= 64 and is_instance(cany.type_index):
             return core._to_py_class_value(cany)
@@ -934,7 +933,7 @@ def _object_converter(schema):
             raise _mismatch(label, value)
         try:
             result = fconvert(core._to_py_class_value(cany))
-        except Exception as err:  # noqa: BLE001 - its message is the detail
+        except Exception as err:
             raise _Mismatch(
                 "expected %s, got %s\n  __ffi_convert__ failed:\n%s"
                 % (label, _type_name(value), _indent(_error_message(err), 4))
@@ -944,6 +943,43 @@ def _object_converter(schema):
         raise _mismatch(label, value)
 
     return _with_protocols(conv, label)
+
+
+def _enum_kind(type_index):
+    """ "int" for IntEnum types, "str" for StrEnum types (their payload kind), else None."""
+    ancestors = core._type_ancestor_indices(type_index)
+    for kind, key in (("int", "ffi.IntEnum"), ("str", "ffi.StrEnum")):
+        base = core._object_type_key_to_index(key)
+        if base is not None and (type_index == base or base in ancestors):
+            return kind
+    return None
+
+
+def _enum_converter(schema, kind):
+    """An enum target also takes a payload (int for IntEnum, str for StrEnum) naming one of
+    its singletons, through the type's enum state (``__ffi_enum__``)."""
+    index = schema.origin_type_index
+    label = schema.origin
+    objects = _object_converter(schema)
+
+    def conv(value):
+        if isinstance(value, core.Object):
+            return objects(value)
+        payload = None
+        if kind == "int":
+            if not isinstance(value, bool) and isinstance(value, numbers.Integral):
+                payload = int(value)
+        elif isinstance(value, str) and not isinstance(value, core.dtype):
+            payload = str(value)
+        if payload is None:
+            return objects(value)
+        state = core._lookup_type_attr(index, "__ffi_enum__")
+        entry = state.indexes.get(payload) if state is not None else None
+        if entry is None:
+            raise _mismatch(label, value)
+        return entry
+
+    return conv
 
 
 def _error_message(err):

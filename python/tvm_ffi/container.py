@@ -18,7 +18,6 @@ from . import core
 from .core import Object
 from .registry import register_object
 
-
 # The "no value" sentinel of ``Map.get`` and friends: the runtime's MISSING object.
 MISSING = core.MISSING
 

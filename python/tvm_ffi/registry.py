@@ -3,7 +3,6 @@
 import sys
 
 from . import _type_info, core
-from .core import Function
 
 
 def register_global_func(func_name, f=None, override=False):
@@ -173,6 +172,34 @@ def _make_init_signature(type_info):
     return inspect.Signature(params)
 
 
+def _with_enum_payloads(init, type_info):
+    """init, preceded by the mapping of raw payloads to IntEnum/StrEnum singletons for the
+    fields typed with an enum (positional arguments in signature order, and keywords)."""
+    fields = _init_fields(type_info)
+    positional = [f for f in fields if not f.c_kw_only]
+    positional = [f for f in positional if not f.c_has_default] + [
+        f for f in positional if f.c_has_default
+    ]
+    by_name = {f.name: f for f in fields if f._is_payload_enum_field()}
+    if not by_name:
+        return init
+    slots = [f if f.name in by_name else None for f in positional]
+    missing = core.MISSING
+
+    def __init__(self, *args, **kwargs):
+        args = tuple(
+            slots[i].normalize_value(a) if i < len(slots) and slots[i] is not None else a
+            for i, a in enumerate(args)
+        )
+        for key, value in kwargs.items():
+            field = by_name.get(key)
+            if field is not None and value is not missing:
+                kwargs[key] = field.normalize_value(value)
+        init(self, *args, **kwargs)
+
+    return __init__
+
+
 def _install_init(type_cls, type_info):
     """Give type_cls an ``__init__`` calling the type's ``__ffi_init__`` (positional
     arguments, then ``KWARGS`` and name/value pairs for keywords), followed by
@@ -191,6 +218,7 @@ def _install_init(type_cls, type_info):
     else:
         post_init = hasattr(type_cls, "__post_init__")
         __init__ = core._make_reflected_init(type_info, ffi_init, name, post_init)
+        __init__ = _with_enum_payloads(__init__, type_info)
         __init__.__signature__ = _make_init_signature(type_info)
     __init__.__qualname__ = "%s.__init__" % type_cls.__qualname__
     __init__.__module__ = type_cls.__module__
@@ -204,7 +232,8 @@ def _bind_class(type_cls, type_info):
     if old is not None and old is not type_cls and type_cls.__basicsize__ > old.__basicsize__:
         raise ValueError(
             "Cannot register %s for %s: its instances are larger than those of %s, the class "
-            "registered for it already" % (type_cls.__qualname__, type_info.type_key, old.__qualname__)
+            "registered for it already"
+            % (type_cls.__qualname__, type_info.type_key, old.__qualname__)
         )
     core._register_object_class(type_info.type_index, type_cls)
     _type_info._bind_type_cls(type_info, type_cls)

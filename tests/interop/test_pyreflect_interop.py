@@ -6,9 +6,7 @@ with our headers under the wheel's Python. Each direction runs in its own proces
 
 import os
 
-FIXTURE = os.path.join(
-    os.path.dirname(__file__), "..", "cpp", "testing", "testing_pyreflect.cc"
-)
+FIXTURE = os.path.join(os.path.dirname(__file__), "..", "cpp", "testing", "testing_pyreflect.cc")
 
 SCRIPT = """
 import ctypes, inspect, sys

@@ -149,12 +149,16 @@ def test_invalid_schema_raises_with_message(build, exc, message):
     [
         ('{"type":"ffi.Map","args":[{"type":"ffi.String"},{"type":"int"}]}', "Map[str, int]"),
         ('{"type":"Variant","args":[{"type":"int"},{"type":"ffi.String"}]}', "int | str"),
-        ('{"type":"Optional","args":[{"type":"ffi.Array","args":[{"type":"int"}]}]}',
-         "Array[int] | None"),
+        (
+            '{"type":"Optional","args":[{"type":"ffi.Array","args":[{"type":"int"}]}]}',
+            "Array[int] | None",
+        ),
         ('{"type":"std::vector","args":[{"type":"float"}]}', "Array[float]"),
         ('{"type":"ffi.List","args":[{"type":"bool"}]}', "List[bool]"),
-        ('{"type":"ffi.Dict","args":[{"type":"std::string"},{"type":"DataType"}]}',
-         "Dict[str, dtype]"),
+        (
+            '{"type":"ffi.Dict","args":[{"type":"std::string"},{"type":"DataType"}]}',
+            "Dict[str, dtype]",
+        ),
         ('{"type":"ffi.Object"}', "Object"),
         ('{"type":"ObjectRValueRef"}', "Object"),
         ('{"type":"ffi.OpaquePyObject"}', "Any"),
@@ -163,10 +167,14 @@ def test_invalid_schema_raises_with_message(build, exc, message):
         ('{"type":"TVMFFIByteArray*"}', "bytes"),
         ('{"type":"const char*"}', "str"),
         ('{"type":"ffi.Function"}', "Callable[..., Any]"),
-        ('{"type":"ffi.Function","named_args":{"return":[{"type":"int"}],"params":[]}}',
-         "Callable[[], int]"),
-        ('{"type":"std::function","args":[{"type":"int"},[{"type":"float"}]]}',
-         "Callable[[float], int]"),
+        (
+            '{"type":"ffi.Function","named_args":{"return":[{"type":"int"}],"params":[]}}',
+            "Callable[[], int]",
+        ),
+        (
+            '{"type":"std::function","args":[{"type":"int"},[{"type":"float"}]]}',
+            "Callable[[float], int]",
+        ),
         ('{"type":"std::array","args":[{"type":"int"},3]}', "std::array[int]"),
         ('{"type":"std::tuple","args":[{"type":"int"},{"type":"ffi.String"}]}', "tuple[int, str]"),
         ('{"type":"foo.Unknown","fallback":{"type":"int"}}', "int"),
@@ -214,12 +222,30 @@ def test_json_round_trip_preserves_schema():
 def test_from_type_index_uses_builtin_aliases():
     got = [repr(TS.from_type_index(i)) for i in (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)]
     assert got == [
-        "None", "int", "bool", "float", "ctypes.c_void_p", "dtype", "Device",
-        "Tensor", "str", "bytes", "Object", "str", "bytes",
+        "None",
+        "int",
+        "bool",
+        "float",
+        "ctypes.c_void_p",
+        "dtype",
+        "Device",
+        "Tensor",
+        "str",
+        "bytes",
+        "Object",
+        "str",
+        "bytes",
     ]
     assert [repr(TS.from_type_index(i)) for i in (64, 65, 66, 68, 70, 71, 72, 75, 76)] == [
-        "Object", "str", "bytes", "Callable[..., Any]", "Tensor",
-        "Array[Any]", "Map[Any, Any]", "List[Any]", "Dict[Any, Any]",
+        "Object",
+        "str",
+        "bytes",
+        "Callable[..., Any]",
+        "Tensor",
+        "Array[Any]",
+        "Map[Any, Any]",
+        "List[Any]",
+        "Dict[Any, Any]",
     ]
 
 
@@ -397,8 +423,12 @@ def test_str_and_bytes_come_back_as_ffi_wrappers():
 @pytest.mark.parametrize(
     "schema, value, detail",
     [
-        (INT, 2**63, "integer 9223372036854775808 out of int64 range "
-         "[-9223372036854775808, 9223372036854775807]"),
+        (
+            INT,
+            2**63,
+            "integer 9223372036854775808 out of int64 range "
+            "[-9223372036854775808, 9223372036854775807]",
+        ),
         (INT, 1.0, "expected int, got float"),
         (INT, "x", "expected int, got str"),
         (INT, None, "expected int, got None"),
@@ -426,8 +456,11 @@ def test_str_and_bytes_come_back_as_ffi_wrappers():
         (TS("Union", (INT, STR)), 1.5, "expected int | str, got float"),
         (TS("Optional", (TS("Union", (INT, STR)),)), 1.5, "expected int | str | None, got float"),
         (TS("Object"), None, "expected Object, got None"),
-        (TS("Array", (TS("Array", (INT,)),)), [[1], ["a"]],
-         "element [1]: element [0]: expected int, got str"),
+        (
+            TS("Array", (TS("Array", (INT,)),)),
+            [[1], ["a"]],
+            "element [1]: element [0]: expected int, got str",
+        ),
     ],
 )
 def test_convert_and_check_value_reject_with_detail(schema, value, detail):

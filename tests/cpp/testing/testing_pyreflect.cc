@@ -80,7 +80,8 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       .def_ro("a", &PairObj::a, "first")
       .def_ro("b", &PairObj::b, "second")
       .def(refl::init<int64_t, int64_t>())
-      .def("sum", [](const PairObj* self) { return self->a + self->b; }, "a + b")
+      .def(
+          "sum", [](const PairObj* self) { return self->a + self->b; }, "a + b")
       .def_static("swap", [](int64_t a, int64_t b) {
         return ffi::ObjectRef(ffi::make_object<PairObj>(b, a));
       });
@@ -100,8 +101,9 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       .def_rw("y", &TripleObj::y)
       .def_rw("z", &TripleObj::z);
   refl::ObjectDef<NoInitObj>(refl::init(false))
-      .def_rw("items", &NoInitObj::items,
-              refl::DefaultFactory(ffi::Function::FromTyped([]() { return ffi::Array<int64_t>(); })))
+      .def_rw(
+          "items", &NoInitObj::items,
+          refl::DefaultFactory(ffi::Function::FromTyped([]() { return ffi::Array<int64_t>(); })))
       .def_rw("note", &NoInitObj::note, "a note", refl::repr(false), refl::compare(false));
   refl::GlobalDef().def("testing.pyreflect.make_no_init", []() {
     ffi::ObjectPtr<NoInitObj> obj = ffi::make_object<NoInitObj>();

@@ -26,6 +26,23 @@
 
 TVM_FFI_NAMESPACE_BEGIN
 namespace detail {
+/*!
+ * \brief The fields / methods of a type as published so far: the runtime
+ *  appends concurrently, publishing the count (release) after the entry.
+ */
+inline int32_t LoadNumFields(const TVMFFITypeInfo* info) {
+  return __atomic_load_n(&info->num_fields, __ATOMIC_ACQUIRE);
+}
+inline int32_t LoadNumMethods(const TVMFFITypeInfo* info) {
+  return __atomic_load_n(&info->num_methods, __ATOMIC_ACQUIRE);
+}
+inline const TVMFFIFieldInfo* LoadFields(const TVMFFITypeInfo* info) {
+  return __atomic_load_n(&info->fields, __ATOMIC_ACQUIRE);
+}
+inline const TVMFFIMethodInfo* LoadMethods(const TVMFFITypeInfo* info) {
+  return __atomic_load_n(&info->methods, __ATOMIC_ACQUIRE);
+}
+
 /*! \brief The type info of a key; throws the runtime's KeyError for unknown keys. */
 inline const TVMFFITypeInfo* GetTypeInfoByKey(std::string_view type_key) {
   TVMFFIByteArray key{type_key.data(), type_key.size()};
@@ -57,8 +74,10 @@ inline int64_t GetFieldByteOffsetToObject(T Class::* field_ptr) {
  */
 inline const TVMFFIFieldInfo* GetFieldInfo(std::string_view type_key, std::string_view field_name) {
   const TVMFFITypeInfo* info = ffi::detail::GetTypeInfoByKey(type_key);
-  for (int32_t i = 0; i < info->num_fields; ++i) {
-    if (ffi::ToStringView(info->fields[i].name) == field_name) return &info->fields[i];
+  int32_t num_fields = ffi::detail::LoadNumFields(info);
+  const TVMFFIFieldInfo* fields = ffi::detail::LoadFields(info);
+  for (int32_t i = 0; i < num_fields; ++i) {
+    if (ffi::ToStringView(fields[i].name) == field_name) return &fields[i];
   }
   TVM_FFI_THROW(RuntimeError) << "Cannot find field  `" << field_name << "` in " << type_key;
   TVM_FFI_UNREACHABLE();
@@ -71,8 +90,10 @@ inline const TVMFFIFieldInfo* GetFieldInfo(std::string_view type_key, std::strin
 inline const TVMFFIMethodInfo* GetMethodInfo(std::string_view type_key,
                                              std::string_view method_name) {
   const TVMFFITypeInfo* info = ffi::detail::GetTypeInfoByKey(type_key);
-  for (int32_t i = 0; i < info->num_methods; ++i) {
-    if (ffi::ToStringView(info->methods[i].name) == method_name) return &info->methods[i];
+  int32_t num_methods = ffi::detail::LoadNumMethods(info);
+  const TVMFFIMethodInfo* methods = ffi::detail::LoadMethods(info);
+  for (int32_t i = 0; i < num_methods; ++i) {
+    if (ffi::ToStringView(methods[i].name) == method_name) return &methods[i];
   }
   TVM_FFI_THROW(RuntimeError) << "Cannot find method " << method_name << " in " << type_key;
   TVM_FFI_UNREACHABLE();
@@ -198,16 +219,18 @@ class FieldSetter {
  */
 template <typename Callback>
 inline bool ForEachFieldInfoWithEarlyStop(const TVMFFITypeInfo* type_info, Callback callback) {
-  for (int32_t depth = 1; depth < type_info->type_depth; ++depth) {
-    const TVMFFITypeInfo* parent = type_info->type_ancestors[depth];
-    for (int32_t i = 0; i < parent->num_fields; ++i) {
-      if (callback(&parent->fields[i])) return true;
+  auto visit_own = [&](const TVMFFITypeInfo* info) {
+    int32_t num_fields = ffi::detail::LoadNumFields(info);
+    const TVMFFIFieldInfo* fields = ffi::detail::LoadFields(info);
+    for (int32_t i = 0; i < num_fields; ++i) {
+      if (callback(&fields[i])) return true;
     }
+    return false;
+  };
+  for (int32_t depth = 1; depth < type_info->type_depth; ++depth) {
+    if (visit_own(type_info->type_ancestors[depth])) return true;
   }
-  for (int32_t i = 0; i < type_info->num_fields; ++i) {
-    if (callback(&type_info->fields[i])) return true;
-  }
-  return false;
+  return visit_own(type_info);
 }
 
 /*! \brief ForEachFieldInfoWithEarlyStop without stopping: callback returns void. */
