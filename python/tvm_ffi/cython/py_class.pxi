@@ -6,7 +6,11 @@ cdef int py_class_field_convert(void* converter, const TVMFFIAny* value,
                                 TVMFFIAny* result) noexcept with gil:
     try:
         converted = (<object>converter)(any_view_to_py(value))
-        py_to_owned_any(converted, result)
+        if type(converted) is CAny:
+            # The converter's own result (TypeSchema.convert): share it, no second conversion.
+            check_call(TVMFFIAnyViewToOwnedAny(&(<CAny>converted).value, result))
+        else:
+            py_to_owned_any(converted, result)
         return 0
     except BaseException as exc:  # reported to the runtime as the raised error
         set_raised_from_py_exception(exc)

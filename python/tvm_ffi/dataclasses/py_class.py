@@ -267,9 +267,7 @@ def _make_setter(kind, schema, keep_alive):
     """The setter Function of a field: the runtime converts each value with the schema (through
     the core's conversion callback) before storing it."""
 
-    def converter(value):
-        return _convert(schema, value)
-
+    converter = schema.convert
     keep_alive.append(converter)
     return _rt("ffi.MakeFieldSetter")(kind, id(converter), core._py_class_field_convert_addr())
 
