@@ -114,6 +114,9 @@ def __replace__(self, **changes):
     return new
 
 
+_make_init_signature = registry._make_init_signature
+
+
 def _make_init(cls, type_info):
     """The reflection-driven ``__init__`` of c_class mode (see registry._install_init)."""
     registry._install_init(cls, type_info)
