@@ -27,6 +27,7 @@ include "protocol.pxi"
 include "stream.pxi"
 include "exchange.pxi"
 include "type_info.pxi"
+include "py_class.pxi"
 
 
 cdef int _register_env_hooks() except -1:

@@ -1,0 +1,280 @@
+"""@c_class over the C++ fixtures of tvm_ffi.testing: generated members, frozen, warnings."""
+
+import copy
+import inspect
+import warnings
+
+import pytest
+import tvm_ffi
+import tvm_ffi.testing
+from tvm_ffi import registry
+from tvm_ffi.dataclasses import c_class, field, fields, is_dataclass, replace
+
+
+@c_class("testing.TestCxxClassBase")
+class _Base(tvm_ffi.Object):
+    v_i64: int
+    v_i32: int
+
+    def __init__(self, v_i64, v_i32):
+        self.__ffi_init__(v_i64, v_i32)
+
+
+@c_class("testing.TestCxxClassDerived", eq=True, order=True, unsafe_hash=True)
+class _Derived(_Base):
+    v_f64: float
+    v_f32: float = field(default=8.0)
+
+
+@c_class("testing.TestCxxClassDerivedDerived", frozen=True)
+class _DerivedDerived(_Derived):
+    v_str: str
+    v_bool: bool
+
+
+@c_class("testing.TestFrozenCxx", init=False)
+class _NoInit(tvm_ffi.Object):
+    pass
+
+
+@c_class("testing.TestCustomHash")
+class _CustomHash(tvm_ffi.Object):
+    key: int
+    label: str
+
+
+@pytest.fixture
+def non_copyable_cls():
+    """A c_class over testing.TestNonCopyable; the testing module's class is bound back after."""
+    original = tvm_ffi.testing.TestNonCopyable
+
+    @c_class("testing.TestNonCopyable")
+    class NonCopyable(tvm_ffi.Object):
+        value: int
+
+    yield NonCopyable
+    registry._bind_class(original, original.__tvm_ffi_type_info__)
+
+
+def test_user_init_calls_explicit_cxx_constructor():
+    obj = _Base(1, 2)
+    assert (obj.v_i64, obj.v_i32) == (2, 4)
+
+
+def test_generated_init_fills_parent_fields_and_defaults():
+    obj = _Derived(1, 2, 3.5)
+    assert (obj.v_i64, obj.v_i32, obj.v_f64, obj.v_f32) == (1, 2, 3.5, 8.0)
+
+
+def test_generated_init_accepts_keywords():
+    obj = _Derived(v_f64=1.5, v_i32=2, v_i64=3, v_f32=4.0)
+    assert (obj.v_i64, obj.v_i32, obj.v_f64, obj.v_f32) == (3, 2, 1.5, 4.0)
+
+
+def test_generated_init_signature_lists_parent_fields_first():
+    assert (
+        str(inspect.signature(_Derived.__init__)) == "(self, v_i64, v_i32, v_f64, v_f32=<MISSING>)"
+    )
+
+
+def test_generated_init_missing_argument_error_comes_from_runtime():
+    with pytest.raises(TypeError, match="missing required argument: 'v_f64'"):
+        _Derived(1, 2)
+
+
+def test_field_value_in_body_is_removed_and_replaced_by_property():
+    assert isinstance(_Derived.__dict__["v_f32"], tvm_ffi.core.FFIProperty)
+
+
+def test_repr_uses_repr_print_and_skips_repr_off_fields():
+    assert repr(_Derived(1, 2, 3.5)) == "testing.TestCxxClassDerived(v_f64=3.5, v_f32=8)"
+
+
+def test_eq_compares_fields_recursively():
+    assert _Derived(1, 2, 3.5) == _Derived(1, 2, 3.5)
+    assert _Derived(1, 2, 3.5) != _Derived(1, 2, 4.5)
+
+
+def test_without_eq_objects_compare_by_identity():
+    a, b = _Base(1, 2), _Base(1, 2)
+    assert a != b
+    assert a == a
+
+
+def test_eq_with_unrelated_object_is_false():
+    assert (_Derived(1, 2, 3.5) == 5) is False
+
+
+def test_order_methods_compare_fields():
+    small, large = _Derived(1, 2, 3.0), _Derived(1, 2, 4.0)
+    assert small < large and small <= large and large > small and large >= small
+    assert not (large < small)
+
+
+def test_order_with_unrelated_object_raises_python_type_error():
+    with pytest.raises(TypeError, match="not supported between instances"):
+        _ = _Derived(1, 2, 3.0) < 1
+
+
+def test_unsafe_hash_is_recursive_hash():
+    a, b = _Derived(1, 2, 3.5), _Derived(1, 2, 3.5)
+    assert hash(a) == hash(b)
+    assert hash(a) == tvm_ffi.get_global_func("ffi.RecursiveHash")(a)
+
+
+def test_copy_makes_new_object_with_same_fields_and_type():
+    a = _Derived(1, 2, 3.5)
+    b = copy.copy(a)
+    assert type(b) is _Derived
+    assert not b.same_as(a)
+    assert b == a
+
+
+def test_deepcopy_makes_new_object_with_same_fields():
+    a = _Derived(1, 2, 3.5)
+    b = copy.deepcopy(a)
+    assert type(b) is _Derived and not b.same_as(a) and b == a
+
+
+def test_copy_of_non_copyable_type_raises(non_copyable_cls):
+    obj = non_copyable_cls(3)
+    assert obj.value == 3
+    with pytest.raises(
+        TypeError,
+        match="Type `NonCopyable` does not support copy. The underlying "
+        "C\\+\\+ type is not copy-constructible.",
+    ):
+        copy.copy(obj)
+
+
+def test_replace_changes_named_fields_on_a_copy():
+    a = _Derived(1, 2, 3.5)
+    b = replace(a, v_f64=9.5)
+    assert (b.v_i64, b.v_f64) == (1, 9.5)
+    assert a.v_f64 == 3.5
+
+
+def test_replace_with_unknown_name_raises_attribute_error():
+    with pytest.raises(AttributeError, match="type object '_Derived' has no attribute 'nope'"):
+        replace(_Derived(1, 2, 3.5), nope=1)
+
+
+def test_replace_converts_values():
+    with pytest.raises(TypeError):
+        replace(_Derived(1, 2, 3.5), v_f64="x")
+
+
+def test_match_args_lists_positional_init_fields_parent_first():
+    assert _Derived.__match_args__ == ("v_i64", "v_i32", "v_f64", "v_f32")
+
+
+def test_init_false_installs_construction_guard():
+    with pytest.raises(
+        TypeError,
+        match="`_NoInit` cannot be constructed directly. Define a "
+        "custom __init__ or use a factory method.",
+    ):
+        _NoInit()
+
+
+def test_frozen_marks_own_fields_read_only():
+    obj = _DerivedDerived(1, 2, 3.5, v_bool=True, v_f32=4.0, v_str="s")
+    with pytest.raises(AttributeError):
+        obj.v_str = "t"
+    assert obj.v_str == "s"
+
+
+def test_frozen_does_not_freeze_parent_fields():
+    obj = _DerivedDerived(1, 2, 3.5, v_bool=True, v_f32=4.0, v_str="s")
+    obj.v_f64 = 6.5
+    assert obj.v_f64 == 6.5
+
+
+def test_frozen_field_set_escape_hatch_writes():
+    obj = _DerivedDerived(1, 2, 3.5, v_bool=True, v_f32=4.0, v_str="s")
+    type(obj).v_str.set(obj, "t")
+    assert obj.v_str == "t"
+
+
+def test_replace_on_frozen_object_writes_frozen_field():
+    obj = replace(_DerivedDerived(1, 2, 3.5, v_bool=True, v_f32=4.0, v_str="s"), v_str="r")
+    assert obj.v_str == "r"
+    with pytest.raises(AttributeError):
+        obj.v_str = "q"
+
+
+def test_frozen_fields_report_frozen_in_fields():
+    by_name = {f.name: f for f in fields(_DerivedDerived)}
+    assert by_name["v_str"].frozen and by_name["v_bool"].frozen
+    assert not by_name["v_f64"].frozen
+
+
+def test_fields_carry_cxx_registration():
+    by_name = {f.name: f for f in fields(_Derived)}
+    assert [f.name for f in fields(_Derived)] == ["v_i64", "v_i32", "v_f64", "v_f32"]
+    assert by_name["v_f32"].default == 8.0
+    assert by_name["v_i64"].repr is False
+    assert by_name["v_f64"].type is float
+
+
+def test_type_attrs_of_cxx_type_are_copied_to_class():
+    assert callable(_CustomHash.__ffi_hash__)
+
+
+def test_unannotated_reflected_fields_warn_with_sorted_names():
+    with pytest.warns(UserWarning) as record:
+
+        @c_class("testing.TestCompare")
+        class _Compare(tvm_ffi.Object):
+            key: int
+
+    message = str(record[0].message)
+    assert message == (
+        "@c_class('testing.TestCompare'): class `test_unannotated_reflected_fields_warn_with_"
+        "sorted_names.<locals>._Compare` does not annotate the following reflected field(s): "
+        "ignored_field, name. Add type annotations (e.g. `field_name: type`) to the class body "
+        "for IDE support and documentation."
+    )
+    assert record[0].filename == __file__
+
+
+def test_annotated_class_does_not_warn():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+
+        @c_class("testing.TestHash")
+        class _Hash(tvm_ffi.Object):
+            key: int
+            name: str
+            hash_ignored: int
+
+    assert _Hash(1, "a", 2).key == 1
+
+
+def test_unknown_type_key_raises_value_error():
+    with pytest.raises(ValueError, match="Cannot find object type index for testing.NoSuchType"):
+
+        @c_class("testing.NoSuchType")
+        class _Missing(tvm_ffi.Object):
+            pass
+
+
+def test_is_dataclass_true_for_class_and_instance():
+    assert is_dataclass(_Derived) and is_dataclass(_Derived(1, 2, 3.5))
+
+
+def test_is_dataclass_false_for_register_object_and_containers():
+    assert not is_dataclass(tvm_ffi.testing.TestObjectBase)
+    assert not is_dataclass(tvm_ffi.Array([1]))
+    assert not is_dataclass(tvm_ffi.Object)
+
+
+def test_values_returned_from_cxx_come_back_as_c_class():
+    obj = tvm_ffi.Array([_Derived(1, 2, 3.5)])[0]
+    assert type(obj) is _Derived
+
+
+def test_dataclass_transform_marker():
+    spec = c_class.__dataclass_transform__
+    assert spec["eq_default"] is False and spec["order_default"] is False
+    assert spec["field_specifiers"] == (tvm_ffi.dataclasses.Field, field)
