@@ -166,4 +166,4 @@ __all__ = [
     "structural_visit",
     "structural_walk",
 ]
-from . import dataclasses  # noqa: E402
+from . import dataclasses
