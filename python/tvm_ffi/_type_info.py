@@ -37,6 +37,11 @@ class FFIProperty(property):
     always writes, with the same conversion as an assignment.
     """
 
+    def __new__(cls, fget, fset, frozen, fdel=None, doc=None):
+        if frozen and cls is FFIProperty:
+            cls = _FrozenFFIProperty
+        return super().__new__(cls)
+
     def __init__(self, fget, fset, frozen, fdel=None, doc=None):
         super().__init__(fget, None if frozen else fset, fdel, doc)
         # A property subclass would otherwise show the class docstring.
@@ -49,6 +54,15 @@ class FFIProperty(property):
         if self._ffi_fset is None:
             raise AttributeError("field %r has no setter" % getattr(self.fget, "__name__", "?"))
         self._ffi_fset(obj, value)
+
+
+class _FrozenFFIProperty(FFIProperty):
+    """A frozen field's property: assignment names the property and class on every Python
+    (3.9 and 3.10 would only say "can't set attribute")."""
+
+    def __set__(self, obj, value):
+        name = getattr(self.fget, "__name__", "?")
+        raise AttributeError("property %r of %r object has no setter" % (name, type(obj).__name__))
 
 
 @dataclasses.dataclass(eq=False)

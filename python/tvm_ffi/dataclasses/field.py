@@ -6,7 +6,16 @@ import typing
 
 from ..core import MISSING
 
-KW_ONLY = _dataclasses.KW_ONLY
+
+class _KwOnlyMarker:
+    """Stands in for ``dataclasses.KW_ONLY`` on Python 3.9, which lacks it."""
+
+    def __repr__(self) -> str:
+        return "KW_ONLY"
+
+
+# The standard marker where it exists, so either spelling works in a class body.
+KW_ONLY = getattr(_dataclasses, "KW_ONLY", _KwOnlyMarker())
 
 _STRUCTURAL_EQ_CHOICES = (None, "def", "def-pattern", "def-simple", "ignore")
 

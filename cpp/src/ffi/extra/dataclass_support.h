@@ -12,6 +12,8 @@
 
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/c_api.h>
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/container/map_base.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/object.h>
@@ -25,6 +27,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 TVM_FFI_NAMESPACE_BEGIN
 namespace detail {
@@ -50,6 +53,50 @@ inline std::string_view TypeKeyOf(int32_t type_index) {
 inline uint64_t TypeKeyHashOf(int32_t type_index) {
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
   return info == nullptr ? 0 : info->type_key_hash;
+}
+
+/*! \brief The __ffi_hash__ column (looked up once). */
+inline const reflection::TypeAttrColumn& HashHooks() {
+  static const reflection::TypeAttrColumn column(reflection::type_attr::kHash);
+  return column;
+}
+
+/*! \brief The __ffi_eq__ column (looked up once). */
+inline const reflection::TypeAttrColumn& EqHooks() {
+  static const reflection::TypeAttrColumn column(reflection::type_attr::kEq);
+  return column;
+}
+
+/*! \brief The __ffi_compare__ column (looked up once). */
+inline const reflection::TypeAttrColumn& CompareHooks() {
+  static const reflection::TypeAttrColumn column(reflection::type_attr::kCompare);
+  return column;
+}
+
+/*!
+ * \brief Appends owning references to a container's children: the elements of an
+ *  Array/List, or key, value, key, value... of a Map/Dict. Other objects add nothing.
+ * \return Whether obj was one of those containers.
+ */
+inline bool AppendContainerItems(const Object* obj, int32_t type_index, std::vector<Any>* items) {
+  if (type_index == kTVMFFIArray || type_index == kTVMFFIList) {
+    const SeqBaseObj* seq = static_cast<const SeqBaseObj*>(obj);
+    items->reserve(items->size() + static_cast<size_t>(seq->size));
+    for (int64_t i = 0; i < seq->size; ++i) {
+      items->push_back(Any(AnyView::CopyFromTVMFFIAny(seq->slots()[i])));
+    }
+    return true;
+  }
+  if (type_index == kTVMFFIMap || type_index == kTVMFFIDict) {
+    const MapBaseObj* map = static_cast<const MapBaseObj*>(obj);
+    items->reserve(items->size() + map->size() * 2);
+    for (const auto& kv : *map) {
+      items->push_back(kv.first);
+      items->push_back(kv.second);
+    }
+    return true;
+  }
+  return false;
 }
 
 /*! \return The Function a hook column holds for the type, or nullopt when none. */

@@ -139,21 +139,11 @@ class DeepCopier {
     Frame frame;
     frame.orig = obj;
     frame.orig_ref = Any(value);
-    if (type_index == kTVMFFIArray || type_index == kTVMFFIList) {
-      const SeqBaseObj* seq = static_cast<const SeqBaseObj*>(obj);
-      frame.items.reserve(static_cast<size_t>(seq->size));
-      for (int64_t i = 0; i < seq->size; ++i) {
-        frame.items.push_back(Any(AnyView::CopyFromTVMFFIAny(seq->slots()[i])));
-      }
-      frame.kind = type_index == kTVMFFIArray ? Kind::kArray : Kind::kList;
-    } else if (type_index == kTVMFFIMap || type_index == kTVMFFIDict) {
-      const MapBaseObj* map = static_cast<const MapBaseObj*>(obj);
-      frame.items.reserve(map->size() * 2);
-      for (const auto& kv : *map) {
-        frame.items.push_back(kv.first);
-        frame.items.push_back(kv.second);
-      }
-      frame.kind = type_index == kTVMFFIMap ? Kind::kMap : Kind::kDict;
+    if (AppendContainerItems(obj, type_index, &frame.items)) {
+      frame.kind = type_index == kTVMFFIArray  ? Kind::kArray
+                   : type_index == kTVMFFIList ? Kind::kList
+                   : type_index == kTVMFFIMap  ? Kind::kMap
+                                               : Kind::kDict;
     } else {
       frame.kind = Kind::kObject;
       std::optional<Function> copy_fn = HookOf(ShallowCopyHooks(), type_index);

@@ -41,16 +41,6 @@ namespace detail {
 namespace dataclass {
 namespace {
 
-const reflection::TypeAttrColumn& EqHooks() {
-  static const reflection::TypeAttrColumn column(reflection::type_attr::kEq);
-  return column;
-}
-
-const reflection::TypeAttrColumn& CompareHooks() {
-  static const reflection::TypeAttrColumn column(reflection::type_attr::kCompare);
-  return column;
-}
-
 template <typename T>
 int ThreeWay(const T& a, const T& b) {
   return a < b ? -1 : (b < a ? 1 : 0);

@@ -48,21 +48,6 @@ namespace detail {
 namespace dataclass {
 namespace {
 
-const reflection::TypeAttrColumn& HashHooks() {
-  static const reflection::TypeAttrColumn column(reflection::type_attr::kHash);
-  return column;
-}
-
-const reflection::TypeAttrColumn& EqHooks() {
-  static const reflection::TypeAttrColumn column(reflection::type_attr::kEq);
-  return column;
-}
-
-const reflection::TypeAttrColumn& CompareHooks() {
-  static const reflection::TypeAttrColumn column(reflection::type_attr::kCompare);
-  return column;
-}
-
 uint64_t Combine(uint64_t key, uint64_t value) { return StableHashCombine(key, value); }
 
 uint64_t HashBytes(int32_t kind, const char* data, size_t size) {
@@ -249,21 +234,9 @@ class RecursiveHasher {
     if (stack_.size() >= kMaxStackDepth) ThrowStackDepthExceeded("RecursiveHash");
     Frame frame;
     frame.obj = obj;
-    if (type_index == kTVMFFIArray || type_index == kTVMFFIList) {
-      frame.kind = Kind::kSeq;
-      const SeqBaseObj* seq = static_cast<const SeqBaseObj*>(obj);
-      frame.items.reserve(static_cast<size_t>(seq->size));
-      for (int64_t i = 0; i < seq->size; ++i) {
-        frame.items.push_back(Any(AnyView::CopyFromTVMFFIAny(seq->slots()[i])));
-      }
-    } else if (type_index == kTVMFFIMap || type_index == kTVMFFIDict) {
-      frame.kind = Kind::kMap;
-      const MapBaseObj* map = static_cast<const MapBaseObj*>(obj);
-      frame.items.reserve(map->size() * 2);
-      for (const auto& kv : *map) {
-        frame.items.push_back(kv.first);
-        frame.items.push_back(kv.second);
-      }
+    if (AppendContainerItems(obj, type_index, &frame.items)) {
+      bool is_seq = type_index == kTVMFFIArray || type_index == kTVMFFIList;
+      frame.kind = is_seq ? Kind::kSeq : Kind::kMap;
     } else {
       frame.kind = Kind::kObject;
       const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);

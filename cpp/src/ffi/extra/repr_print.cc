@@ -376,21 +376,10 @@ class ReprPrinter {
     if (stack_.size() >= kMaxStackDepth) ThrowStackDepthExceeded("ReprPrint");
     Frame frame;
     frame.obj = obj;
-    if (type_index == kTVMFFIArray || type_index == kTVMFFIList) {
-      frame.kind = type_index == kTVMFFIArray ? Kind::kArray : Kind::kList;
-      const SeqBaseObj* seq = static_cast<const SeqBaseObj*>(obj);
-      frame.items.reserve(static_cast<size_t>(seq->size));
-      for (int64_t i = 0; i < seq->size; ++i) {
-        frame.items.push_back(Any(AnyView::CopyFromTVMFFIAny(seq->slots()[i])));
-      }
-    } else if (type_index == kTVMFFIMap || type_index == kTVMFFIDict) {
-      frame.kind = Kind::kMap;
-      const MapBaseObj* map = static_cast<const MapBaseObj*>(obj);
-      frame.items.reserve(map->size() * 2);
-      for (const auto& kv : *map) {
-        frame.items.push_back(kv.first);
-        frame.items.push_back(kv.second);
-      }
+    if (AppendContainerItems(obj, type_index, &frame.items)) {
+      frame.kind = type_index == kTVMFFIArray  ? Kind::kArray
+                   : type_index == kTVMFFIList ? Kind::kList
+                                               : Kind::kMap;
     } else {
       frame.kind = Kind::kObject;
       const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);

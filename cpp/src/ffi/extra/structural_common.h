@@ -63,6 +63,21 @@ inline std::optional<Function> ColumnFunction(const TVMFFITypeAttrColumn* col, i
   return AnyView::CopyFromTVMFFIAny(cell).cast<Function>();
 }
 
+/*! \brief Sets a definition-region variable for a scope and restores it on exit (also on throw). */
+class RegionScope {
+ public:
+  RegionScope(TVMFFIDefRegionKind* slot, TVMFFIDefRegionKind value) : slot_(slot), saved_(*slot) {
+    *slot_ = value;
+  }
+  ~RegionScope() { *slot_ = saved_; }
+  RegionScope(const RegionScope&) = delete;
+  RegionScope& operator=(const RegionScope&) = delete;
+
+ private:
+  TVMFFIDefRegionKind* slot_;
+  TVMFFIDefRegionKind saved_;
+};
+
 /*!
  * \brief The region a field is walked in: flag 4096 enters Simple, flag 16
  *  Pattern; a Pattern region is sticky; other fields keep the current one.

@@ -199,17 +199,8 @@ class EqualEngine {
 
   template <typename F>
   bool WithRegion(TVMFFIDefRegionKind region, F&& f) {
-    TVMFFIDefRegionKind saved = region_;
-    region_ = region;
-    bool result;
-    try {
-      result = f();
-    } catch (...) {
-      region_ = saved;
-      throw;
-    }
-    region_ = saved;
-    return result;
+    RegionScope scope(&region_, region);
+    return f();
   }
 
   void Bind(const Object* l, const Object* r) {

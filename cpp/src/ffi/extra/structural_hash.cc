@@ -177,17 +177,8 @@ class HashEngine {
 
   template <typename F>
   uint64_t WithRegion(TVMFFIDefRegionKind region, F&& f) {
-    TVMFFIDefRegionKind saved = region_;
-    region_ = region;
-    uint64_t result;
-    try {
-      result = f();
-    } catch (...) {
-      region_ = saved;
-      throw;
-    }
-    region_ = saved;
-    return result;
+    RegionScope scope(&region_, region);
+    return f();
   }
 
   uint64_t HashObject(const Object* obj) {
