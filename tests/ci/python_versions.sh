@@ -17,7 +17,7 @@ SMOKE=(tests/python/test_function.py tests/python/test_conversion.py
        tests/python/test_container.py tests/python/test_error.py
        tests/python/test_object_init.py tests/python/test_device_dtype.py
        tests/python/test_abi3_call_paths.py
-       tests/python/test_pyreflect_register_object.py tests/python/test_dataclass_c_class.py
+       tests/python/test_dataclass_c_class.py
        tests/python/test_dataclass_py_class.py tests/python/test_serialization.py
        tests/python/test_structural_equal.py tests/python/test_dcutil_repr.py)
 

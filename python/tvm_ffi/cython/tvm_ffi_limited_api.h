@@ -168,4 +168,22 @@ static inline void TVMFFIPyTupleItemsRelease(TVMFFIPyTupleItemsView* view) {
   view->data = NULL;
 }
 
+/*! \brief A bound method of func on self; the limited API has no PyMethod_New, so it calls
+ *  types.MethodType (looked up once) there. Returns a new reference or NULL with an error set. */
+static inline PyObject* TVMFFIPyBoundMethod(PyObject* func, PyObject* self) {
+#if TVMFFI_PY_LIMITED_API
+  static PyObject* method_type = NULL;
+  if (method_type == NULL) {
+    PyObject* types = PyImport_ImportModule("types");
+    if (types == NULL) return NULL;
+    method_type = PyObject_GetAttrString(types, "MethodType");
+    Py_DECREF(types);
+    if (method_type == NULL) return NULL;
+  }
+  return PyObject_CallFunctionObjArgs(method_type, func, self, NULL);
+#else
+  return PyMethod_New(func, self);
+#endif
+}
+
 #endif  // TVM_FFI_PYTHON_LIMITED_API_H_

@@ -355,8 +355,8 @@ cdef int install_object_metaclass() except -1:
     return 0
 
 
-cdef extern from "Python.h":
-    object PyMethod_New(object func, object self)
+cdef extern from "tvm_ffi_limited_api.h":
+    object TVMFFIPyBoundMethod(object func, object self)
 
 
 cdef class _MethodDescriptor:
@@ -373,7 +373,7 @@ cdef class _MethodDescriptor:
     def __get__(self, obj, objtype):
         if obj is None:
             return self
-        return PyMethod_New(self.func, obj)
+        return TVMFFIPyBoundMethod(self.func, obj)
 
     def __call__(self, *args):
         return self.func(*args)
