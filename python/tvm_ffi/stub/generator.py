@@ -1,0 +1,20 @@
+"""The code generators by target name."""
+
+from .python_generator import PythonGenerator
+
+_GENERATORS = {"python": PythonGenerator}
+
+
+def generator_names():
+    """Targets this package can generate."""
+    return sorted(_GENERATORS)
+
+
+def get_generator(target):
+    """A generator of ``target``; ValueError naming the supported targets otherwise."""
+    cls = _GENERATORS.get(target)
+    if cls is None:
+        raise ValueError(
+            "Unsupported stub target `%s`; supported: %s" % (target, ", ".join(generator_names()))
+        )
+    return cls()
