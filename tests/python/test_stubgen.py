@@ -453,3 +453,35 @@ def test_module_entry_without_paths_prints_help_and_exits_1():
     )
     assert proc.returncode == 1
     assert "usage: tvm-ffi-stubgen" in proc.stdout
+
+
+# ---- coverage report ------------------------------------------------------------------
+
+
+def _coverage(tmp_path):
+    import json
+
+    out = tmp_path / "cov.json"
+    assert _run("--coverage-out", out) == 0
+    text = out.read_text()
+    assert text.endswith("}\n")
+    return json.loads(text)
+
+
+def test_coverage_report_without_paths_lists_object_types_sorted(tmp_path):
+    report = _coverage(tmp_path)
+    assert list(report) == sorted(report)
+    assert "int" not in report
+    assert "testing.TestIntPair" in report
+
+
+def test_coverage_report_proves_a_fully_reflected_layout(tmp_path):
+    entry = _coverage(tmp_path)["testing.TestIntPair"]
+    assert entry["verdict"] == "complete"
+    assert entry["detail"] == "reflected fields fill [24, 40) exactly"
+    assert entry["own_bytes"] == [24, 40]
+
+
+def test_coverage_report_root_object_is_the_header(tmp_path):
+    entry = _coverage(tmp_path)["ffi.Object"]
+    assert (entry["verdict"], entry["total_size"]) == ("complete", 24)

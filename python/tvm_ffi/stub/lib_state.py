@@ -14,7 +14,7 @@ def _prefix_of(name):
     return name.rpartition(".")[0]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _func_info_from_global_name(name):
     """The FuncInfo of a global function; None when it carries no type schema."""
     raw = registry.get_global_func_metadata(name).get("type_schema")
@@ -49,13 +49,14 @@ def collect_type_keys():
     """Every registered object type key, grouped by prefix, sorted."""
     out = {}
     for key in sorted(set(registry.get_registered_type_keys())):
-        if core._object_type_key_to_index(key) is None:
+        index = core._object_type_key_to_index(key)
+        if index is None or index < 64:  # below 64: the POD types (int, Device, ...)
             continue
         out.setdefault(_prefix_of(key), []).append(key)
     return out
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def object_info_from_type_key(type_key):
     """The ObjectInfo of a registered type key; ValueError for an unknown key."""
     return ObjectInfo.from_type_info(core._lookup_or_register_type_info_from_type_key(type_key))
