@@ -3,7 +3,7 @@ type's memory layout can be reproduced from reflection alone."""
 
 import json
 
-from .lib_state import collect_type_keys, object_info_from_type_key, toposort_objects
+from .lib_state import collect_type_keys, toposort_objects
 
 _OBJECT_HEADER_SIZE = 24
 
