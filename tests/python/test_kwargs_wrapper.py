@@ -23,7 +23,25 @@ def test_positional_and_keyword_arguments_are_forwarded_in_order():
 
 def test_signature_is_visible_to_inspect():
     f = make_kwargs_wrapper(_collect, ["a", "b"], (1,), ["k"])
-    assert str(inspect.signature(f)) == "(a, b=1, *, k)"
+    assert str(inspect.signature(f)) == "(a, b=<MISSING>, *, k)"
+
+
+def test_none_and_bool_defaults_show_literally_in_signature():
+    f = make_kwargs_wrapper(_collect, ["a", "b", "c"], (None, True), ["k"], {"k": False})
+    assert str(inspect.signature(f)) == "(a, b=None, c=True, *, k=False)"
+
+
+def test_hidden_defaults_are_filled_at_call_time():
+    f = make_kwargs_wrapper(_collect, ["a", "b"], ([1],), ["k"], {"k": "x"})
+    assert f(0) == (0, [1], "x")
+
+
+def test_target_exceptions_propagate_unchanged():
+    def boom(*args):
+        raise KeyError("inner")
+
+    with pytest.raises(KeyError, match="inner"):
+        make_kwargs_wrapper(boom, ["a"])(1)
 
 
 @pytest.mark.parametrize(
@@ -52,12 +70,46 @@ def test_argument_errors_are_python_type_errors(call, message):
             "not in kwonly_names",
         ),
         (dict(arg_names=["1x"]), "not a valid Python identifier"),
-        (dict(arg_names=["class"]), "not a valid Python identifier"),
+        (dict(arg_names=["class"]), "'class' is a Python keyword and cannot be used"),
+        (dict(kwonly_names=["k", "k"], arg_names=[]), "Duplicate keyword-only argument names"),
+        (dict(arg_names=["__i_unpack"]), 'Please avoid using names starting with "__i_"'),
     ],
 )
 def test_bad_specifications_raise_value_error(kwargs, message):
     with pytest.raises(ValueError, match=message):
         make_kwargs_wrapper(_collect, **kwargs)
+
+
+def test_non_string_name_is_a_type_error():
+    with pytest.raises(TypeError, match="Argument name must be a string, got int: 123"):
+        make_kwargs_wrapper(_collect, [123])
+
+
+def test_arg_defaults_must_be_a_tuple():
+    with pytest.raises(TypeError, match="arg_defaults must be a tuple, got list"):
+        make_kwargs_wrapper(_collect, ["a"], [1])
+
+
+def test_required_after_default_in_signature_is_rejected():
+    import inspect as _inspect
+
+    sig = _inspect.Signature(
+        [
+            _inspect.Parameter("a", _inspect.Parameter.POSITIONAL_ONLY, default=1),
+            _inspect.Parameter("b", _inspect.Parameter.POSITIONAL_ONLY),
+        ],
+        __validate_parameters__=False,
+    )
+    with pytest.raises(ValueError, match="Required positional parameter 'b' cannot follow"):
+        make_kwargs_wrapper_from_signature(_collect, sig)
+
+
+def test_var_kwargs_are_rejected():
+    def proto(x, **kw):
+        pass
+
+    with pytest.raises(ValueError, match=r"\*\*kwargs not supported"):
+        make_kwargs_wrapper_from_signature(_collect, inspect.signature(proto))
 
 
 def test_prototype_lends_name_and_doc():

@@ -1,6 +1,6 @@
 """Helpers used by tvm_ffi.cpp and available to users: FileLock and kwargs_wrapper."""
 
 from . import kwargs_wrapper
-from ._filelock import FileLock
+from .lockfile import FileLock
 
 __all__ = ["FileLock", "kwargs_wrapper"]

@@ -1,48 +1,48 @@
-"""Keyword-argument front ends for functions that take positional arguments only.
+"""Keyword-argument front ends for functions that take their arguments positionally.
 
-FFI functions are called positionally; ``make_kwargs_wrapper`` generates a plain Python
-function with a real signature (defaults, keyword-only parameters) that forwards every
-argument positionally, so callers get CPython's own argument errors and ``inspect``
-shows the signature.
+``make_kwargs_wrapper`` generates ``def wrapper(a, b=..., *, c, d=...)`` that forwards every
+argument positionally, in declaration order, to the target (an FFI function, say).
 """
 
+import functools
 import keyword
 
-# dataclasses and inspect are imported where used: tvm_ffi.utils is imported by `import tvm_ffi`.
+from .unpack_dataclass import unpack_dataclass_to_tuple
 
 __all__ = ["make_kwargs_wrapper", "make_kwargs_wrapper_from_signature", "unpack_dataclass_to_tuple"]
 
+_INTERNAL_NAMES = ("__i_target_func", "__i_MISSING", "__i_arg_defaults", "__i_unpack")
 
-def unpack_dataclass_to_tuple(value):
-    """Dataclass instances become tuples of their fields, recursively (inside lists, tuples
-    and dict values too); other values are returned unchanged."""
-    import dataclasses
 
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return tuple(
-            unpack_dataclass_to_tuple(getattr(value, f.name)) for f in dataclasses.fields(value)
+def _missing():
+    from .. import core
+
+    return core.MISSING
+
+
+def _check_name(name):
+    if not isinstance(name, str):
+        raise TypeError("Argument name must be a string, got %s: %r" % (type(name).__name__, name))
+    if keyword.iskeyword(name):
+        raise ValueError(
+            "Invalid argument name: %r is a Python keyword and cannot be used as a parameter name"
+            % name
         )
-    if isinstance(value, list):
-        return [unpack_dataclass_to_tuple(v) for v in value]
-    if isinstance(value, tuple):
-        return tuple(unpack_dataclass_to_tuple(v) for v in value)
-    if isinstance(value, dict):
-        return {k: unpack_dataclass_to_tuple(v) for k, v in value.items()}
-    return value
+    if not name.isidentifier():
+        raise ValueError("Invalid argument name: %r is not a valid Python identifier" % name)
 
 
-def _check_names(arg_names, kwonly_names, arg_defaults, kwonly_defaults):
-    names = list(arg_names) + list(kwonly_names)
-    for name in names:
-        if not isinstance(name, str) or not name.isidentifier() or keyword.iskeyword(name):
-            raise ValueError("Invalid argument name: %r is not a valid Python identifier" % (name,))
-        if name.startswith("_tvm_ffi_kw_"):
-            raise ValueError("Invalid argument name: %r is reserved" % (name,))
-    if len(set(arg_names)) != len(arg_names) or len(set(kwonly_names)) != len(kwonly_names):
-        raise ValueError("Duplicate argument names found in: %r" % (names,))
-    both = set(arg_names) & set(kwonly_names)
-    if both:
-        raise ValueError("Arguments cannot be both positional and keyword-only: %r" % (both,))
+def _validate(arg_names, arg_defaults, kwonly_names, kwonly_defaults):
+    for name in list(arg_names) + list(kwonly_names):
+        _check_name(name)
+    if len(set(arg_names)) != len(arg_names):
+        raise ValueError("Duplicate argument names found in: %r" % (list(arg_names),))
+    if len(set(kwonly_names)) != len(kwonly_names):
+        raise ValueError(
+            "Duplicate keyword-only argument names found in: %r" % (list(kwonly_names),)
+        )
+    if not isinstance(arg_defaults, tuple):
+        raise TypeError("arg_defaults must be a tuple, got %s" % type(arg_defaults).__name__)
     if len(arg_defaults) > len(arg_names):
         raise ValueError(
             "arg_defaults has %d values but only %d positional arguments"
@@ -54,6 +54,20 @@ def _check_names(arg_names, kwonly_names, arg_defaults, kwonly_defaults):
                 "Default provided for %r which is not in kwonly_names: %r"
                 % (name, list(kwonly_names))
             )
+    both = set(arg_names) & set(kwonly_names)
+    if both:
+        raise ValueError("Arguments cannot be both positional and keyword-only: %r" % (both,))
+    clash = (set(arg_names) | set(kwonly_names)) & set(_INTERNAL_NAMES)
+    if clash:
+        raise ValueError(
+            "Argument names conflict with internal names: %r. "
+            'Please avoid using names starting with "__i_"' % (clash,)
+        )
+
+
+def _literal(value):
+    """The default as source text when it can appear in the signature as is."""
+    return repr(value) if value is None or isinstance(value, bool) else None
 
 
 def make_kwargs_wrapper(
@@ -65,85 +79,96 @@ def make_kwargs_wrapper(
     prototype=None,
     map_dataclass_to_tuple=None,
 ):
-    """A function ``wrapper(<arg_names>, *, <kwonly_names>)`` calling
-    ``target_func(*all_values_in_order)``.
+    """A generated ``wrapper(<arg_names>, *, <kwonly_names>)`` calling
+    ``target_func(*values_in_declaration_order)``.
 
-    arg_defaults are right-aligned to arg_names (like ``__defaults__``); kwonly_defaults maps
-    keyword-only names to defaults (like ``__kwdefaults__``). prototype, when given, lends its
-    ``__name__``, ``__qualname__``, ``__module__``, ``__doc__`` and ``__annotations__``.
-    Arguments named in map_dataclass_to_tuple are passed through unpack_dataclass_to_tuple.
-    Bad names or defaults raise ValueError.
+    ``arg_defaults`` (a tuple) is right-aligned to ``arg_names``; ``kwonly_defaults`` maps
+    keyword-only names to defaults. None and bool defaults show in the signature; other
+    defaults show as ``MISSING`` and are filled in at call time. Arguments named in
+    ``map_dataclass_to_tuple`` go through ``unpack_dataclass_to_tuple``. ``prototype`` lends
+    its name, doc, module, qualname and annotations.
     """
     arg_names = list(arg_names)
     kwonly_names = list(kwonly_names or [])
     kwonly_defaults = dict(kwonly_defaults or {})
-    arg_defaults = tuple(arg_defaults)
+    _validate(arg_names, arg_defaults, kwonly_names, kwonly_defaults)
     unpack = set(map_dataclass_to_tuple or [])
-    _check_names(arg_names, kwonly_names, arg_defaults, kwonly_defaults)
-    for name in unpack:
-        if name not in arg_names and name not in kwonly_names:
-            raise ValueError("map_dataclass_to_tuple names unknown argument %r" % (name,))
-    namespace = {"_tvm_ffi_kw_target": target_func, "_tvm_ffi_kw_unpack": unpack_dataclass_to_tuple}
+    missing = _missing()
+    hidden = {}
     params = []
+    values = []
     first_default = len(arg_names) - len(arg_defaults)
+
+    def param(name, has_default, default):
+        if not has_default:
+            return name
+        text = _literal(default)
+        if text is not None:
+            return "%s=%s" % (name, text)
+        hidden[name] = default
+        return "%s=__i_MISSING" % name
+
     for i, name in enumerate(arg_names):
-        if i >= first_default:
-            namespace["_tvm_ffi_kw_d%d" % i] = arg_defaults[i - first_default]
-            params.append("%s=_tvm_ffi_kw_d%d" % (name, i))
-        else:
-            params.append(name)
+        has_default = i >= first_default
+        params.append(
+            param(name, has_default, arg_defaults[i - first_default] if has_default else None)
+        )
     if kwonly_names:
         params.append("*")
-        for j, name in enumerate(kwonly_names):
-            if name in kwonly_defaults:
-                namespace["_tvm_ffi_kw_k%d" % j] = kwonly_defaults[name]
-                params.append("%s=_tvm_ffi_kw_k%d" % (name, j))
-            else:
-                params.append(name)
-    values = ["_tvm_ffi_kw_unpack(%s)" % n if n in unpack else n for n in arg_names + kwonly_names]
-    code = "def wrapper(%s):\n    return _tvm_ffi_kw_target(%s)\n" % (
-        ", ".join(params),
-        ", ".join(values),
-    )
+        for name in kwonly_names:
+            params.append(param(name, name in kwonly_defaults, kwonly_defaults.get(name)))
+    body = []
+    for name in hidden:
+        body.append(
+            "    if %s is __i_MISSING:\n        %s = __i_arg_defaults[%r]" % (name, name, name)
+        )
+    for name in arg_names + kwonly_names:
+        values.append("__i_unpack(%s)" % name if name in unpack else name)
+    body.append("    return __i_target_func(%s)" % ", ".join(values))
+    code = "def wrapper(%s):\n%s\n" % (", ".join(params), "\n".join(body))
+    namespace = {
+        "__i_target_func": target_func,
+        "__i_MISSING": missing,
+        "__i_arg_defaults": hidden,
+        "__i_unpack": unpack_dataclass_to_tuple,
+    }
     exec(compile(code, "<tvm_ffi kwargs wrapper>", "exec"), namespace)
     wrapper = namespace["wrapper"]
     if prototype is not None:
-        for attr in ("__name__", "__qualname__", "__module__", "__doc__"):
-            if hasattr(prototype, attr):
-                setattr(wrapper, attr, getattr(prototype, attr))
-        wrapper.__annotations__ = dict(getattr(prototype, "__annotations__", {}))
+        functools.update_wrapper(wrapper, prototype, updated=())
+        del wrapper.__wrapped__  # the wrapper's own signature is the one to show
     return wrapper
 
 
 def make_kwargs_wrapper_from_signature(
     target_func, signature, prototype=None, exclude_arg_names=None, map_dataclass_to_tuple=None
 ):
-    """make_kwargs_wrapper for the parameters of an ``inspect.Signature``.
-
-    Parameters in exclude_arg_names are left out of the wrapper and are not passed on.
-    ``*args`` and ``**kwargs`` parameters raise ValueError.
-    """
+    """``make_kwargs_wrapper`` over the parameters of an ``inspect.Signature``; names in
+    ``exclude_arg_names`` (unknown ones included) are dropped. ValueError for ``*args``,
+    ``**kwargs`` and a required positional parameter after a defaulted one."""
     import inspect
 
     exclude = set(exclude_arg_names or [])
     arg_names, arg_defaults, kwonly_names, kwonly_defaults = [], [], [], {}
-    for param in signature.parameters.values():
-        if param.kind is inspect.Parameter.VAR_POSITIONAL:
+    for p in signature.parameters.values():
+        if p.kind is inspect.Parameter.VAR_POSITIONAL:
             raise ValueError("*args not supported in wrapper generation")
-        if param.kind is inspect.Parameter.VAR_KEYWORD:
+        if p.kind is inspect.Parameter.VAR_KEYWORD:
             raise ValueError("**kwargs not supported in wrapper generation")
-        if param.name in exclude:
+        if p.name in exclude:
             continue
-        if param.kind is inspect.Parameter.KEYWORD_ONLY:
-            kwonly_names.append(param.name)
-            if param.default is not inspect.Parameter.empty:
-                kwonly_defaults[param.name] = param.default
-        else:
-            arg_names.append(param.name)
-            if param.default is not inspect.Parameter.empty:
-                arg_defaults.append(param.default)
-            elif arg_defaults:
-                raise ValueError("non-default argument %r follows default argument" % param.name)
+        if p.kind is inspect.Parameter.KEYWORD_ONLY:
+            kwonly_names.append(p.name)
+            if p.default is not inspect.Parameter.empty:
+                kwonly_defaults[p.name] = p.default
+            continue
+        arg_names.append(p.name)
+        if p.default is not inspect.Parameter.empty:
+            arg_defaults.append(p.default)
+        elif arg_defaults:
+            raise ValueError(
+                "Required positional parameter %r cannot follow parameters with defaults" % p.name
+            )
     return make_kwargs_wrapper(
         target_func,
         arg_names,
