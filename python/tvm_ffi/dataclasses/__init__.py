@@ -11,6 +11,7 @@ from ..core import MISSING, Object
 from .c_class import c_class
 from .common import asdict, astuple, fields, is_dataclass, replace
 from .field import KW_ONLY, Field, field, init_property
+from .gen_abi_cpp import gen_abi_cpp
 from .py_class import py_class
 
 c_class.__dataclass_transform__["field_specifiers"] = (Field, field)
@@ -25,6 +26,7 @@ __all__ = [
     "c_class",
     "field",
     "fields",
+    "gen_abi_cpp",
     "init_property",
     "is_dataclass",
     "py_class",
