@@ -485,3 +485,10 @@ def test_coverage_report_proves_a_fully_reflected_layout(tmp_path):
 def test_coverage_report_root_object_is_the_header(tmp_path):
     entry = _coverage(tmp_path)["ffi.Object"]
     assert (entry["verdict"], entry["total_size"]) == ("complete", 24)
+
+
+def test_init_creates_a_missing_package_root(tmp_path):
+    root = tmp_path / "absent" / "python"
+    args = ["--init-pypkg", "mypkg", "--init-lib", "mylib", "--init-prefix", "testing.visit"]
+    assert _run(root, *args) == 0
+    assert (root / "testing" / "visit" / "_ffi_api.py").is_file()

@@ -334,6 +334,9 @@ def __main__(argv=None):
     if not opt.files:
         return 0
     failures = []
+    if opt.init is not None and not Path(opt.files[0]).exists():
+        # Scaffolding may start from nothing (the package directory is generated).
+        Path(opt.files[0]).mkdir(parents=True)
     files = _collect(opt.files, generator, failures)
     global_funcs = collect_global_funcs()
     ty_map = dict(C.DEFAULT_TY_MAP)
