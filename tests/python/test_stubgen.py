@@ -492,3 +492,20 @@ def test_init_creates_a_missing_package_root(tmp_path):
     args = ["--init-pypkg", "mypkg", "--init-lib", "mylib", "--init-prefix", "testing.visit"]
     assert _run(root, *args) == 0
     assert (root / "testing" / "visit" / "_ffi_api.py").is_file()
+
+
+def test_unloadable_library_fails_with_its_name(sample, tmp_path, capsys):
+    assert _run("--dlls", tmp_path / "libnothere.so", sample) == 2
+    assert "Cannot load --imports/--dlls: OSError" in capsys.readouterr().out
+
+
+def test_unknown_import_fails_with_its_name(sample, capsys):
+    assert _run("--imports", "no_such_module_xyz", sample) == 2
+    assert "no_such_module_xyz" in capsys.readouterr().out
+
+
+def test_verbose_prints_a_diff(sample, capsys):
+    assert _run("--verbose", sample) == 0
+    out = capsys.readouterr().out
+    assert "[File] %s" % sample.resolve() in out
+    assert "-    placeholder = 1" in out

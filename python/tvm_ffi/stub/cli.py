@@ -326,7 +326,11 @@ def __main__(argv=None):
     except ValueError as err:
         print(_red("[Failed] %s" % err))
         return 2
-    _load(opt)
+    try:
+        _load(opt)
+    except (ImportError, OSError) as err:
+        print(_red("[Failed] Cannot load --imports/--dlls: %s: %s" % (type(err).__name__, err)))
+        return 2
     if opt.coverage_out is not None:
         from .layout import write_coverage_report
 
