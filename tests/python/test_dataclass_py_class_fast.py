@@ -282,3 +282,11 @@ def test_converter_rejects_unknown_plan():
 def test_reader_rejects_non_getter():
     with pytest.raises(TypeError):
         tvm_ffi.core._PyClassFieldReader(object(), 1)
+
+
+def test_cxx_made_strings_are_stored_by_fast_conversion():
+    from tvm_ffi import serialization
+
+    obj = Fields(s="a long ascii text value", os="hé, not ascii", f=2.5, i=3)
+    back = serialization.from_json_graph_str(serialization.to_json_graph_str(obj))
+    assert (back.s, back.os, back.f, back.i) == ("a long ascii text value", "hé, not ascii", 2.5, 3)
