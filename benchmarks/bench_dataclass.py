@@ -4,7 +4,8 @@
 Usage: python benchmarks/bench_dataclass.py [--wheel DIR] [--rounds N]
 
 Times, in ns per operation, for a ``@py_class`` with three typed fields (int, float, str):
-construction (positional), reading the int field and assigning it. The class is defined in
+construction (positional), reading the int field and assigning it; two floor rows (a bare
+call and a plain ``__slots__`` read) show what the timing loop itself costs. The class is defined in
 Python on both sides, so no test library is needed. Both packages are named tvm_ffi, so each
 side runs in its own worker process (the wheel with PYTHONPATH=DIR); rounds alternate between
 the two so that both see the same phases of a shared machine. Figures are the best round.
@@ -36,6 +37,14 @@ cases = {
 def assign():
     p.a = 5
 cases["assign p.a = 5"] = assign
+
+# The floor of the harness: a bare call, and a plain __slots__ attribute read.
+class Slots:
+    __slots__ = ("a",)
+s = Slots()
+s.a = 1
+cases["floor: lambda: None"] = lambda: None
+cases["floor: __slots__ read s.a"] = lambda: s.a
 number = 20000
 for line in sys.stdin:
     out = {}

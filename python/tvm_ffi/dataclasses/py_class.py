@@ -17,7 +17,7 @@ import typing
 
 from .. import _type_info, core, registry
 from .._dunder import _install_dataclass_dunders
-from .._type_schema import TypeSchema
+from .._type_schema import _BUILDERS, TypeSchema, _enum_kind
 from .field import KW_ONLY, Field, _identity_converter, field, init_property
 
 _STRUCTURE_KIND_MAP = {"tree": 1, "var": 2, "dag": 3, "const-tree": 4, "singleton": 5}
@@ -263,13 +263,59 @@ def _convert(schema, value):
     return core._to_py_class_value(schema.convert(value))
 
 
-def _make_setter(kind, schema, keep_alive):
-    """The setter Function of a field: the runtime converts each value with the schema (through
-    the core's conversion callback) before storing it."""
+_FAST_ORIGINS = {"int": "int", "float": "float", "bool": "bool", "str": "str"}
 
-    converter = schema.convert
+
+def _field_converter(schema):
+    """The converter of a field: a native plan for int/float/bool/str/object-typed fields (and
+    Optional of these), with the schema's Python converter behind it for every other value."""
+    optional = schema.origin == "Optional"
+    target = schema.args[0] if optional else schema
+    fast = _FAST_ORIGINS.get(target.origin)
+    index = target.origin_type_index
+    if (
+        fast is None
+        and target.origin not in _BUILDERS
+        and index >= 64
+        and _enum_kind(index) is None
+    ):
+        return core._PyClassFieldConverter(schema.convert, "object", optional, index)
+    return core._PyClassFieldConverter(schema.convert, fast, optional and fast is not None)
+
+
+def _make_setter(kind, schema, keep_alive):
+    """The setter Function of a field: the runtime converts each value with the field's
+    converter (through the core's conversion callback) before storing it."""
+
+    converter = _field_converter(schema)
     keep_alive.append(converter)
-    return _rt("ffi.MakeFieldSetter")(kind, id(converter), core._py_class_field_convert_addr())
+    return _rt("ffi.MakeFieldSetter")(kind, converter.address, core._py_class_field_convert_addr())
+
+
+class _PyClassFieldProperty(_type_info.FFIProperty):
+    """A py_class field's property: reads go straight to the native slot (see
+    ``core._enable_py_class_fast_get``), writes through the field's setter."""
+
+    __slots__ = ("_reader",)
+
+
+class _FrozenPyClassFieldProperty(_type_info._FrozenFFIProperty):
+    """A frozen py_class field's property (the fast read of _PyClassFieldProperty)."""
+
+    __slots__ = ("_reader",)
+
+
+for _prop_cls in (_PyClassFieldProperty, _FrozenPyClassFieldProperty):
+    core._enable_py_class_fast_get(_prop_cls)
+
+
+def _field_property(cls, tf):
+    """The property of a py_class field: an FFIProperty with the native read."""
+    named = tf.as_property(cls)
+    prop_cls = _FrozenPyClassFieldProperty if tf.frozen else _PyClassFieldProperty
+    prop = prop_cls(named.fget, named._ffi_fset, tf.frozen, doc=tf.doc)
+    prop._reader = core._PyClassFieldReader(named.fget, tf.field_static_type_index)
+    return prop
 
 
 def _register_fields(type_index, parent_info, own, keep_alive):
@@ -431,7 +477,7 @@ def py_class(
                 f = by_name[tf.name]
                 tf.dataclass_field = f
                 tf.frozen = f.frozen
-                setattr(cls, tf.name, tf.as_property(cls))
+                setattr(cls, tf.name, _field_property(cls, tf))
             registry._add_class_attrs(cls, type_info)
             type_info._decorator_args = {
                 "frozen": frozen,
