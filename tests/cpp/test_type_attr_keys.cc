@@ -59,9 +59,7 @@ UnchangedOr<Any> MutateToTenTimes(StructuralMutatorObj*, AnyView value) {
 
 int64_t HashById(const Any& value) { return value.as<KeyIdObj>()->id; }
 
-bool EqualById(const Any& a, const Any& b) {
-  return a.as<KeyIdObj>()->id == b.as<KeyIdObj>()->id;
-}
+bool EqualById(const Any& a, const Any& b) { return a.as<KeyIdObj>()->id == b.as<KeyIdObj>()->id; }
 
 TVM_FFI_STATIC_INIT_BLOCK() {
   refl::ObjectDef<KeyVisitObj>()
@@ -69,8 +67,7 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       .def_ro("hidden", &KeyVisitObj::hidden);
   refl::TypeAttrDef<KeyVisitObj>().native_fn_attr<&VisitShownOnly>(type_attr::kStructuralVisit);
   refl::ObjectDef<KeyMutateObj>().def_ro("value", &KeyMutateObj::value);
-  refl::TypeAttrDef<KeyMutateObj>().native_fn_attr<&MutateToTenTimes>(
-      type_attr::kStructuralMutate);
+  refl::TypeAttrDef<KeyMutateObj>().native_fn_attr<&MutateToTenTimes>(type_attr::kStructuralMutate);
   refl::ObjectDef<KeyIdObj>().def_ro("id", &KeyIdObj::id);
   refl::TypeAttrDef<KeyIdObj>()
       .native_fn_attr<&HashById>(type_attr::kAnyHash)

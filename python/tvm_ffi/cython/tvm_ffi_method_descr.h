@@ -29,8 +29,8 @@ typedef struct TVMFFIPyMethodDescrLayout {
 /* Set once by TVMFFIPyEnableMethodDescr. */
 static PyTypeObject* tvm_ffi_py_method_function_type = NULL;
 
-static PyObject* TVMFFIPyMethodDescrVectorcall(PyObject* self, PyObject* const* args,
-                                               size_t nargsf, PyObject* kwnames) {
+static PyObject* TVMFFIPyMethodDescrVectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
+                                               PyObject* kwnames) {
   PyObject* func = ((TVMFFIPyMethodDescrLayout*)self)->func;
   if (PyObject_TypeCheck(func, tvm_ffi_py_method_function_type)) {
     return TVMFFIPyFunctionVectorcall(func, args, nargsf, kwnames);
@@ -38,9 +38,7 @@ static PyObject* TVMFFIPyMethodDescrVectorcall(PyObject* self, PyObject* const* 
   return PyObject_Vectorcall(func, args, nargsf, kwnames);
 }
 
-static void* TVMFFIPyMethodDescrVectorcallPtr(void) {
-  return (void*)TVMFFIPyMethodDescrVectorcall;
-}
+static void* TVMFFIPyMethodDescrVectorcallPtr(void) { return (void*)TVMFFIPyMethodDescrVectorcall; }
 
 static inline Py_ssize_t TVMFFIPyMethodDescrVectorcallOffset(void) {
   return (Py_ssize_t)offsetof(TVMFFIPyMethodDescrLayout, vectorcall);
