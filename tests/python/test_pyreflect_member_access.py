@@ -180,8 +180,9 @@ def test_method_call_with_extra_argument_raises_the_functions_error():
     assert str(direct.value) == str(via_func.value)
 
 
-def test_method_call_with_keyword_raises_type_error():
-    with pytest.raises(TypeError, match="positional arguments only"):
+def test_method_call_with_keyword_raises_type_error_naming_it():
+    # The message is the Function's: its vectorcall's, or tp_call's in the abi3 build.
+    with pytest.raises(TypeError, match="keyword argument 'x'"):
         Pair(3, 4).sum(x=1)
 
 
