@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
-"""py_class hot paths of tvm_ffi next to the apache-tvm-ffi wheel.
+"""py_class and c_class hot paths of tvm_ffi next to the apache-tvm-ffi wheel.
 
-Usage: python benchmarks/bench_dataclass.py [--wheel DIR] [--rounds N]
+Usage: python benchmarks/bench_dataclass.py [--wheel DIR] [--rounds N] [--lib-dir DIR]
 
 Times, in ns per operation, for a ``@py_class`` with three typed fields (int, float, str):
 construction (positional), reading the int field and assigning it; two floor rows (a bare
 call and a plain ``__slots__`` read) show what the timing loop itself costs. The class is defined in
-Python on both sides, so no test library is needed. Both packages are named tvm_ffi, so each
-side runs in its own worker process (the wheel with PYTHONPATH=DIR); rounds alternate between
-the two so that both see the same phases of a shared machine. Figures are the best round.
+Python on both sides, so no test library is needed. With --lib-dir (the directory of
+libtvm_ffi_testing.so, build target tvm_ffi_testlibs) the same three rows are timed for a
+``@c_class`` over the C++ type "testing.pyreflect.Triple" (fields x: int64, y: double,
+z: String); the wheel's side loads that fixture compiled against the wheel's headers (see
+bench_reflection.py). Both packages are named tvm_ffi, so each side runs in its own worker
+process (the wheel with PYTHONPATH=DIR); rounds alternate between the two so that both see
+the same phases of a shared machine. Figures are the best round.
 A measurement, not a test: never collected by pytest.
 """
 
@@ -45,6 +49,24 @@ s = Slots()
 s.a = 1
 cases["floor: lambda: None"] = lambda: None
 cases["floor: __slots__ read s.a"] = lambda: s.a
+if len(sys.argv) > 1:
+    import ctypes
+    from tvm_ffi.dataclasses import c_class
+
+    ctypes.CDLL(sys.argv[1], mode=ctypes.RTLD_GLOBAL)
+
+    @c_class("testing.pyreflect.Triple")
+    class T3(tvm_ffi.Object):
+        x: int
+        y: float
+        z: str
+
+    t = T3(1, 2.0, "s")
+    cases["c_class T3(1, 2.0, 's')"] = lambda: T3(1, 2.0, "s")
+    cases["c_class read t.x"] = lambda: t.x
+    def assign_c():
+        t.x = 5
+    cases["c_class assign t.x = 5"] = assign_c
 number = 20000
 for line in sys.stdin:
     out = {}
@@ -54,11 +76,11 @@ for line in sys.stdin:
 """
 
 
-def _worker(env_extra):
+def _worker(env_extra, lib):
     env = dict(os.environ)
     env.update(env_extra)
     return subprocess.Popen(
-        [sys.executable, "-c", WORKER],
+        [sys.executable, "-c", WORKER] + ([lib] if lib else []),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
@@ -76,9 +98,17 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--wheel", default="/tmp/tvm_peer")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--lib-dir", help="directory of libtvm_ffi_testing.so (c_class rows)")
     args = parser.parse_args()
-    ours = _worker({})
-    wheel = _worker({"PYTHONPATH": args.wheel})
+    ours_lib = wheel_lib = None
+    if args.lib_dir:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from bench_reflection import build_wheel_fixture
+
+        ours_lib = os.path.join(os.path.abspath(args.lib_dir), "libtvm_ffi_testing.so")
+        wheel_lib = build_wheel_fixture(args.wheel)
+    ours = _worker({}, ours_lib)
+    wheel = _worker({"PYTHONPATH": args.wheel}, wheel_lib)
     best = {"ours": {}, "wheel": {}}
     for _ in range(args.rounds):
         for side, proc in (("ours", ours), ("wheel", wheel)):
@@ -87,10 +117,10 @@ def main():
     for proc in (ours, wheel):
         proc.stdin.close()
         proc.wait()
-    print("%-28s %10s %10s %7s" % ("ns/op", "ours", "wheel", "ratio"))
+    print("%-30s %10s %10s %7s" % ("ns/op", "ours", "wheel", "ratio"))
     for name in best["ours"]:
         o, w = best["ours"][name], best["wheel"][name]
-        print("%-28s %10.1f %10.1f %7.2f" % (name, o, w, o / w))
+        print("%-30s %10.1f %10.1f %7.2f" % (name, o, w, o / w))
 
 
 if __name__ == "__main__":

@@ -30,11 +30,12 @@ _FLAG_KW_ONLY = 1024
 _FLAG_SEQ_HASH_DEF_SIMPLE = 4096
 
 
-class FFIProperty(property):
+class FFIProperty(core._FieldProperty):
     """The property of a reflected field: reads call the C getter, writes the C setter.
 
     A frozen field has no public setter (assignment raises AttributeError); ``set(obj, value)``
-    always writes, with the same conversion as an assignment.
+    always writes, with the same conversion as an assignment. Reads with a FieldGetter as
+    fget are done in C, without calling fget (``core._FieldProperty``, a property).
     """
 
     def __new__(cls, fget, fset, frozen, fdel=None, doc=None):
@@ -44,6 +45,7 @@ class FFIProperty(property):
 
     def __init__(self, fget, fset, frozen, fdel=None, doc=None):
         super().__init__(fget, None if frozen else fset, fdel, doc)
+        core._bind_field_property(self, fget)
         # A property subclass would otherwise show the class docstring.
         self.__doc__ = doc
         self._ffi_fset = fset

@@ -218,7 +218,11 @@ def _make_reflected_init(
     type_info: TypeInfo, ffi_init: Function, cls_name: str, post_init: bool
 ) -> Callable[..., None]: ...
 
-class FFIProperty(property):
+class _FieldProperty(property): ...
+
+def _bind_field_property(prop: _FieldProperty, fget: Any) -> bool: ...
+
+class FFIProperty(_FieldProperty):
     frozen: bool
     def __init__(
         self,

@@ -14,6 +14,7 @@ Loaded by tvm_ffi/__init__.py after libtvm_ffi (RTLD_GLOBAL). The parts:
   stream.pxi   the per-thread FFI stream table
   exchange.pxi containers tagged with a framework's DLPack exchange API
   type_info.pxi reflection access: field getters/setters, type attributes, type table
+  member_access.pxi the C paths of reflected field reads and method calls
 """
 
 include "base.pxi"
@@ -27,6 +28,7 @@ include "protocol.pxi"
 include "stream.pxi"
 include "exchange.pxi"
 include "type_info.pxi"
+include "member_access.pxi"
 include "py_class.pxi"
 
 

@@ -70,6 +70,10 @@ cdef extern from *:
                                             void* set_impl) noexcept
 
 
+cdef extern from "tvm_ffi_field_property.h":
+    int32_t TVMFFIPyFieldReadKind(int32_t static_type_index, int64_t size) noexcept
+
+
 cdef class FieldGetter:
     """Reads one reflected field: ``getter(obj)`` calls the field's C getter.
 
@@ -81,6 +85,8 @@ cdef class FieldGetter:
     cdef int64_t offset
     cdef int32_t type_index
     cdef int32_t type_depth
+    # How FFIProperty reads the member in C (tvm_ffi_field_property.h).
+    cdef int32_t read_kind
     cdef dict __dict__
 
     def __cinit__(self):
@@ -184,6 +190,7 @@ cdef object make_field_getter(const TVMFFITypeInfo* info, const TVMFFIFieldInfo*
     getter.offset = field.offset
     getter.type_index = info.type_index
     getter.type_depth = info.type_depth
+    getter.read_kind = TVMFFIPyFieldReadKind(field.field_static_type_index, field.size)
     setattr(getter, "__name__", bytearray_to_str(&field.name))
     return getter
 
@@ -359,13 +366,23 @@ cdef extern from "tvm_ffi_limited_api.h":
     object TVMFFIPyBoundMethod(object func, object self)
 
 
+cdef extern from "tvm_ffi_method_descr.h":
+    void* TVMFFIPyMethodDescrVectorcallPtr() noexcept
+
+
 cdef class _MethodDescriptor:
     """An instance method of a reflected type: ``obj.name`` is a bound method calling the
     method's Function with obj first (no Python frame in between); read on the class it is
     this callable, taking ``(self, *args)``. Named like a function (``__name__``,
-    ``__qualname__``, ``__module__``, ``__doc__`` are writable)."""
+    ``__qualname__``, ``__module__``, ``__doc__`` are writable). ``obj.name(...)`` calls
+    the Function without making the bound method (member_access.pxi)."""
+    # First field: the vectorcall entry (tvm_ffi_method_descr.h lays the type out).
+    cdef void* vectorcall
     cdef readonly object func
     cdef dict __dict__
+
+    def __cinit__(self, *args):
+        self.vectorcall = TVMFFIPyMethodDescrVectorcallPtr()
 
     def __init__(self, func):
         self.func = func

@@ -26,6 +26,8 @@
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/object.h>
 #include <tvm/ffi/reflection/accessor.h>
+#include <tvm/ffi/reflection/native_function.h>
+#include <tvm/ffi/reflection/type_attr.h>
 
 #include <optional>
 #include <string>
@@ -192,6 +194,20 @@ struct StructuralMutatorVTable {
   FStructuralVarRemapGetABI var_remap_get;
   FStructuralVarRemapSetABI var_remap_set;
 };
+
+/*!
+ * \brief A `__s_mutate__` hook as a value: its native adapter has the
+ *  FStructuralMutateABI signature.
+ *
+ *   TypeAttrDef<MyNodeObj>().native_fn_attr<&MutateMyNode>(type_attr::kStructuralMutate);
+ */
+using FStructuralMutate =
+    reflection::NativeFunctionView<UnchangedOr<Any>(StructuralMutatorObj*, AnyView)>;
+
+namespace type_attr {
+/*! \brief FStructuralMutate: replaces the default mutation of the type's values. */
+inline constexpr reflection::AttrKey<FStructuralMutate> kStructuralMutate{"__s_mutate__"};
+}  // namespace type_attr
 
 namespace detail {
 inline constexpr const char* kSMutateAttrName = "__s_mutate__";

@@ -31,6 +31,8 @@
 #include <tvm/ffi/object.h>
 #include <tvm/ffi/optional.h>
 #include <tvm/ffi/reflection/accessor.h>
+#include <tvm/ffi/reflection/native_function.h>
+#include <tvm/ffi/reflection/type_attr.h>
 
 #include <cstdint>
 #include <exception>
@@ -163,6 +165,20 @@ using FStructuralVisitABI = TVMFFIAny (*)(StructuralVisitorObj* visitor, AnyView
 struct StructuralVisitorVTable {
   FStructuralVisitABI visit;
 };
+
+/*!
+ * \brief A `__s_visit__` hook as a value: its native adapter has the
+ *  FStructuralVisitABI signature.
+ *
+ *   TypeAttrDef<MyNodeObj>().native_fn_attr<&VisitMyNode>(type_attr::kStructuralVisit);
+ */
+using FStructuralVisit =
+    reflection::NativeFunctionView<Optional<VisitInterrupt>(StructuralVisitorObj*, AnyView)>;
+
+namespace type_attr {
+/*! \brief FStructuralVisit: replaces the default descent into the type's values. */
+inline constexpr reflection::AttrKey<FStructuralVisit> kStructuralVisit{"__s_visit__"};
+}  // namespace type_attr
 
 namespace detail {
 /*! \brief The entry of type_index in an attribute column, or nullptr when absent (None). */

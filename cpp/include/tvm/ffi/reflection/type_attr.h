@@ -17,6 +17,7 @@
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/function.h>
+#include <tvm/ffi/reflection/native_function.h>
 
 #include <optional>
 #include <string>
@@ -85,6 +86,12 @@ inline constexpr reflection::AttrKey<Function> kSHash{"__s_hash__"};
 inline constexpr reflection::AttrKey<Function> kDataToJson{"__data_to_json__"};
 /*! \brief Function Any(AnyView json): the object back from __data_to_json__'s value. */
 inline constexpr reflection::AttrKey<Function> kDataFromJson{"__data_from_json__"};
+/*! \brief Key hash of an object type's values in Map/Dict (a native hook or a Function). */
+inline constexpr reflection::AttrKey<reflection::NativeFunctionView<int64_t(const Any&)>> kAnyHash{
+    "__any_hash__"};
+/*! \brief Key equality of two values of an object type in Map/Dict (matches kAnyHash). */
+inline constexpr reflection::AttrKey<reflection::NativeFunctionView<bool(const Any&, const Any&)>>
+    kAnyEqual{"__any_equal__"};
 }  // namespace type_attr
 
 namespace reflection {

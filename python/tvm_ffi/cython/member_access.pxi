@@ -1,0 +1,52 @@
+# The C paths of reflected members: FFIProperty's field reads (tvm_ffi_field_property.h)
+# and calls of reflected methods without a bound method (tvm_ffi_method_descr.h).
+
+cdef extern from "tvm_ffi_field_property.h":
+    void TVMFFIPyFieldPropertyBind(object prop, TVMFFIFieldGetter getter, int64_t offset,
+                                   int32_t type_index, int32_t type_depth,
+                                   int32_t kind) noexcept
+    object TVMFFIPyFieldPropertyTypeCreate()
+
+
+cdef extern from "tvm_ffi_method_descr.h":
+    Py_ssize_t TVMFFIPyMethodDescrVectorcallOffset() noexcept
+    Py_ssize_t TVMFFIPyMethodDescrFuncOffset() noexcept
+    void TVMFFIPyEnableMethodDescr(object type_obj, object function_type) noexcept
+
+
+# The base of FFIProperty (a subclass of property).
+_FieldProperty = TVMFFIPyFieldPropertyTypeCreate()
+
+
+def _bind_field_property(prop, fget):
+    """Make reads of prop (a _FieldProperty) take the C path when fget is a FieldGetter;
+    returns whether it did. Other fget keep property's own path (a call of fget)."""
+    cdef FieldGetter getter
+    if not isinstance(prop, _FieldProperty):
+        raise TypeError("_bind_field_property expects a _FieldProperty, got %s"
+                        % type(prop).__name__)
+    if type(fget) is not FieldGetter:
+        return False
+    getter = <FieldGetter>fget
+    TVMFFIPyFieldPropertyBind(prop, getter.c_getter, getter.offset, getter.type_index,
+                              getter.type_depth, getter.read_kind)
+    return True
+
+
+cdef int enable_method_descr() except -1:
+    # The C path reads _MethodDescriptor through its struct in tvm_ffi_method_descr.h:
+    # check that Cython laid the class out that way.
+    cdef _MethodDescriptor probe = _MethodDescriptor.__new__(_MethodDescriptor)
+    cdef char* base = <char*><PyObject*>probe
+    marker = object()
+    probe.func = marker
+    if (<char*>&probe.vectorcall - base != TVMFFIPyMethodDescrVectorcallOffset()
+            or (<PyObject**>(base + TVMFFIPyMethodDescrFuncOffset()))[0]
+            != <PyObject*>marker):
+        raise ImportError("tvm_ffi.core: the layout of _MethodDescriptor differs from "
+                          "tvm_ffi_method_descr.h")
+    TVMFFIPyEnableMethodDescr(_MethodDescriptor, Function)
+    return 0
+
+
+enable_method_descr()

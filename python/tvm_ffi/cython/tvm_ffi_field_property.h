@@ -1,0 +1,216 @@
+/*
+ * tvm_ffi.core._FieldProperty: the base of FFIProperty (a subclass of
+ * property), whose reads of a reflected field are done here in C.
+ *
+ * A plain property calls its fget through vectorcall, and the FieldGetter
+ * then checks the object and calls the field's C getter. Once bound to a
+ * FieldGetter (TVMFFIPyFieldPropertyBind), this type's tp_descr_get does the
+ * same checks and the same read itself: int64, bool and double members are
+ * read at their offset, every other member through the C getter. Anything
+ * the fast path does not take (class access, a non-Object or empty object, an
+ * object of an unrelated type) goes to property's own tp_descr_get, which
+ * calls fget, so errors keep the FieldGetter's messages. Writes are
+ * property's (fset); FFIProperty adds the frozen-field error in Python.
+ *
+ * The per-instance read data lives after property's own fields, at an offset
+ * found from property.__basicsize__ at import, so the same code serves the
+ * limited API (abi3) build.
+ */
+#ifndef TVM_FFI_PYTHON_FIELD_PROPERTY_H_
+#define TVM_FFI_PYTHON_FIELD_PROPERTY_H_
+
+#include <Python.h>
+#include <tvm/ffi/c_api.h>
+
+#include <stdint.h>
+#include <string.h>
+
+#include "tvm_ffi_layout.h"
+#include "tvm_ffi_limited_api.h"
+#include "tvm_ffi_vectorcall.h"
+
+/* How a bound property reads its member. */
+enum {
+  kTVMFFIPyFieldReadGetter = 0, /* through the field's C getter */
+  kTVMFFIPyFieldReadInt64 = 1,
+  kTVMFFIPyFieldReadBool = 2,
+  kTVMFFIPyFieldReadFloat64 = 3,
+};
+
+typedef struct TVMFFIPyFieldAccess {
+  /* NULL until bound: every read then goes through fget. */
+  TVMFFIFieldGetter getter;
+  int64_t offset;
+  int32_t type_index; /* the type declaring the field */
+  int32_t type_depth;
+  int32_t kind;
+} TVMFFIPyFieldAccess;
+
+/* Set once by TVMFFIPyFieldPropertyTypeCreate. */
+static struct {
+  Py_ssize_t data_offset;
+  descrgetfunc base_get;
+  initproc base_init;
+  destructor base_dealloc;
+  traverseproc base_traverse;
+  inquiry base_clear; /* may be NULL */
+} tvm_ffi_py_field_property;
+
+static inline TVMFFIPyFieldAccess* TVMFFIPyFieldAccessOf(PyObject* self) {
+  return (TVMFFIPyFieldAccess*)((char*)self + tvm_ffi_py_field_property.data_offset);
+}
+
+/* The kind of a member, from the field record: the direct reads are the
+ * members whose storage the static type index and size fix. */
+static inline int32_t TVMFFIPyFieldReadKind(int32_t static_type_index, int64_t size) {
+  if (static_type_index == kTVMFFIInt && size == 8) return kTVMFFIPyFieldReadInt64;
+  if (static_type_index == kTVMFFIBool && size == 1) return kTVMFFIPyFieldReadBool;
+  if (static_type_index == kTVMFFIFloat && size == 8) return kTVMFFIPyFieldReadFloat64;
+  return kTVMFFIPyFieldReadGetter;
+}
+
+/* Whether an object of runtime type `header_index` has the declaring type of f
+ * among its ancestors (the exact type is checked by the caller). */
+static inline int TVMFFIPyFieldOwnerMatches(const TVMFFIPyFieldAccess* f, int32_t header_index) {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(header_index);
+  return info != NULL && info->type_depth > f->type_depth &&
+         info->type_ancestors[f->type_depth]->type_index == f->type_index;
+}
+
+static PyObject* TVMFFIPyFieldPropertyGet(PyObject* self, PyObject* obj, PyObject* type) {
+  const TVMFFIPyFieldAccess* f = TVMFFIPyFieldAccessOf(self);
+  if (obj == NULL || obj == Py_None || f->getter == NULL ||
+      !PyObject_TypeCheck(obj, tvm_ffi_py_call.object_type)) {
+    return tvm_ffi_py_field_property.base_get(self, obj, type);
+  }
+  TVMFFIObject* header = (TVMFFIObject*)TVMFFIPyObjectHandle(obj);
+  if (header == NULL ||
+      (header->type_index != f->type_index && !TVMFFIPyFieldOwnerMatches(f, header->type_index))) {
+    return tvm_ffi_py_field_property.base_get(self, obj, type);
+  }
+  char* addr = (char*)header + f->offset;
+  switch (f->kind) {
+    case kTVMFFIPyFieldReadInt64: {
+      int64_t v;
+      memcpy(&v, addr, sizeof(v));
+      return PyLong_FromLongLong(v);
+    }
+    case kTVMFFIPyFieldReadBool:
+      return PyBool_FromLong(*(const uint8_t*)addr != 0);
+    case kTVMFFIPyFieldReadFloat64: {
+      double v;
+      memcpy(&v, addr, sizeof(v));
+      return PyFloat_FromDouble(v);
+    }
+    default:
+      break;
+  }
+  TVMFFIAny result;
+  result.type_index = kTVMFFINone;
+  result.zero_padding = 0;
+  result.v_int64 = 0;
+  if (f->getter(addr, &result) != 0) {
+    TVMFFIObjectHandle err = NULL;
+    TVMFFIErrorMoveFromRaised(&err);
+    return tvm_ffi_py_call.raise(err);
+  }
+  return TVMFFIPyResultToPy(&result, NULL);
+}
+
+/* property.__init__, after unbinding: a re-initialised property reads through
+ * its (new) fget until bound again. */
+static int TVMFFIPyFieldPropertyInit(PyObject* self, PyObject* args, PyObject* kwargs) {
+  TVMFFIPyFieldAccessOf(self)->getter = NULL;
+  return tvm_ffi_py_field_property.base_init(self, args, kwargs);
+}
+
+/* A heap type's instances own a reference to it (property's dealloc and
+ * traverse, written for a static type, leave it out). */
+static void TVMFFIPyFieldPropertyDealloc(PyObject* self) {
+  PyTypeObject* tp = Py_TYPE(self);
+  tvm_ffi_py_field_property.base_dealloc(self);
+  Py_DECREF(tp);
+}
+
+static int TVMFFIPyFieldPropertyTraverse(PyObject* self, visitproc visit, void* arg) {
+  Py_VISIT(Py_TYPE(self));
+  return tvm_ffi_py_field_property.base_traverse(self, visit, arg);
+}
+
+/* Reads of prop now take the C path, with the data of its FieldGetter. */
+static void TVMFFIPyFieldPropertyBind(PyObject* prop, TVMFFIFieldGetter getter, int64_t offset,
+                                      int32_t type_index, int32_t type_depth, int32_t kind) {
+  TVMFFIPyFieldAccess* f = TVMFFIPyFieldAccessOf(prop);
+  f->offset = offset;
+  f->type_index = type_index;
+  f->type_depth = type_depth;
+  f->kind = kind;
+  f->getter = getter;
+}
+
+/* The slots of property this type builds on; 0, or -1 with an error set. */
+static int TVMFFIPyFieldPropertyBaseSlots(void) {
+  PyTypeObject* base = &PyProperty_Type;
+#if TVMFFI_PY_LIMITED_API
+  tvm_ffi_py_field_property.base_get = (descrgetfunc)PyType_GetSlot(base, Py_tp_descr_get);
+  tvm_ffi_py_field_property.base_init = (initproc)PyType_GetSlot(base, Py_tp_init);
+  tvm_ffi_py_field_property.base_dealloc = (destructor)PyType_GetSlot(base, Py_tp_dealloc);
+  tvm_ffi_py_field_property.base_traverse = (traverseproc)PyType_GetSlot(base, Py_tp_traverse);
+  tvm_ffi_py_field_property.base_clear = (inquiry)PyType_GetSlot(base, Py_tp_clear);
+#else
+  tvm_ffi_py_field_property.base_get = base->tp_descr_get;
+  tvm_ffi_py_field_property.base_init = base->tp_init;
+  tvm_ffi_py_field_property.base_dealloc = base->tp_dealloc;
+  tvm_ffi_py_field_property.base_traverse = base->tp_traverse;
+  tvm_ffi_py_field_property.base_clear = base->tp_clear;
+#endif
+  if (tvm_ffi_py_field_property.base_get == NULL || tvm_ffi_py_field_property.base_init == NULL ||
+      tvm_ffi_py_field_property.base_dealloc == NULL ||
+      tvm_ffi_py_field_property.base_traverse == NULL) {
+    if (!PyErr_Occurred()) {
+      PyErr_SetString(PyExc_ImportError, "tvm_ffi.core: property lacks a slot _FieldProperty uses");
+    }
+    return -1;
+  }
+  return 0;
+}
+
+/* Makes the type (a new reference) or returns NULL with an error set. */
+static PyObject* TVMFFIPyFieldPropertyTypeCreate(void) {
+  if (TVMFFIPyFieldPropertyBaseSlots() != 0) return NULL;
+  PyObject* size_obj = PyObject_GetAttrString((PyObject*)&PyProperty_Type, "__basicsize__");
+  if (size_obj == NULL) return NULL;
+  Py_ssize_t base_size = PyLong_AsSsize_t(size_obj);
+  Py_DECREF(size_obj);
+  if (base_size < 0) return NULL;
+  Py_ssize_t align = (Py_ssize_t)sizeof(int64_t);
+  tvm_ffi_py_field_property.data_offset = (base_size + align - 1) / align * align;
+  /* tp_clear is not inherited once tp_traverse is given: name property's. */
+  static PyType_Slot slots[] = {
+      {Py_tp_descr_get, (void*)TVMFFIPyFieldPropertyGet},
+      {Py_tp_init, (void*)TVMFFIPyFieldPropertyInit},
+      {Py_tp_dealloc, (void*)TVMFFIPyFieldPropertyDealloc},
+      {Py_tp_traverse, (void*)TVMFFIPyFieldPropertyTraverse},
+      {Py_tp_doc, (void*)"A property reading a reflected field in C (the base of FFIProperty)."},
+      {0, NULL},
+      {0, NULL},
+  };
+  if (tvm_ffi_py_field_property.base_clear != NULL) {
+    slots[5].slot = Py_tp_clear;
+    slots[5].pfunc = (void*)tvm_ffi_py_field_property.base_clear;
+  }
+  static PyType_Spec spec;
+  spec.name = "tvm_ffi.core._FieldProperty";
+  spec.basicsize =
+      (int)(tvm_ffi_py_field_property.data_offset + (Py_ssize_t)sizeof(TVMFFIPyFieldAccess));
+  spec.itemsize = 0;
+  spec.flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC;
+  spec.slots = slots;
+  PyObject* bases = PyTuple_Pack(1, (PyObject*)&PyProperty_Type);
+  if (bases == NULL) return NULL;
+  PyObject* type = PyType_FromSpecWithBases(&spec, bases);
+  Py_DECREF(bases);
+  return type;
+}
+
+#endif  // TVM_FFI_PYTHON_FIELD_PROPERTY_H_
