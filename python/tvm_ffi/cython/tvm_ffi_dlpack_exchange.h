@@ -7,7 +7,9 @@
  * (TVMFFIPyExchangeLookup; types are kept alive forever so a cached address
  * is never reused by another type). A tensor argument becomes a DLTensor view
  * (DLTensor* parameters, when the producer offers a non-owning fill) or a
- * Tensor object owned by the call; either way the call records the table as
+ * Tensor object owned by the call (for torch, whose tensors own their memory,
+ * a filled DLTensor holding a reference to the torch object: cheaper than
+ * torch's managed export); either way the call records the table as
  * its result API and, for the first non-CPU tensor, the producer's current
  * stream (TVMFFIPyCallEnv). Around the native call that stream and the
  * producer's allocator are installed and then restored; Tensor results come
@@ -187,8 +189,8 @@ static int TVMFFIPyExchangeLookup(PyTypeObject* type, const DLPackExchangeAPI** 
   Py_INCREF((PyObject*)type);
   entry->type = type;
   entry->api = api;
-  entry->fill_outlives_call = api != NULL && api->dltensor_from_py_object_no_sync != NULL &&
-                              TVMFFIPyFillOutlivesCall(type);
+  entry->fill_outlives_call =
+      api != NULL && api->dltensor_from_py_object_no_sync != NULL && TVMFFIPyFillOutlivesCall(type);
   *out = api;
   return 0;
 }

@@ -177,8 +177,8 @@ void Hold(ffi::Tensor x) { Held() = std::move(x); }
 // The sum of the held float32 tensor's elements (it must still be readable).
 double HeldSum() {
   const ffi::Tensor& x = Held();
-  const float* data = reinterpret_cast<const float*>(static_cast<const char*>(x.data_ptr()) +
-                                                     x.byte_offset());
+  const float* data =
+      reinterpret_cast<const float*>(static_cast<const char*>(x.data_ptr()) + x.byte_offset());
   double sum = 0;
   for (int64_t i = 0; i < x.numel(); ++i) sum += data[i];
   return sum;
