@@ -7,9 +7,7 @@
  * (TVMFFIPyExchangeLookup; types are kept alive forever so a cached address
  * is never reused by another type). A tensor argument becomes a DLTensor view
  * (DLTensor* parameters, when the producer offers a non-owning fill) or a
- * Tensor object owned by the call (for torch, whose tensors own their memory,
- * a filled DLTensor holding a reference to the torch object: cheaper than
- * torch's managed export); either way the call records the table as
+ * Tensor object owned by the call; either way the call records the table as
  * its result API and, for the first non-CPU tensor, the producer's current
  * stream (TVMFFIPyCallEnv). Around the native call that stream and the
  * producer's allocator are installed and then restored; Tensor results come
@@ -44,10 +42,6 @@ enum { kTVMFFIPyExchangeCacheSize = 64 };
 typedef struct TVMFFIPyExchangeCacheEntry {
   PyTypeObject* type;           /* a strong reference, never dropped */
   const DLPackExchangeAPI* api; /* NULL: the type publishes none */
-  /* Whether an instance keeps the memory its DLTensor fill reports alive for
-   * as long as the instance lives (torch), so that an owned Tensor may be a
-   * filled DLTensor holding a reference to the instance. */
-  int fill_outlives_call;
 } TVMFFIPyExchangeCacheEntry;
 
 static TVMFFIPyExchangeCacheEntry tvm_ffi_py_exchange_cache[kTVMFFIPyExchangeCacheSize];
@@ -118,37 +112,6 @@ static const DLPackExchangeAPI* TVMFFIPyExchangeFromAttr(PyTypeObject* type, PyO
   return NULL;
 }
 
-/* Whether `type` derives from torch's C tensor base, whose instances own
- * their storage: the data pointer of dltensor_from_py_object_no_sync stays
- * valid while the instance lives (a torch managed export holds the same
- * TensorImpl, so it is no stronger). The spec only promises the fill until
- * control returns to the producer, so other producers keep the managed
- * export. */
-static int TVMFFIPyFillOutlivesCall(PyTypeObject* type) {
-  PyObject* mro = PyObject_GetAttrString((PyObject*)type, "__mro__");
-  int found = 0;
-  if (mro == NULL) {
-    PyErr_Clear();
-    return 0;
-  }
-  if (PyTuple_Check(mro)) {
-    for (Py_ssize_t i = 0; i < PyTuple_Size(mro) && !found; ++i) {
-      PyObject* base = PyTuple_GetItem(mro, i);
-      PyObject* module = PyObject_GetAttrString(base, "__module__");
-      PyObject* name = PyObject_GetAttrString(base, "__qualname__");
-      if (module != NULL && name != NULL && PyUnicode_Check(module) && PyUnicode_Check(name)) {
-        found = PyUnicode_CompareWithASCIIString(module, "torch._C") == 0 &&
-                PyUnicode_CompareWithASCIIString(name, "TensorBase") == 0;
-      }
-      Py_XDECREF(module);
-      Py_XDECREF(name);
-      PyErr_Clear();
-    }
-  }
-  Py_DECREF(mro);
-  return found;
-}
-
 /* *out = the exchange table of `type` (NULL when it publishes none): 0, or -1
  * with a Python error when the published table is unusable. Tables that work
  * are cached per type; a bad one is reported on every use. */
@@ -189,17 +152,8 @@ static int TVMFFIPyExchangeLookup(PyTypeObject* type, const DLPackExchangeAPI** 
   Py_INCREF((PyObject*)type);
   entry->type = type;
   entry->api = api;
-  entry->fill_outlives_call =
-      api != NULL && api->dltensor_from_py_object_no_sync != NULL && TVMFFIPyFillOutlivesCall(type);
   *out = api;
   return 0;
-}
-
-/* The cached fill_outlives_call of a type TVMFFIPyExchangeLookup has seen
- * (0 for any other: it may have been evicted from its slot). */
-static inline int TVMFFIPyExchangeFillOutlivesCall(PyTypeObject* type) {
-  const TVMFFIPyExchangeCacheEntry* entry = &tvm_ffi_py_exchange_cache[TVMFFIPyExchangeSlot(type)];
-  return entry->type == type && entry->fill_outlives_call;
 }
 
 /* ------------------------------------------------------------------------
@@ -334,86 +288,6 @@ static inline void TVMFFIPyRaiseBufferErrorFromFFI(const char* what) {
   TVMFFIObjectDecRef(err);
 }
 
-/* A managed tensor over a filled DLTensor that owns a reference to the
- * producer's Python object (manager_ctx), with shape and strides in the same
- * block. The deleter may run on any thread, with or without the GIL. */
-typedef struct TVMFFIPyHeldTensor {
-  DLManagedTensorVersioned managed;
-  int64_t dims[];
-} TVMFFIPyHeldTensor;
-
-static void TVMFFIPyHeldTensorDeleter(DLManagedTensorVersioned* self) {
-  PyObject* obj = (PyObject*)self->manager_ctx;
-  /* During interpreter shutdown the reference is leaked on purpose (as in
-   * TVMFFIPyDecRefDeleter): the interpreter can no longer be entered. */
-  if (Py_IsInitialized() && !TVMFFIPyIsFinalizing()) {
-    PyGILState_STATE state = PyGILState_Ensure();
-    Py_DECREF(obj);
-    PyGILState_Release(state);
-  }
-  free(self);
-}
-
-/* The producer's error, or a RuntimeError naming the type and function when it set none. */
-static inline void TVMFFIPyExchangeFailed(PyObject* x, const char* function) {
-  if (PyErr_Occurred() == NULL) {
-    PyErr_Format(PyExc_RuntimeError,
-                 "%s.__dlpack_c_exchange_api__: %s failed without setting an error",
-                 TVMFFIPyTypeName(Py_TYPE(x)), function);
-  }
-}
-
-/* x as a managed tensor: filled by the producer and holding a new reference
- * to x when its type's fill outlives the call (torch: one small block instead
- * of the producer's own managed tensor), else the producer's managed export.
- * 0 with *out set, or -1 with a Python error. */
-static inline int TVMFFIPyExchangeToManaged(PyObject* x, const DLPackExchangeAPI* api,
-                                            DLManagedTensorVersioned** out) {
-  *out = NULL;
-  if (!TVMFFIPyExchangeFillOutlivesCall(Py_TYPE(x))) {
-    if (api->managed_tensor_from_py_object_no_sync(x, out) != 0 || *out == NULL) {
-      TVMFFIPyExchangeFailed(x, "managed_tensor_from_py_object_no_sync");
-      return -1;
-    }
-    return 0;
-  }
-  DLTensor fill;
-  if (api->dltensor_from_py_object_no_sync(x, &fill) != 0) {
-    TVMFFIPyExchangeFailed(x, "dltensor_from_py_object_no_sync");
-    return -1;
-  }
-  if (fill.ndim < 0 || fill.ndim > 1024) {
-    PyErr_Format(PyExc_BufferError,
-                 "%s.__dlpack_c_exchange_api__: dltensor_from_py_object_no_sync reported "
-                 "ndim %d",
-                 TVMFFIPyTypeName(Py_TYPE(x)), (int)fill.ndim);
-    return -1;
-  }
-  size_t ndim = (size_t)fill.ndim;
-  TVMFFIPyHeldTensor* held =
-      (TVMFFIPyHeldTensor*)malloc(sizeof(TVMFFIPyHeldTensor) + 2 * ndim * sizeof(int64_t));
-  if (held == NULL) {
-    PyErr_NoMemory();
-    return -1;
-  }
-  DLManagedTensorVersioned* managed = &held->managed;
-  managed->version.major = DLPACK_MAJOR_VERSION;
-  managed->version.minor = DLPACK_MINOR_VERSION;
-  managed->flags = 0;
-  managed->dl_tensor = fill;
-  if (ndim > 0) memcpy(held->dims, fill.shape, ndim * sizeof(int64_t));
-  managed->dl_tensor.shape = held->dims;
-  if (fill.strides != NULL) {
-    if (ndim > 0) memcpy(held->dims + ndim, fill.strides, ndim * sizeof(int64_t));
-    managed->dl_tensor.strides = held->dims + ndim;
-  }
-  Py_INCREF(x);
-  managed->manager_ctx = x;
-  managed->deleter = TVMFFIPyHeldTensorDeleter;
-  *out = managed;
-  return 0;
-}
-
 /* An owned Tensor over x exported by its producer (no stream sync). 0 with
  * *out set, or -1 with a Python error (the producer's, or a BufferError when
  * the runtime rejects the tensor). */
@@ -421,7 +295,15 @@ static inline int TVMFFIPyExchangeToHandle(PyObject* x, const DLPackExchangeAPI*
                                            int32_t require_alignment, int32_t require_contiguous,
                                            TVMFFIObjectHandle* out) {
   DLManagedTensorVersioned* managed = NULL;
-  if (TVMFFIPyExchangeToManaged(x, api, &managed) != 0) return -1;
+  if (api->managed_tensor_from_py_object_no_sync(x, &managed) != 0 || managed == NULL) {
+    if (PyErr_Occurred() == NULL) {
+      PyErr_Format(PyExc_RuntimeError,
+                   "%s.__dlpack_c_exchange_api__: managed_tensor_from_py_object_no_sync "
+                   "failed without setting an error",
+                   TVMFFIPyTypeName(Py_TYPE(x)));
+    }
+    return -1;
+  }
   if (TVMFFITensorFromDLPackVersioned(managed, require_alignment, require_contiguous, out) != 0) {
     if (managed->deleter != NULL) managed->deleter(managed);
     TVMFFIPyRaiseBufferErrorFromFFI("Failed to convert DLManagedTensorVersioned to ffi.Tensor");
@@ -449,7 +331,12 @@ static inline int TVMFFIPyExchangeArg(PyObject* x, const DLPackExchangeAPI* api,
   out->zero_padding = 0;
   if (view != NULL && api->dltensor_from_py_object_no_sync != NULL) {
     if (api->dltensor_from_py_object_no_sync(x, view) != 0) {
-      TVMFFIPyExchangeFailed(x, "dltensor_from_py_object_no_sync");
+      if (PyErr_Occurred() == NULL) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "%s.__dlpack_c_exchange_api__: dltensor_from_py_object_no_sync failed "
+                     "without setting an error",
+                     TVMFFIPyTypeName(Py_TYPE(x)));
+      }
       return -1;
     }
   }
