@@ -430,6 +430,92 @@ def test_from_dlpack_buffer_error_from_table_falls_back_to_dunder_dlpack(lib):
 
 
 # ---------------------------------------------------------------------------
+# Owned torch tensors (Tensor parameters, from_dlpack): layout, lifetime, release
+# ---------------------------------------------------------------------------
+
+
+class _TorchSub(torch.Tensor):
+    pass
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: torch.arange(10.0)[3:7],
+        lambda: torch.zeros(4, 4)[:, ::2],
+        lambda: torch.zeros(4, 1).expand(4, 5),
+        lambda: torch.tensor(3.0),
+        lambda: torch.zeros(0, 3),
+        lambda: torch.zeros(2, 1, 3, 1, 2, dtype=torch.uint8).transpose(0, 4),
+        lambda: torch.zeros([2] * 10, dtype=torch.bfloat16),
+        lambda: torch.zeros(3, requires_grad=True),
+        lambda: torch.zeros(3).as_subclass(_TorchSub),
+    ],
+    ids=["offset", "strided", "expanded", "0d", "empty", "5d", "10d", "grad", "subclass"],
+)
+def test_owned_torch_tensor_keeps_layout_dtype_and_data(make):
+    x = make()
+    t = tvm_ffi.from_dlpack(x)
+    assert tuple(t.shape) == tuple(x.shape)
+    assert tuple(t.strides) == x.stride()
+    assert data_ptr(t) == x.data_ptr()
+    assert str(t.dtype) == str(x.dtype).replace("torch.", "")
+    assert t.device.type == "cpu"
+
+
+def test_tensor_kept_by_callee_stays_valid_after_torch_tensor_dropped(lib):
+    x = torch.full((8,), 2.0)
+    lib.hold(x)
+    del x
+    gc.collect()
+    others = [torch.zeros(8) for _ in range(8)]
+    assert lib.held_sum() == 16.0
+    lib.release_held()
+    assert others
+
+
+def test_tensor_released_on_a_thread_without_python_state_keeps_references_balanced(lib):
+    x = torch.full((4,), 1.0)
+    refs = sys.getrefcount(x)
+    lib.hold(x)
+    lib.release_held_on_thread()
+    gc.collect()
+    assert sys.getrefcount(x) == refs
+    assert x.sum().item() == 4.0
+
+
+def test_tensor_kept_until_process_exit_does_not_crash_at_shutdown():
+    path = os.path.join(LIB_DIR, "tensor_exchange_lib.so") if LIB_DIR else None
+    if path is None:
+        pytest.skip("TVM_FFI_TEST_LIB_DIR is not set (the compiled test libraries)")
+    code = (
+        "import torch, tvm_ffi; lib = tvm_ffi.load_module(%r); "
+        "lib.hold_until_exit(torch.ones(4)); print('held')" % path
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "held"
+
+
+def test_torch_export_failure_leaves_no_reference(lib):
+    x = torch.zeros(4, device="meta")
+    refs = sys.getrefcount(x)
+    with pytest.raises(RuntimeError, match="meta"):
+        tvm_ffi.from_dlpack(x)
+    with pytest.raises(RuntimeError, match="meta"):
+        lib.tensor_nop(x)
+    assert sys.getrefcount(x) == refs
+
+
+def test_rejected_alignment_releases_the_reference():
+    x = torch.arange(10.0)[1:]
+    refs = sys.getrefcount(x)
+    with pytest.raises(ValueError, match="aligned"):
+        tvm_ffi.from_dlpack(x, require_alignment=64)
+    assert sys.getrefcount(x) == refs
+
+
+# ---------------------------------------------------------------------------
 # Streams
 # ---------------------------------------------------------------------------
 

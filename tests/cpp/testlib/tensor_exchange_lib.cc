@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <string>
+#include <thread>
 
 namespace tensor_exchange_lib {
 namespace ffi = tvm::ffi;
@@ -165,6 +166,34 @@ int64_t RaisingExchangeAPI() {
   return static_cast<int64_t>(reinterpret_cast<uintptr_t>(&kRaisingAPI));
 }
 
+// A tensor kept past the call that passed it: it must stay valid after the
+// caller drops its own tensor, and it may be released on a thread that has no
+// Python thread state, or only when the process exits.
+ffi::Tensor& Held() {
+  static ffi::Tensor* held = new ffi::Tensor();  // never destroyed: may outlive Python
+  return *held;
+}
+void Hold(ffi::Tensor x) { Held() = std::move(x); }
+// The sum of the held float32 tensor's elements (it must still be readable).
+double HeldSum() {
+  const ffi::Tensor& x = Held();
+  const float* data =
+      reinterpret_cast<const float*>(static_cast<const char*>(x.data_ptr()) + x.byte_offset());
+  double sum = 0;
+  for (int64_t i = 0; i < x.numel(); ++i) sum += data[i];
+  return sum;
+}
+void ReleaseHeld() { Held() = ffi::Tensor(); }
+void ReleaseHeldOnThread() {
+  ffi::Tensor x = std::move(Held());
+  std::thread([t = std::move(x)]() mutable { t = ffi::Tensor(); }).join();
+}
+// Keeps x in a static that is destroyed at exit, after the interpreter finalized.
+void HoldUntilExit(ffi::Tensor x) {
+  static ffi::Tensor until_exit;
+  until_exit = std::move(x);
+}
+
 }  // namespace tensor_exchange_lib
 
 #define TVM_FFI_DLL_EXPORT_INCLUDE_METADATA 1
@@ -174,6 +203,11 @@ TVM_FFI_DLL_EXPORT_TYPED_FUNC(view_nop2, tensor_exchange_lib::ViewNop2);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(view_nop4, tensor_exchange_lib::ViewNop4);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(tensor_nop, tensor_exchange_lib::TensorNop);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(echo, tensor_exchange_lib::Echo);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(hold, tensor_exchange_lib::Hold);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(held_sum, tensor_exchange_lib::HeldSum);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(release_held, tensor_exchange_lib::ReleaseHeld);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(release_held_on_thread, tensor_exchange_lib::ReleaseHeldOnThread);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(hold_until_exit, tensor_exchange_lib::HoldUntilExit);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(echo_any, tensor_exchange_lib::EchoAny);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(data_ptr, tensor_exchange_lib::DataPtr);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(view_info, tensor_exchange_lib::ViewInfo);
