@@ -11,6 +11,7 @@ Values are converted by the field's ``TypeSchema`` on Python construction and as
 """
 
 import functools
+import inspect
 import json
 import sys
 import typing
@@ -121,14 +122,65 @@ def _type_attr_names(cls):
     return names
 
 
+def method(fn):
+    """Mark a function of a ``@py_class`` body as an FFI TypeMethod (a ``staticmethod``
+    becomes a static one); the function is returned unchanged."""
+    if isinstance(fn, classmethod):
+        raise TypeError(
+            "@tvm_ffi.method: @classmethod is not supported for FFI TypeMethod registration — "
+            "the classmethod's ``cls`` first arg does not match the packed-call convention. "
+            "Use @staticmethod or a plain instance method instead."
+        )
+    func = fn.__func__ if isinstance(fn, staticmethod) else fn
+    if not callable(func):
+        raise TypeError("@tvm_ffi.method: expected a callable, got %s." % type(fn).__name__)
+    func.__ffi_method__ = True
+    return fn
+
+
+def _is_marked_method(value):
+    func = value.__func__ if isinstance(value, (staticmethod, classmethod)) else value
+    return callable(func) and getattr(func, "__ffi_method__", False) is True
+
+
+def _method_metadata(cls, func, is_static, globalns):
+    """The JSON metadata of a TypeMethod: its Callable schema from the annotations (the class
+    itself first for instance methods), or a bare Callable when they cannot be read."""
+    bare = json.dumps({"type_schema": {"type": "Callable"}})
+    try:
+        sig = inspect.signature(func)
+        hints = typing.get_type_hints(func, globalns, _resolution_locals(cls))
+    except Exception:
+        return bare
+    params = list(sig.parameters.values())
+    if any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params):
+        return bare
+    try:
+        schemas = []
+        if not is_static:
+            schemas.append({"type": cls.__tvm_ffi_type_info__.type_key})
+            params = params[1:]
+        for p in params:
+            schemas.append(TypeSchema.from_annotation(hints.get(p.name, typing.Any)).to_json())
+        ret = TypeSchema.from_annotation(hints.get("return", typing.Any)).to_json()
+    except Exception:
+        return bare
+    return json.dumps(
+        {"type_schema": {"type": "Callable", "named_args": {"return": [ret], "params": schemas}}}
+    )
+
+
 def _collect_py_methods(cls, globalns=None):
-    """The type-attribute entries of the class body as ``(name, func, is_static)`` triples, or
-    None when there are none. ``staticmethod`` entries are unwrapped; ``classmethod`` entries
-    are rejected."""
+    """The type-attribute entries and ``@method`` functions of the class body as
+    ``(name, func, is_static)`` triples (with the metadata JSON as a fourth item when globalns
+    is given), or None when there are none. ``staticmethod`` entries are unwrapped;
+    ``classmethod`` entries are rejected."""
     names = _type_attr_names(cls)
     found = []
     for name, value in cls.__dict__.items():
-        if name not in names:
+        if name in ("__ffi_init__", "__ffi_shallow_copy__"):
+            continue
+        if name not in names and not _is_marked_method(value):
             continue
         if isinstance(value, classmethod):
             raise TypeError(
@@ -136,27 +188,115 @@ def _collect_py_methods(cls, globalns=None):
                 "FFI registration — use @staticmethod or a plain function" % (cls.__name__, name)
             )
         is_static = isinstance(value, staticmethod)
-        found.append((name, value.__func__ if is_static else value, is_static))
+        func = value.__func__ if is_static else value
+        if globalns is None:
+            found.append((name, func, is_static))
+        else:
+            found.append((name, func, is_static, _method_metadata(cls, func, is_static, globalns)))
     return found or None
 
 
-_PLAIN_STATIC_INDICES = frozenset({1, 2, 3, 4, 5, 6})
+def _register_py_methods(cls, type_index, py_methods, globalns):
+    """Type-attribute names go to the type-attribute table, the other entries become
+    TypeMethods of the type."""
+    names = _type_attr_names(cls)
+    for name, func, is_static in py_methods or ():
+        if name in names:
+            core._register_type_attr(type_index, name, func)
+            continue
+        metadata = _method_metadata(cls, func, is_static, globalns)
+        _rt("ffi._PyClassRegisterMethod")(
+            type_index,
+            name,
+            getattr(func, "__doc__", None) or "",
+            metadata,
+            is_static,
+            func,
+        )
 
 
-def _check_native_ancestors(cls, parent_info):
-    """Objects are allocated zero-filled, which is a valid state only for plain-data fields:
-    a C++ ancestor with an object or string field cannot be a py_class parent."""
+# Raw schema types of 16-byte Any-shaped C++ fields (the storage the runtime releases as an Any).
+_ANY_SHAPED_SCHEMAS = frozenset(
+    {"Any", "ffi.Any", "ffi.String", "ffi.Bytes", "ffi.SmallStr", "ffi.SmallBytes"}
+    | {"Optional", "Variant"}
+)
+
+
+def _native_field_ok(tf):
+    """Whether a C++ ancestor field has a layout py_class objects can hold: zero bytes are a
+    valid value of it, and the runtime can release and copy it (py_class_storage.cc)."""
+    index, size = tf.field_static_type_index, tf.size
+    if 0 < index < 64:
+        return True
+    if size == 8 and (index >= 64 or index == -1):
+        return True
+    if size == 16 and index == -1:
+        return _raw_schema_type(tf) in _ANY_SHAPED_SCHEMAS
+    return False
+
+
+def _raw_schema_type(tf):
+    schema = tf.metadata.get("type_schema") if isinstance(tf.metadata, dict) else None
+    if isinstance(schema, str):
+        try:
+            schema = json.loads(schema)
+        except ValueError:
+            return None
+    return schema.get("type") if isinstance(schema, dict) else None
+
+
+# Raw schema type of a C++ String/Bytes field -> type index of its empty (small) value.
+_EMPTY_VALUE_INDEX = {"ffi.String": 11, "ffi.SmallStr": 11, "ffi.Bytes": 12, "ffi.SmallBytes": 12}
+
+
+def _set_native_field_inits(type_index, parent_info):
+    """Zero bytes are not a valid String/Bytes: the runtime stores the empty value in the C++
+    ancestors' String/Bytes fields of every fresh object."""
+    seen = set()
     info = parent_info
     while info is not None:
         if info.type_cls is None or not getattr(info.type_cls, "__ffi_is_py_class__", False):
             for tf in info.fields or ():
-                if tf.field_static_type_index not in _PLAIN_STATIC_INDICES:
+                index = _EMPTY_VALUE_INDEX.get(_raw_schema_type(tf))
+                if index is not None and tf.size == 16 and tf.offset not in seen:
+                    seen.add(tf.offset)
+                    _rt("ffi._PyClassSetNativeFieldInit")(type_index, tf.offset, index)
+        info = info.parent_type_info
+
+
+def _check_native_ancestors(cls, parent_info):
+    """Objects are allocated zero-filled and their C++ ancestor fields are released by layout:
+    a C++ ancestor with a field of another layout cannot be a py_class parent."""
+    info = parent_info
+    while info is not None:
+        if info.type_cls is None or not getattr(info.type_cls, "__ffi_is_py_class__", False):
+            for tf in info.fields or ():
+                if not _native_field_ok(tf):
                     raise TypeError(
-                        "%s cannot derive from the C++ type %s: its field '%s' is not plain "
-                        "data, and py_class objects are allocated zero-filled"
-                        % (cls.__name__, info.type_key, tf.name)
+                        "%s cannot derive from the C++ type %s: its field '%s' has a layout "
+                        "(size %d, static type index %d) that py_class objects cannot hold"
+                        % (
+                            cls.__name__,
+                            info.type_key,
+                            tf.name,
+                            tf.size,
+                            tf.field_static_type_index,
+                        )
                     )
         info = info.parent_type_info
+
+
+def _module_globals(cls):
+    module = sys.modules.get(cls.__module__)
+    return dict(vars(module)) if module is not None else {}
+
+
+def _resolution_locals(cls):
+    """Names annotations of cls may use beyond its module's globals: the py_classes of the same
+    module and the class itself."""
+    localns = {c.__name__: c for c in _PY_CLASS_KEYS.values() if c.__module__ == cls.__module__}
+    localns[cls.__name__] = cls
+    return localns
 
 
 def _is_classvar(ann):
@@ -172,10 +312,8 @@ def _is_kw_only_marker(ann):
 def _own_fields(cls, decorator_kw_only, frozen):
     """The own Fields of cls, in annotation order, with name/type/schema resolved."""
     raw = cls.__dict__.get("__annotations__", {})
-    module = sys.modules.get(cls.__module__)
-    globalns = dict(vars(module)) if module is not None else {}
-    localns = {c.__name__: c for c in _PY_CLASS_KEYS.values() if c.__module__ == cls.__module__}
-    localns[cls.__name__] = cls
+    globalns = _module_globals(cls)
+    localns = _resolution_locals(cls)
     to_resolve = {n: a for n, a in raw.items() if not _is_kw_only_marker(a)}
     holder = type("_Annotations", (), {"__annotations__": to_resolve, "__module__": cls.__module__})
     try:
@@ -416,9 +554,9 @@ def py_class(
             keep_alive = []
             _CONVERTERS[key] = keep_alive
             total_size = _register_fields(type_index, parent_info, own, keep_alive)
+            _set_native_field_inits(type_index, parent_info)
             _rt("ffi._PyClassRegisterTypeAttrColumns")(type_index, total_size)
-            for name, func, _ in py_methods or ():
-                core._register_type_attr(type_index, name, func)
+            _register_py_methods(cls, type_index, py_methods, _module_globals(cls))
             if structural_eq is not None:
                 _rt("ffi._PyClassRegisterMetadata")(
                     type_index, total_size, _STRUCTURE_KIND_MAP[structural_eq]
