@@ -323,6 +323,7 @@ def _own_fields(cls, decorator_kw_only, frozen):
     hints = {n: (KW_ONLY if _is_kw_only_marker(a) else resolved[n]) for n, a in raw.items()}
     kw_only = decorator_kw_only
     result = []
+    own_init_properties = {}
     for name, ann in hints.items():
         if ann is KW_ONLY:
             kw_only = True
@@ -333,10 +334,9 @@ def _own_fields(cls, decorator_kw_only, frozen):
             continue
         value = cls.__dict__.get(name, core.MISSING)
         if isinstance(value, init_property):
-            raise TypeError(
-                "@py_class: init_property (%s.%s) is not supported" % (cls.__name__, name)
-            )
-        if isinstance(value, Field):
+            f = field(init=False, repr=False, hash=False, compare=False, structural_eq="ignore")
+            own_init_properties[name] = value.func
+        elif isinstance(value, Field):
             f = value if value.name is None else Field.__copy__(value)
         elif value is core.MISSING:
             f = field()
@@ -359,6 +359,7 @@ def _own_fields(cls, decorator_kw_only, frozen):
                 % (cls.__name__, name, ", ".join(sorted(f.extra_kwargs)))
             )
         result.append(f)
+    cls.__ffi_init_properties__ = own_init_properties
     return result
 
 
@@ -454,9 +455,20 @@ def _init_fields(type_info):
     return [tf for info in reversed(chain) for tf in (info.fields or ())]
 
 
+def _init_property_setters(cls):
+    """(field property, function) of every init_property along the MRO, root first; a child's
+    property replaces its parent's of the same name."""
+    funcs = {}
+    for klass in reversed(cls.__mro__):
+        funcs.update(klass.__dict__.get("__ffi_init_properties__", {}))
+    return [(getattr(cls, name), func) for name, func in funcs.items()]
+
+
 def _make_py_class_init(cls, type_info, ffi_init):
     """The generated ``__init__``: constructs through the runtime's ``__ffi_init__``, which
-    checks the arguments, applies defaults and converts every value by its field's schema."""
+    checks the arguments, applies defaults and converts every value by its field's schema;
+    then stores the init_property values and calls ``__post_init__``."""
+    init_properties = _init_property_setters(cls)
 
     def __init__(self, *args, **kwargs):
         if self.__chandle__() != 0:
@@ -471,6 +483,9 @@ def _make_py_class_init(cls, type_info, ffi_init):
             self.__init_handle_by_constructor__(ffi_init, *call)
         else:
             self.__init_handle_by_constructor__(ffi_init, *args)
+        if init_properties:
+            for prop, func in init_properties:
+                prop.set(self, func(self))
         if hasattr(type(self), "__post_init__"):
             self.__post_init__()
 
