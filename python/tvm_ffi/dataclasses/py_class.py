@@ -508,7 +508,105 @@ def _wrap_user_init(user_init, ffi_new):
     return __init__
 
 
+# Classes whose annotations name classes not defined yet: class -> (phase 2, temporary init).
+_PENDING = {}
+
+
+def _annotation_text(ann):
+    if isinstance(ann, str):
+        return ann
+    return getattr(ann, "__forward_arg__", None) or getattr(ann, "__name__", None) or repr(ann)
+
+
+def _unresolved_annotations(cls):
+    """``"<field>: <annotation> (<error>)"`` for each own annotation naming something that is
+    not defined (yet); other resolution errors are left to the field builder."""
+    raw = cls.__dict__.get("__annotations__", {})
+    globalns = _module_globals(cls)
+    localns = _resolution_locals(cls)
+    missing = []
+    for name, ann in raw.items():
+        if _is_kw_only_marker(ann):
+            continue
+        holder = type("_Annotation", (), {"__annotations__": {name: ann}})
+        try:
+            typing.get_type_hints(holder, globalns, localns)
+        except (NameError, AttributeError) as err:
+            missing.append("%s: %s (%s)" % (name, _annotation_text(ann), err))
+        except Exception:
+            continue
+    return missing
+
+
+def _is_pending(info):
+    return info is not None and info.type_cls in _PENDING
+
+
+def _defer(cls, finish, parent_info):
+    """Keep cls registered (so that other annotations may name it) and finish it when its
+    annotations resolve: after a later @py_class, or at its first construction."""
+
+    def __init__(self, *args, **kwargs):
+        _complete(cls)
+        cls.__init__(self, *args, **kwargs)
+
+    __init__.__qualname__ = "%s.__init__" % cls.__qualname__
+    cls.__tvm_ffi_type_info__.fields = None
+    cls.__init__ = __init__
+    cls.__ffi_is_dataclass__ = True
+    _PENDING[cls] = (finish, parent_info, __init__)
+
+
+def _complete(cls):
+    """Finish a deferred class (its pending parent first); TypeError when names are still
+    unresolved."""
+    entry = _PENDING.get(cls)
+    if entry is None:
+        return
+    finish, parent_info, temporary_init = entry
+    if _is_pending(parent_info):
+        _complete(parent_info.type_cls)
+        if cls not in _PENDING:
+            return
+    unresolved = _unresolved_annotations(cls)
+    if unresolved:
+        raise TypeError(
+            "Cannot instantiate %s: unresolved forward references: %r" % (cls.__name__, unresolved)
+        )
+    del _PENDING[cls]
+    if cls.__dict__.get("__init__") is temporary_init:
+        delattr(cls, "__init__")
+    try:
+        finish()
+    except Exception as err:
+        message = "Cannot instantiate %s: %s" % (cls.__name__, err)
+
+        def __init__(self, *args, **kwargs):
+            raise TypeError(message)
+
+        cls.__init__ = __init__
+        raise
+    _retry_pending()
+
+
+def _retry_pending():
+    """Finish every deferred class whose annotations now resolve, until none is left."""
+    progress = True
+    while progress:
+        progress = False
+        for cls, (_, parent_info, _) in list(_PENDING.items()):
+            if cls not in _PENDING or _is_pending(parent_info) or _unresolved_annotations(cls):
+                continue
+            try:
+                _complete(cls)
+            except Exception:
+                # Construction of cls raises the error; the other classes carry on.
+                continue
+            progress = True
+
+
 def _rollback(cls, key, type_index):
+    _PENDING.pop(cls, None)
     _PY_CLASS_KEYS.pop(key, None)
     _type_info._TYPE_INDEX_TO_INFO.pop(type_index, None)
     _type_info._TYPE_CLS_TO_INFO.pop(cls, None)
@@ -560,70 +658,87 @@ def py_class(
         type_index = _rt("ffi._PyClassAllocTypeIndex")(key, parent_info.type_index)
         _PY_CLASS_KEYS[key] = cls
         _REUSABLE_KEYS.discard(key)
-        fields_started = False
         try:
             # Bind first so that annotations naming the class itself resolve.
             registry._bind_class(cls, _type_info._type_index_to_type_info(type_index))
-            own = _own_fields(cls, kw_only, frozen)
-            fields_started = True
-            keep_alive = []
-            _CONVERTERS[key] = keep_alive
-            total_size = _register_fields(type_index, parent_info, own, keep_alive)
-            _set_native_field_inits(type_index, parent_info)
-            _rt("ffi._PyClassRegisterTypeAttrColumns")(type_index, total_size)
-            _register_py_methods(cls, type_index, py_methods, _module_globals(cls))
-            if structural_eq is not None:
-                _rt("ffi._PyClassRegisterMetadata")(
-                    type_index, total_size, _STRUCTURE_KIND_MAP[structural_eq]
-                )
-            _type_info._TYPE_INDEX_TO_INFO.pop(type_index, None)
-            type_info = _type_info._type_index_to_type_info(type_index)
-            registry._bind_class(cls, type_info)
-            by_name = {f.name: f for f in own}
-            for tf in type_info.fields:
-                f = by_name[tf.name]
-                tf.dataclass_field = f
-                tf.frozen = f.frozen
-                setattr(cls, tf.name, tf.as_property(cls))
-            registry._add_class_attrs(cls, type_info)
-            type_info._decorator_args = {
-                "frozen": frozen,
-                "init": init,
-                "repr": repr,
-                "eq": eq,
-                "order": order,
-                "unsafe_hash": unsafe_hash,
-                "match_args": match_args,
-                "kw_only": kw_only,
-                "structural_eq": structural_eq,
-                "field_markers": [],
-            }
-            ffi_init = core._lookup_type_attr(type_index, "__ffi_init__")
-            if user_init is not None:
-                ffi_new = core._lookup_type_attr(type_index, "__ffi_new__")
-                cls.__init__ = _wrap_user_init(user_init, ffi_new)
-            elif init:
-                init_fn = _make_py_class_init(cls, type_info, ffi_init)
-                init_fn.__qualname__ = "%s.__init__" % cls.__qualname__
-                init_fn.__module__ = cls.__module__
-                cls.__init__ = init_fn
-            _install_dataclass_dunders(
-                cls,
-                init=init,
-                repr=repr,
-                eq=eq,
-                order=order,
-                unsafe_hash=unsafe_hash,
-                match_args=match_args,
-                py_class_mode=True,
-            )
+            unresolved = _unresolved_annotations(cls)
         except BaseException:
             _rollback(cls, key, type_index)
-            if not fields_started:
-                _REUSABLE_KEYS.add(key)
+            _REUSABLE_KEYS.add(key)
             raise
-        cls.__ffi_is_dataclass__ = True
-        cls.__ffi_is_py_class__ = True
+
+        def finish():
+            """Phase 2: lay out and register the fields, methods and members."""
+            fields_started = False
+            try:
+                own = _own_fields(cls, kw_only, frozen)
+                # A parent finished after this class was deferred has a new TypeInfo.
+                parent = _type_info._type_index_to_type_info(parent_info.type_index)
+                fields_started = True
+                keep_alive = []
+                _CONVERTERS[key] = keep_alive
+                total_size = _register_fields(type_index, parent, own, keep_alive)
+                _set_native_field_inits(type_index, parent)
+                _rt("ffi._PyClassRegisterTypeAttrColumns")(type_index, total_size)
+                _register_py_methods(cls, type_index, py_methods, _module_globals(cls))
+                if structural_eq is not None:
+                    _rt("ffi._PyClassRegisterMetadata")(
+                        type_index, total_size, _STRUCTURE_KIND_MAP[structural_eq]
+                    )
+                _type_info._TYPE_INDEX_TO_INFO.pop(type_index, None)
+                type_info = _type_info._type_index_to_type_info(type_index)
+                registry._bind_class(cls, type_info)
+                by_name = {f.name: f for f in own}
+                for tf in type_info.fields:
+                    f = by_name[tf.name]
+                    tf.dataclass_field = f
+                    tf.frozen = f.frozen
+                    setattr(cls, tf.name, tf.as_property(cls))
+                registry._add_class_attrs(cls, type_info)
+                type_info._decorator_args = {
+                    "frozen": frozen,
+                    "init": init,
+                    "repr": repr,
+                    "eq": eq,
+                    "order": order,
+                    "unsafe_hash": unsafe_hash,
+                    "match_args": match_args,
+                    "kw_only": kw_only,
+                    "structural_eq": structural_eq,
+                    "field_markers": [],
+                }
+                ffi_init = core._lookup_type_attr(type_index, "__ffi_init__")
+                if user_init is not None:
+                    ffi_new = core._lookup_type_attr(type_index, "__ffi_new__")
+                    cls.__init__ = _wrap_user_init(user_init, ffi_new)
+                elif init:
+                    init_fn = _make_py_class_init(cls, type_info, ffi_init)
+                    init_fn.__qualname__ = "%s.__init__" % cls.__qualname__
+                    init_fn.__module__ = cls.__module__
+                    cls.__init__ = init_fn
+                _install_dataclass_dunders(
+                    cls,
+                    init=init,
+                    repr=repr,
+                    eq=eq,
+                    order=order,
+                    unsafe_hash=unsafe_hash,
+                    match_args=match_args,
+                    py_class_mode=True,
+                )
+            except BaseException:
+                _rollback(cls, key, type_index)
+                if not fields_started:
+                    _REUSABLE_KEYS.add(key)
+                raise
+            cls.__ffi_is_dataclass__ = True
+            cls.__ffi_is_py_class__ = True
+
+        if unresolved or _is_pending(parent_info):
+            _defer(cls, finish, parent_info)
+            return cls
+        finish()
+        _retry_pending()
         return cls
 
     if isinstance(cls_or_type_key, type):
