@@ -86,7 +86,7 @@ def test_failed_construction_leaves_the_class_pending():
 def test_first_construction_finishes_the_class():
     @py_class("test_deferred.SelfFinishing")
     class SelfFinishing(tvm_ffi.Object):
-        peer: "Optional[LateGlobal]" = None
+        peer: "Optional[LateGlobal]" = None  # noqa: F821
         y: int = 2
 
     globals()["LateGlobal"] = Leaf
@@ -120,7 +120,7 @@ def test_user_init_of_deferred_class_is_restored():
 def test_child_of_pending_parent_waits_for_it():
     @py_class("test_deferred.PendingParent")
     class PendingParent(tvm_ffi.Object):
-        peer: "Optional[LateParentPeer]" = None
+        peer: "Optional[LateParentPeer]" = None  # noqa: F821
 
     @py_class("test_deferred.ChildOfPending")
     class ChildOfPending(PendingParent):
