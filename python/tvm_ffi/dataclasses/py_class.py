@@ -309,56 +309,127 @@ def _is_kw_only_marker(ann):
     return isinstance(ann, str) and (ann == "KW_ONLY" or ann.endswith(".KW_ONLY"))
 
 
-def _own_fields(cls, decorator_kw_only, frozen):
-    """The own Fields of cls, in annotation order, with name/type/schema resolved."""
-    raw = cls.__dict__.get("__annotations__", {})
-    globalns = _module_globals(cls)
+def _owner_classes(cls, parent_cls):
+    """The classes whose own annotations become fields of cls, base first: cls and every
+    class of its MRO that the registered parent's MRO does not contain (unregistered mixins
+    and intermediate plain subclasses), if it declares annotations."""
+    skip = set(parent_cls.__mro__) if parent_cls is not None else set()
+    skip.add(object)
+    return [
+        klass
+        for klass in reversed(cls.__mro__)
+        if klass not in skip and (klass is cls or klass.__dict__.get("__annotations__"))
+    ]
+
+
+def _resolve_owner_hints(owner, owners, cls):
+    raw = owner.__dict__.get("__annotations__", {})
+    globalns = _module_globals(owner)
     localns = _resolution_locals(cls)
+    localns.update({o.__name__: o for o in owners})
     to_resolve = {n: a for n, a in raw.items() if not _is_kw_only_marker(a)}
-    holder = type("_Annotations", (), {"__annotations__": to_resolve, "__module__": cls.__module__})
+    holder = type(
+        "_Annotations", (), {"__annotations__": to_resolve, "__module__": owner.__module__}
+    )
     try:
         resolved = typing.get_type_hints(holder, globalns, localns, include_extras=True)
     except Exception as err:
-        raise TypeError("Cannot resolve the annotations of %s: %s" % (cls.__name__, err)) from None
-    hints = {n: (KW_ONLY if _is_kw_only_marker(a) else resolved[n]) for n, a in raw.items()}
+        raise TypeError(
+            "Cannot resolve the annotations of %s: %s" % (owner.__name__, err)
+        ) from None
+    return {n: (KW_ONLY if _is_kw_only_marker(a) else resolved[n]) for n, a in raw.items()}
+
+
+def _field_marker_types(cls):
+    markers = getattr(cls, "__ffi_field_markers__", ())
+    if not isinstance(markers, (tuple, list)) or not all(isinstance(m, type) for m in markers):
+        raise TypeError("__ffi_field_markers__ must be a tuple or list of types")
+    return tuple(markers)
+
+
+def _fields_resolved_hooks(cls):
+    """Callables marked ``__ffi_on_fields_resolved__ = True`` in the MRO's class bodies, base
+    first (each once)."""
+    hooks = []
+    for klass in reversed(cls.__mro__):
+        for value in klass.__dict__.values():
+            func = value.__func__ if isinstance(value, staticmethod) else value
+            if (
+                callable(func)
+                and getattr(func, "__ffi_on_fields_resolved__", False) is True
+                and all(func is not h for h in hooks)
+            ):
+                hooks.append(func)
+    return hooks
+
+
+def _own_fields(cls, decorator_kw_only, frozen, parent_cls=None, type_info=None):
+    """The own Fields of cls, in annotation order over its owner classes (§4.3), with
+    name/type/schema resolved; field markers go to ``type_info._decorator_args`` and the
+    field-resolution hooks run before unknown field options are rejected."""
+    owners = _owner_classes(cls, parent_cls)
+    marker_types = _field_marker_types(cls)
+    inherited = 0
+    if type_info is not None and type_info.parent_type_info is not None:
+        chain = type_info.parent_type_info
+        while chain is not None:
+            inherited += len(chain.fields or ())
+            chain = chain.parent_type_info
     kw_only = decorator_kw_only
-    result = []
+    by_name = {}
+    markers = []
     own_init_properties = {}
-    for name, ann in hints.items():
-        if ann is KW_ONLY:
-            kw_only = True
-            if name in cls.__dict__:
+    for owner in owners:
+        hints = _resolve_owner_hints(owner, owners, cls)
+        for name, ann in hints.items():
+            if ann is KW_ONLY:
+                kw_only = True
+                if owner is cls and name in cls.__dict__:
+                    delattr(cls, name)
+                continue
+            if _is_classvar(ann):
+                continue
+            if marker_types and any(ann is m for m in marker_types):
+                markers.append((ann, owner, name, inherited + len(by_name)))
+                continue
+            value = owner.__dict__.get(name, core.MISSING)
+            if isinstance(value, init_property):
+                f = field(init=False, repr=False, hash=False, compare=False, structural_eq="ignore")
+                own_init_properties[name] = value.func
+            elif isinstance(value, Field):
+                f = value if (value.name is None and owner is cls) else Field.__copy__(value)
+            elif value is core.MISSING:
+                f = field()
+            else:
+                f = field(default=value)
+            if value is not core.MISSING and owner is cls:
                 delattr(cls, name)
-            continue
-        if _is_classvar(ann):
-            continue
-        value = cls.__dict__.get(name, core.MISSING)
-        if isinstance(value, init_property):
-            f = field(init=False, repr=False, hash=False, compare=False, structural_eq="ignore")
-            own_init_properties[name] = value.func
-        elif isinstance(value, Field):
-            f = value if value.name is None else Field.__copy__(value)
-        elif value is core.MISSING:
-            f = field()
-        else:
-            f = field(default=value)
-        if value is not core.MISSING:
-            delattr(cls, name)
-        f.name = name
-        f.type = ann
-        f._ty_schema = TypeSchema.from_annotation(ann)
-        if f.kw_only is None:
-            f.kw_only = kw_only
-        if frozen:
-            f.frozen = True
-        if f.hash is None:
-            f.hash = f.compare
+            f.name = name
+            f.type = ann
+            f._ty_schema = TypeSchema.from_annotation(ann)
+            if f.kw_only is None:
+                f.kw_only = kw_only
+            if frozen:
+                f.frozen = True
+            if f.hash is None:
+                f.hash = f.compare
+            by_name[name] = f
+    result = list(by_name.values())
+    if type_info is not None:
+        args = getattr(type_info, "_decorator_args", None)
+        if isinstance(args, dict):
+            parent = type_info.parent_type_info
+            parent_args = getattr(parent, "_decorator_args", None) if parent else None
+            parent_markers = tuple(parent_args["field_markers"]) if parent_args else ()
+            args["field_markers"] = parent_markers + tuple(markers)
+        for hook in _fields_resolved_hooks(cls):
+            hook(type_info, result)
+    for f in result:
         if f.extra_kwargs:
             raise TypeError(
                 "%s.%s: unrecognized field options: %s"
-                % (cls.__name__, name, ", ".join(sorted(f.extra_kwargs)))
+                % (cls.__name__, f.name, ", ".join(sorted(f.extra_kwargs)))
             )
-        result.append(f)
     cls.__ffi_init_properties__ = own_init_properties
     return result
 
@@ -647,8 +718,20 @@ def py_class(
 
     def decorator(cls):
         key = type_key if type_key is not None else "%s.%s" % (cls.__module__, cls.__qualname__)
-        _, parent_info = _find_parent(cls)
+        parent_cls, parent_info = _find_parent(cls)
         _check_native_ancestors(cls, parent_info)
+        decorator_args = {
+            "frozen": frozen,
+            "init": init,
+            "repr": repr,
+            "eq": eq,
+            "order": order,
+            "unsafe_hash": unsafe_hash,
+            "match_args": match_args,
+            "kw_only": kw_only,
+            "structural_eq": structural_eq,
+            "field_markers": (),
+        }
         py_methods = _collect_py_methods(cls)
         if key in _PY_CLASS_KEYS or (
             key not in _REUSABLE_KEYS and core._object_type_key_to_index(key) is not None
@@ -671,9 +754,12 @@ def py_class(
             """Phase 2: lay out and register the fields, methods and members."""
             fields_started = False
             try:
-                own = _own_fields(cls, kw_only, frozen)
                 # A parent finished after this class was deferred has a new TypeInfo.
                 parent = _type_info._type_index_to_type_info(parent_info.type_index)
+                pending_info = cls.__tvm_ffi_type_info__
+                pending_info.parent_type_info = parent
+                pending_info._decorator_args = decorator_args
+                own = _own_fields(cls, kw_only, frozen, parent_cls, pending_info)
                 fields_started = True
                 keep_alive = []
                 _CONVERTERS[key] = keep_alive
@@ -695,18 +781,7 @@ def py_class(
                     tf.frozen = f.frozen
                     setattr(cls, tf.name, tf.as_property(cls))
                 registry._add_class_attrs(cls, type_info)
-                type_info._decorator_args = {
-                    "frozen": frozen,
-                    "init": init,
-                    "repr": repr,
-                    "eq": eq,
-                    "order": order,
-                    "unsafe_hash": unsafe_hash,
-                    "match_args": match_args,
-                    "kw_only": kw_only,
-                    "structural_eq": structural_eq,
-                    "field_markers": [],
-                }
+                type_info._decorator_args = decorator_args
                 ffi_init = core._lookup_type_attr(type_index, "__ffi_init__")
                 if user_init is not None:
                     ffi_new = core._lookup_type_attr(type_index, "__ffi_new__")
