@@ -16,6 +16,7 @@ class Node(tvm_ffi.Object):
 
 
 PENDING_FIELDS = Node.__tvm_ffi_type_info__.fields
+PENDING_ARGS = Node.__tvm_ffi_type_info__._decorator_args
 
 
 @py_class("test_deferred.Leaf")
@@ -25,6 +26,10 @@ class Leaf(tvm_ffi.Object):
 
 def test_deferred_class_has_no_fields_while_pending():
     assert PENDING_FIELDS is None
+
+
+def test_deferred_class_records_its_decorator_options_at_once():
+    assert PENDING_ARGS["frozen"] is False and PENDING_ARGS["structural_eq"] == "tree"
 
 
 def test_deferred_class_is_finished_by_a_later_py_class():

@@ -810,6 +810,7 @@ def py_class(
             cls.__ffi_is_py_class__ = True
 
         if unresolved or _is_pending(parent_info):
+            cls.__tvm_ffi_type_info__._decorator_args = decorator_args
             _defer(cls, finish, parent_info)
             return cls
         finish()
