@@ -130,6 +130,7 @@ __all__ = [
     "Dict",
     "Module",
     "load_module",
+    "method",
     "system_lib",
     "convert",
     "convert_func",
@@ -167,3 +168,4 @@ __all__ = [
     "structural_walk",
 ]
 from . import dataclasses
+from .dataclasses.py_class import method

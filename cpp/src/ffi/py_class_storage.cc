@@ -6,6 +6,7 @@
  *   ffi.MakeFieldGetter(kind) -> int         address of a TVMFFIFieldGetter
  *   ffi.MakeFieldSetter(kind, converter, callback) -> Function
  *   ffi._PyClassRegisterTypeAttrColumns(type_index, total_size)
+ *   ffi._PyClassSetNativeFieldInit(type_index, offset, init_type_index)
  *
  * `kind` is the field static type index of the storage: 1 int64, 3 double,
  * 2 bool (one byte), 4 void*, 5 DLDataType, 6 DLDevice, -1 an owned Any
@@ -20,6 +21,16 @@
  * Objects made by __ffi_new__ are zero-filled (fields read as 0, 0.0, False
  * or None). Their deleter releases every field stored by these getters
  * (recognised by its getter), and the shallow copy duplicates them.
+ *
+ * Fields inherited from a C++ parent are released and duplicated by their
+ * layout (NativeFieldKind): 8-byte object references, 16-byte Any-shaped
+ * values (Any, String, Bytes, Any-backed Optional/Variant) and plain data.
+ * Zero bytes are a valid (null/None) value of each, except String and Bytes:
+ * for those the Python layer names the offset with _PyClassSetNativeFieldInit
+ * (before _PyClassRegisterTypeAttrColumns), and __ffi_new__ stores the empty
+ * small-string tag there. The Python layer refuses C++ parents with fields of
+ * any other layout. Fields that alias one offset (ffi.IntEnum's `value`) are
+ * handled once.
  */
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/dtype.h>
@@ -29,11 +40,16 @@
 #include <tvm/ffi/reflection/accessor.h>
 #include <tvm/ffi/reflection/registry.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <new>
 #include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 /*!
  * \brief The conversion callback of ffi.MakeFieldSetter: converts *value with
@@ -213,24 +229,58 @@ bool IsPyClassGetter(TVMFFIFieldGetter getter) {
          getter == GetAny || getter == GetObject;
 }
 
-/*! \brief Call fn(field_info, field address) for every py_class-stored field of obj. */
+/*! \brief How a field's storage is released and copied. */
+enum class StorageKind { kPlain, kAny, kObject, kUnsupported };
+
+/*! \brief The storage of a field written by a C++ parent's own accessors, from its layout. */
+StorageKind NativeFieldKind(const TVMFFIFieldInfo* f) {
+  int32_t index = f->field_static_type_index;
+  if (index > 0 && index < kTVMFFIStaticObjectBegin) return StorageKind::kPlain;
+  if (f->size == 8 && (index >= kTVMFFIStaticObjectBegin || index == kTVMFFIAny)) {
+    return StorageKind::kObject;
+  }
+  if (f->size == static_cast<int64_t>(sizeof(TVMFFIAny)) && index == kTVMFFIAny) {
+    return StorageKind::kAny;
+  }
+  return StorageKind::kUnsupported;
+}
+
+StorageKind FieldKind(const TVMFFIFieldInfo* f) {
+  if (f->getter == GetAny) return StorageKind::kAny;
+  if (f->getter == GetObject) return StorageKind::kObject;
+  if (IsPyClassGetter(f->getter)) return StorageKind::kPlain;
+  return NativeFieldKind(f);
+}
+
+/*!
+ * \brief Call fn(field_info, kind, field address) once per offset for every field of obj
+ *  whose storage needs releasing or copying.
+ */
 template <typename Fn>
-void ForEachPyClassField(TVMFFIObject* obj, Fn fn) {
+void ForEachStoredField(TVMFFIObject* obj, Fn fn) {
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(obj->type_index);
   if (info == nullptr) return;
+  // Offsets of the reference-holding native fields seen so far (aliases are skipped).
+  std::vector<int64_t> seen;
   reflection::ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* f) {
-    if (IsPyClassGetter(f->getter)) fn(f, reinterpret_cast<char*>(obj) + f->offset);
+    StorageKind kind = FieldKind(f);
+    if (kind == StorageKind::kUnsupported) return;
+    if (!IsPyClassGetter(f->getter) && kind != StorageKind::kPlain) {
+      if (std::find(seen.begin(), seen.end(), f->offset) != seen.end()) return;
+      seen.push_back(f->offset);
+    }
+    fn(f, kind, reinterpret_cast<char*>(obj) + f->offset);
   });
 }
 
 void PyClassObjectDeleter(void* self, int flags) {
   TVMFFIObject* obj = static_cast<TVMFFIObject*>(self);
   if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) {
-    ForEachPyClassField(obj, [](const TVMFFIFieldInfo* f, void* field) {
-      if (f->getter == GetAny) {
+    ForEachStoredField(obj, [](const TVMFFIFieldInfo*, StorageKind kind, void* field) {
+      if (kind == StorageKind::kAny) {
         FieldRef<Any>(field).~Any();
         std::memset(field, 0, sizeof(TVMFFIAny));
-      } else if (f->getter == GetObject) {
+      } else if (kind == StorageKind::kObject) {
         TVMFFIObject* ref = FieldRef<TVMFFIObject*>(field);
         FieldRef<TVMFFIObject*>(field) = nullptr;
         if (ref != nullptr) TVMFFIObjectDecRef(ref);
@@ -251,6 +301,32 @@ TVMFFIObject* AllocPyClassObject(int32_t type_index, int64_t total_size) {
   return obj;
 }
 
+/*! \brief (offset, type index) of the empty value stored in a fresh object, per type. */
+using NativeInits = std::vector<std::pair<int64_t, int32_t>>;
+
+std::mutex& NativeInitMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+std::unordered_map<int32_t, NativeInits>& NativeInitTable() {
+  static std::unordered_map<int32_t, NativeInits> table;
+  return table;
+}
+
+void PyClassSetNativeFieldInit(int32_t type_index, int64_t offset, int32_t init_type_index) {
+  if (init_type_index != kTVMFFISmallStr && init_type_index != kTVMFFISmallBytes) {
+    TVM_FFI_THROW(ValueError) << "ffi._PyClassSetNativeFieldInit: the empty value of type index "
+                              << init_type_index << " is not supported";
+  }
+  if (offset < static_cast<int64_t>(sizeof(TVMFFIObject))) {
+    TVM_FFI_THROW(ValueError) << "ffi._PyClassSetNativeFieldInit: offset " << offset
+                              << " lies in the object header";
+  }
+  std::lock_guard<std::mutex> lock(NativeInitMutex());
+  NativeInitTable()[type_index].emplace_back(offset, init_type_index);
+}
+
 void PyClassRegisterTypeAttrColumns(int32_t type_index, int64_t total_size) {
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
   if (info == nullptr || type_index < kTVMFFIStaticObjectBegin) {
@@ -262,10 +338,26 @@ void PyClassRegisterTypeAttrColumns(int32_t type_index, int64_t total_size) {
                               << " is smaller than the object header";
   }
   std::string key(info->type_key.data, info->type_key.size);
+  NativeInits inits;
+  {
+    std::lock_guard<std::mutex> lock(NativeInitMutex());
+    auto it = NativeInitTable().find(type_index);
+    if (it != NativeInitTable().end()) inits = it->second;
+  }
+  for (const auto& init : inits) {
+    if (init.first + static_cast<int64_t>(sizeof(TVMFFIAny)) > total_size) {
+      TVM_FFI_THROW(ValueError) << "ffi._PyClassRegisterTypeAttrColumns: a String/Bytes field at "
+                                << init.first << " does not fit in total_size " << total_size;
+    }
+  }
   Function new_fn = Function::FromTyped(
-      [type_index, total_size]() -> ObjectRef {
-        return ObjectRef(
-            ObjectUnsafe::ObjectPtrFromOwned<Object>(AllocPyClassObject(type_index, total_size)));
+      [type_index, total_size, inits]() -> ObjectRef {
+        TVMFFIObject* obj = AllocPyClassObject(type_index, total_size);
+        for (const auto& init : inits) {
+          reinterpret_cast<TVMFFIAny*>(reinterpret_cast<char*>(obj) + init.first)->type_index =
+              init.second;
+        }
+        return ObjectRef(ObjectUnsafe::ObjectPtrFromOwned<Object>(obj));
       },
       key + ".__ffi_new__");
   Function copy_fn = Function::FromTyped(
@@ -273,11 +365,11 @@ void PyClassRegisterTypeAttrColumns(int32_t type_index, int64_t total_size) {
         const TVMFFIObject* src = reinterpret_cast<const TVMFFIObject*>(self);
         TVMFFIObject* dst = AllocPyClassObject(src->type_index, total_size);
         ObjectRef result(ObjectUnsafe::ObjectPtrFromOwned<Object>(dst));
-        ForEachPyClassField(dst, [&](const TVMFFIFieldInfo* f, void* field) {
+        ForEachStoredField(dst, [&](const TVMFFIFieldInfo* f, StorageKind kind, void* field) {
           const void* from = reinterpret_cast<const char*>(src) + f->offset;
-          if (f->getter == GetAny) {
+          if (kind == StorageKind::kAny) {
             new (field) Any(*static_cast<const Any*>(from));
-          } else if (f->getter == GetObject) {
+          } else if (kind == StorageKind::kObject) {
             TVMFFIObject* ref = *static_cast<TVMFFIObject* const*>(from);
             if (ref != nullptr) TVMFFIObjectIncRef(ref);
             FieldRef<TVMFFIObject*>(field) = ref;
@@ -302,6 +394,8 @@ TVM_FFI_STATIC_INIT_BLOCK() {
           "Address of the C getter of a py_class field stored as the given kind.")
       .def("ffi.MakeFieldSetter", MakeFieldSetter,
            "Setter Function of a py_class field: (kind, converter, convert callback).")
+      .def("ffi._PyClassSetNativeFieldInit", PyClassSetNativeFieldInit,
+           "Name a C++ parent's String/Bytes field that a fresh py_class object holds empty.")
       .def("ffi._PyClassRegisterTypeAttrColumns", PyClassRegisterTypeAttrColumns,
            "Register __ffi_new__, __ffi_init__ and __ffi_shallow_copy__ of a py_class type.");
 }

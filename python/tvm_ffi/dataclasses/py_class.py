@@ -11,6 +11,7 @@ Values are converted by the field's ``TypeSchema`` on Python construction and as
 """
 
 import functools
+import inspect
 import json
 import sys
 import typing
@@ -121,14 +122,65 @@ def _type_attr_names(cls):
     return names
 
 
+def method(fn):
+    """Mark a function of a ``@py_class`` body as an FFI TypeMethod (a ``staticmethod``
+    becomes a static one); the function is returned unchanged."""
+    if isinstance(fn, classmethod):
+        raise TypeError(
+            "@tvm_ffi.method: @classmethod is not supported for FFI TypeMethod registration — "
+            "the classmethod's ``cls`` first arg does not match the packed-call convention. "
+            "Use @staticmethod or a plain instance method instead."
+        )
+    func = fn.__func__ if isinstance(fn, staticmethod) else fn
+    if not callable(func):
+        raise TypeError("@tvm_ffi.method: expected a callable, got %s." % type(fn).__name__)
+    func.__ffi_method__ = True
+    return fn
+
+
+def _is_marked_method(value):
+    func = value.__func__ if isinstance(value, (staticmethod, classmethod)) else value
+    return callable(func) and getattr(func, "__ffi_method__", False) is True
+
+
+def _method_metadata(cls, func, is_static, globalns):
+    """The JSON metadata of a TypeMethod: its Callable schema from the annotations (the class
+    itself first for instance methods), or a bare Callable when they cannot be read."""
+    bare = json.dumps({"type_schema": {"type": "Callable"}})
+    try:
+        sig = inspect.signature(func)
+        hints = typing.get_type_hints(func, globalns, _resolution_locals(cls))
+    except Exception:
+        return bare
+    params = list(sig.parameters.values())
+    if any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params):
+        return bare
+    try:
+        schemas = []
+        if not is_static:
+            schemas.append({"type": cls.__tvm_ffi_type_info__.type_key})
+            params = params[1:]
+        for p in params:
+            schemas.append(TypeSchema.from_annotation(hints.get(p.name, typing.Any)).to_json())
+        ret = TypeSchema.from_annotation(hints.get("return", typing.Any)).to_json()
+    except Exception:
+        return bare
+    return json.dumps(
+        {"type_schema": {"type": "Callable", "named_args": {"return": [ret], "params": schemas}}}
+    )
+
+
 def _collect_py_methods(cls, globalns=None):
-    """The type-attribute entries of the class body as ``(name, func, is_static)`` triples, or
-    None when there are none. ``staticmethod`` entries are unwrapped; ``classmethod`` entries
-    are rejected."""
+    """The type-attribute entries and ``@method`` functions of the class body as
+    ``(name, func, is_static)`` triples (with the metadata JSON as a fourth item when globalns
+    is given), or None when there are none. ``staticmethod`` entries are unwrapped;
+    ``classmethod`` entries are rejected."""
     names = _type_attr_names(cls)
     found = []
     for name, value in cls.__dict__.items():
-        if name not in names:
+        if name in ("__ffi_init__", "__ffi_shallow_copy__"):
+            continue
+        if name not in names and not _is_marked_method(value):
             continue
         if isinstance(value, classmethod):
             raise TypeError(
@@ -136,27 +188,115 @@ def _collect_py_methods(cls, globalns=None):
                 "FFI registration — use @staticmethod or a plain function" % (cls.__name__, name)
             )
         is_static = isinstance(value, staticmethod)
-        found.append((name, value.__func__ if is_static else value, is_static))
+        func = value.__func__ if is_static else value
+        if globalns is None:
+            found.append((name, func, is_static))
+        else:
+            found.append((name, func, is_static, _method_metadata(cls, func, is_static, globalns)))
     return found or None
 
 
-_PLAIN_STATIC_INDICES = frozenset({1, 2, 3, 4, 5, 6})
+def _register_py_methods(cls, type_index, py_methods, globalns):
+    """Type-attribute names go to the type-attribute table, the other entries become
+    TypeMethods of the type."""
+    names = _type_attr_names(cls)
+    for name, func, is_static in py_methods or ():
+        if name in names:
+            core._register_type_attr(type_index, name, func)
+            continue
+        metadata = _method_metadata(cls, func, is_static, globalns)
+        _rt("ffi._PyClassRegisterMethod")(
+            type_index,
+            name,
+            getattr(func, "__doc__", None) or "",
+            metadata,
+            is_static,
+            func,
+        )
 
 
-def _check_native_ancestors(cls, parent_info):
-    """Objects are allocated zero-filled, which is a valid state only for plain-data fields:
-    a C++ ancestor with an object or string field cannot be a py_class parent."""
+# Raw schema types of 16-byte Any-shaped C++ fields (the storage the runtime releases as an Any).
+_ANY_SHAPED_SCHEMAS = frozenset(
+    {"Any", "ffi.Any", "ffi.String", "ffi.Bytes", "ffi.SmallStr", "ffi.SmallBytes"}
+    | {"Optional", "Variant"}
+)
+
+
+def _native_field_ok(tf):
+    """Whether a C++ ancestor field has a layout py_class objects can hold: zero bytes are a
+    valid value of it, and the runtime can release and copy it (py_class_storage.cc)."""
+    index, size = tf.field_static_type_index, tf.size
+    if 0 < index < 64:
+        return True
+    if size == 8 and (index >= 64 or index == -1):
+        return True
+    if size == 16 and index == -1:
+        return _raw_schema_type(tf) in _ANY_SHAPED_SCHEMAS
+    return False
+
+
+def _raw_schema_type(tf):
+    schema = tf.metadata.get("type_schema") if isinstance(tf.metadata, dict) else None
+    if isinstance(schema, str):
+        try:
+            schema = json.loads(schema)
+        except ValueError:
+            return None
+    return schema.get("type") if isinstance(schema, dict) else None
+
+
+# Raw schema type of a C++ String/Bytes field -> type index of its empty (small) value.
+_EMPTY_VALUE_INDEX = {"ffi.String": 11, "ffi.SmallStr": 11, "ffi.Bytes": 12, "ffi.SmallBytes": 12}
+
+
+def _set_native_field_inits(type_index, parent_info):
+    """Zero bytes are not a valid String/Bytes: the runtime stores the empty value in the C++
+    ancestors' String/Bytes fields of every fresh object."""
+    seen = set()
     info = parent_info
     while info is not None:
         if info.type_cls is None or not getattr(info.type_cls, "__ffi_is_py_class__", False):
             for tf in info.fields or ():
-                if tf.field_static_type_index not in _PLAIN_STATIC_INDICES:
+                index = _EMPTY_VALUE_INDEX.get(_raw_schema_type(tf))
+                if index is not None and tf.size == 16 and tf.offset not in seen:
+                    seen.add(tf.offset)
+                    _rt("ffi._PyClassSetNativeFieldInit")(type_index, tf.offset, index)
+        info = info.parent_type_info
+
+
+def _check_native_ancestors(cls, parent_info):
+    """Objects are allocated zero-filled and their C++ ancestor fields are released by layout:
+    a C++ ancestor with a field of another layout cannot be a py_class parent."""
+    info = parent_info
+    while info is not None:
+        if info.type_cls is None or not getattr(info.type_cls, "__ffi_is_py_class__", False):
+            for tf in info.fields or ():
+                if not _native_field_ok(tf):
                     raise TypeError(
-                        "%s cannot derive from the C++ type %s: its field '%s' is not plain "
-                        "data, and py_class objects are allocated zero-filled"
-                        % (cls.__name__, info.type_key, tf.name)
+                        "%s cannot derive from the C++ type %s: its field '%s' has a layout "
+                        "(size %d, static type index %d) that py_class objects cannot hold"
+                        % (
+                            cls.__name__,
+                            info.type_key,
+                            tf.name,
+                            tf.size,
+                            tf.field_static_type_index,
+                        )
                     )
         info = info.parent_type_info
+
+
+def _module_globals(cls):
+    module = sys.modules.get(cls.__module__)
+    return dict(vars(module)) if module is not None else {}
+
+
+def _resolution_locals(cls):
+    """Names annotations of cls may use beyond its module's globals: the py_classes of the same
+    module and the class itself."""
+    localns = {c.__name__: c for c in _PY_CLASS_KEYS.values() if c.__module__ == cls.__module__}
+    localns[cls.__name__] = cls
+    return localns
 
 
 def _is_classvar(ann):
@@ -169,58 +309,128 @@ def _is_kw_only_marker(ann):
     return isinstance(ann, str) and (ann == "KW_ONLY" or ann.endswith(".KW_ONLY"))
 
 
-def _own_fields(cls, decorator_kw_only, frozen):
-    """The own Fields of cls, in annotation order, with name/type/schema resolved."""
-    raw = cls.__dict__.get("__annotations__", {})
-    module = sys.modules.get(cls.__module__)
-    globalns = dict(vars(module)) if module is not None else {}
-    localns = {c.__name__: c for c in _PY_CLASS_KEYS.values() if c.__module__ == cls.__module__}
-    localns[cls.__name__] = cls
+def _owner_classes(cls, parent_cls):
+    """The classes whose own annotations become fields of cls, base first: cls and every
+    class of its MRO that the registered parent's MRO does not contain (unregistered mixins
+    and intermediate plain subclasses), if it declares annotations."""
+    skip = set(parent_cls.__mro__) if parent_cls is not None else set()
+    skip.add(object)
+    return [
+        klass
+        for klass in reversed(cls.__mro__)
+        if klass not in skip and (klass is cls or klass.__dict__.get("__annotations__"))
+    ]
+
+
+def _resolve_owner_hints(owner, owners, cls):
+    raw = owner.__dict__.get("__annotations__", {})
+    globalns = _module_globals(owner)
+    localns = _resolution_locals(cls)
+    localns.update({o.__name__: o for o in owners})
     to_resolve = {n: a for n, a in raw.items() if not _is_kw_only_marker(a)}
-    holder = type("_Annotations", (), {"__annotations__": to_resolve, "__module__": cls.__module__})
+    holder = type(
+        "_Annotations", (), {"__annotations__": to_resolve, "__module__": owner.__module__}
+    )
     try:
         resolved = typing.get_type_hints(holder, globalns, localns, include_extras=True)
     except Exception as err:
-        raise TypeError("Cannot resolve the annotations of %s: %s" % (cls.__name__, err)) from None
-    hints = {n: (KW_ONLY if _is_kw_only_marker(a) else resolved[n]) for n, a in raw.items()}
+        raise TypeError(
+            "Cannot resolve the annotations of %s: %s" % (owner.__name__, err)
+        ) from None
+    return {n: (KW_ONLY if _is_kw_only_marker(a) else resolved[n]) for n, a in raw.items()}
+
+
+def _field_marker_types(cls):
+    markers = getattr(cls, "__ffi_field_markers__", ())
+    if not isinstance(markers, (tuple, list)) or not all(isinstance(m, type) for m in markers):
+        raise TypeError("__ffi_field_markers__ must be a tuple or list of types")
+    return tuple(markers)
+
+
+def _fields_resolved_hooks(cls):
+    """Callables marked ``__ffi_on_fields_resolved__ = True`` in the MRO's class bodies, base
+    first (each once)."""
+    hooks = []
+    for klass in reversed(cls.__mro__):
+        for value in klass.__dict__.values():
+            func = value.__func__ if isinstance(value, staticmethod) else value
+            if (
+                callable(func)
+                and getattr(func, "__ffi_on_fields_resolved__", False) is True
+                and all(func is not h for h in hooks)
+            ):
+                hooks.append(func)
+    return hooks
+
+
+def _own_fields(cls, decorator_kw_only, frozen, parent_cls=None, type_info=None):
+    """The own Fields of cls, in annotation order over its owner classes (§4.3), with
+    name/type/schema resolved; field markers go to ``type_info._decorator_args`` and the
+    field-resolution hooks run before unknown field options are rejected."""
+    owners = _owner_classes(cls, parent_cls)
+    marker_types = _field_marker_types(cls)
+    inherited = 0
+    if type_info is not None and type_info.parent_type_info is not None:
+        chain = type_info.parent_type_info
+        while chain is not None:
+            inherited += len(chain.fields or ())
+            chain = chain.parent_type_info
     kw_only = decorator_kw_only
-    result = []
-    for name, ann in hints.items():
-        if ann is KW_ONLY:
-            kw_only = True
-            if name in cls.__dict__:
+    by_name = {}
+    markers = []
+    own_init_properties = {}
+    for owner in owners:
+        hints = _resolve_owner_hints(owner, owners, cls)
+        for name, ann in hints.items():
+            if ann is KW_ONLY:
+                kw_only = True
+                if owner is cls and name in cls.__dict__:
+                    delattr(cls, name)
+                continue
+            if _is_classvar(ann):
+                continue
+            if marker_types and any(ann is m for m in marker_types):
+                markers.append((ann, owner, name, inherited + len(by_name)))
+                continue
+            value = owner.__dict__.get(name, core.MISSING)
+            if isinstance(value, init_property):
+                f = field(init=False, repr=False, hash=False, compare=False, structural_eq="ignore")
+                own_init_properties[name] = value.func
+            elif isinstance(value, Field):
+                f = value if (value.name is None and owner is cls) else Field.__copy__(value)
+            elif value is core.MISSING:
+                f = field()
+            else:
+                f = field(default=value)
+            if value is not core.MISSING and owner is cls:
                 delattr(cls, name)
-            continue
-        if _is_classvar(ann):
-            continue
-        value = cls.__dict__.get(name, core.MISSING)
-        if isinstance(value, init_property):
-            raise TypeError(
-                "@py_class: init_property (%s.%s) is not supported" % (cls.__name__, name)
-            )
-        if isinstance(value, Field):
-            f = value if value.name is None else Field.__copy__(value)
-        elif value is core.MISSING:
-            f = field()
-        else:
-            f = field(default=value)
-        if value is not core.MISSING:
-            delattr(cls, name)
-        f.name = name
-        f.type = ann
-        f._ty_schema = TypeSchema.from_annotation(ann)
-        if f.kw_only is None:
-            f.kw_only = kw_only
-        if frozen:
-            f.frozen = True
-        if f.hash is None:
-            f.hash = f.compare
+            f.name = name
+            f.type = ann
+            f._ty_schema = TypeSchema.from_annotation(ann)
+            if f.kw_only is None:
+                f.kw_only = kw_only
+            if frozen:
+                f.frozen = True
+            if f.hash is None:
+                f.hash = f.compare
+            by_name[name] = f
+    result = list(by_name.values())
+    if type_info is not None:
+        args = getattr(type_info, "_decorator_args", None)
+        if isinstance(args, dict):
+            parent = type_info.parent_type_info
+            parent_args = getattr(parent, "_decorator_args", None) if parent else None
+            parent_markers = tuple(parent_args["field_markers"]) if parent_args else ()
+            args["field_markers"] = parent_markers + tuple(markers)
+        for hook in _fields_resolved_hooks(cls):
+            hook(type_info, result)
+    for f in result:
         if f.extra_kwargs:
             raise TypeError(
                 "%s.%s: unrecognized field options: %s"
-                % (cls.__name__, name, ", ".join(sorted(f.extra_kwargs)))
+                % (cls.__name__, f.name, ", ".join(sorted(f.extra_kwargs)))
             )
-        result.append(f)
+    cls.__ffi_init_properties__ = own_init_properties
     return result
 
 
@@ -362,9 +572,20 @@ def _init_fields(type_info):
     return [tf for info in reversed(chain) for tf in (info.fields or ())]
 
 
+def _init_property_setters(cls):
+    """(field property, function) of every init_property along the MRO, root first; a child's
+    property replaces its parent's of the same name."""
+    funcs = {}
+    for klass in reversed(cls.__mro__):
+        funcs.update(klass.__dict__.get("__ffi_init_properties__", {}))
+    return [(getattr(cls, name), func) for name, func in funcs.items()]
+
+
 def _make_py_class_init(cls, type_info, ffi_init):
     """The generated ``__init__``: constructs through the runtime's ``__ffi_init__``, which
-    checks the arguments, applies defaults and converts every value by its field's schema."""
+    checks the arguments, applies defaults and converts every value by its field's schema;
+    then stores the init_property values and calls ``__post_init__``."""
+    init_properties = _init_property_setters(cls)
 
     def __init__(self, *args, **kwargs):
         if self.__chandle__() != 0:
@@ -379,6 +600,9 @@ def _make_py_class_init(cls, type_info, ffi_init):
             self.__init_handle_by_constructor__(ffi_init, *call)
         else:
             self.__init_handle_by_constructor__(ffi_init, *args)
+        if init_properties:
+            for prop, func in init_properties:
+                prop.set(self, func(self))
         if hasattr(type(self), "__post_init__"):
             self.__post_init__()
 
@@ -401,7 +625,105 @@ def _wrap_user_init(user_init, ffi_new):
     return __init__
 
 
+# Classes whose annotations name classes not defined yet: class -> (phase 2, temporary init).
+_PENDING = {}
+
+
+def _annotation_text(ann):
+    if isinstance(ann, str):
+        return ann
+    return getattr(ann, "__forward_arg__", None) or getattr(ann, "__name__", None) or repr(ann)
+
+
+def _unresolved_annotations(cls):
+    """``"<field>: <annotation> (<error>)"`` for each own annotation naming something that is
+    not defined (yet); other resolution errors are left to the field builder."""
+    raw = cls.__dict__.get("__annotations__", {})
+    globalns = _module_globals(cls)
+    localns = _resolution_locals(cls)
+    missing = []
+    for name, ann in raw.items():
+        if _is_kw_only_marker(ann):
+            continue
+        holder = type("_Annotation", (), {"__annotations__": {name: ann}})
+        try:
+            typing.get_type_hints(holder, globalns, localns)
+        except (NameError, AttributeError) as err:
+            missing.append("%s: %s (%s)" % (name, _annotation_text(ann), err))
+        except Exception:
+            continue
+    return missing
+
+
+def _is_pending(info):
+    return info is not None and info.type_cls in _PENDING
+
+
+def _defer(cls, finish, parent_info):
+    """Keep cls registered (so that other annotations may name it) and finish it when its
+    annotations resolve: after a later @py_class, or at its first construction."""
+
+    def __init__(self, *args, **kwargs):
+        _complete(cls)
+        cls.__init__(self, *args, **kwargs)
+
+    __init__.__qualname__ = "%s.__init__" % cls.__qualname__
+    cls.__tvm_ffi_type_info__.fields = None
+    cls.__init__ = __init__
+    cls.__ffi_is_dataclass__ = True
+    _PENDING[cls] = (finish, parent_info, __init__)
+
+
+def _complete(cls):
+    """Finish a deferred class (its pending parent first); TypeError when names are still
+    unresolved."""
+    entry = _PENDING.get(cls)
+    if entry is None:
+        return
+    finish, parent_info, temporary_init = entry
+    if _is_pending(parent_info):
+        _complete(parent_info.type_cls)
+        if cls not in _PENDING:
+            return
+    unresolved = _unresolved_annotations(cls)
+    if unresolved:
+        raise TypeError(
+            "Cannot instantiate %s: unresolved forward references: %r" % (cls.__name__, unresolved)
+        )
+    del _PENDING[cls]
+    if cls.__dict__.get("__init__") is temporary_init:
+        delattr(cls, "__init__")
+    try:
+        finish()
+    except Exception as err:
+        message = "Cannot instantiate %s: %s" % (cls.__name__, err)
+
+        def __init__(self, *args, **kwargs):
+            raise TypeError(message)
+
+        cls.__init__ = __init__
+        raise
+    _retry_pending()
+
+
+def _retry_pending():
+    """Finish every deferred class whose annotations now resolve, until none is left."""
+    progress = True
+    while progress:
+        progress = False
+        for cls, (_, parent_info, _) in list(_PENDING.items()):
+            if cls not in _PENDING or _is_pending(parent_info) or _unresolved_annotations(cls):
+                continue
+            try:
+                _complete(cls)
+            except Exception:
+                # Construction of cls raises the error; the other classes carry on.
+                continue
+            progress = True
+
+
 def _rollback(cls, key, type_index):
+    _PENDING.pop(cls, None)
     _PY_CLASS_KEYS.pop(key, None)
     _type_info._TYPE_INDEX_TO_INFO.pop(type_index, None)
     _type_info._TYPE_CLS_TO_INFO.pop(cls, None)
@@ -442,8 +764,20 @@ def py_class(
 
     def decorator(cls):
         key = type_key if type_key is not None else "%s.%s" % (cls.__module__, cls.__qualname__)
-        _, parent_info = _find_parent(cls)
+        parent_cls, parent_info = _find_parent(cls)
         _check_native_ancestors(cls, parent_info)
+        decorator_args = {
+            "frozen": frozen,
+            "init": init,
+            "repr": repr,
+            "eq": eq,
+            "order": order,
+            "unsafe_hash": unsafe_hash,
+            "match_args": match_args,
+            "kw_only": kw_only,
+            "structural_eq": structural_eq,
+            "field_markers": (),
+        }
         py_methods = _collect_py_methods(cls)
         if key in _PY_CLASS_KEYS or (
             key not in _REUSABLE_KEYS and core._object_type_key_to_index(key) is not None
@@ -453,70 +787,80 @@ def py_class(
         type_index = _rt("ffi._PyClassAllocTypeIndex")(key, parent_info.type_index)
         _PY_CLASS_KEYS[key] = cls
         _REUSABLE_KEYS.discard(key)
-        fields_started = False
         try:
             # Bind first so that annotations naming the class itself resolve.
             registry._bind_class(cls, _type_info._type_index_to_type_info(type_index))
-            own = _own_fields(cls, kw_only, frozen)
-            fields_started = True
-            keep_alive = []
-            _CONVERTERS[key] = keep_alive
-            total_size = _register_fields(type_index, parent_info, own, keep_alive)
-            _rt("ffi._PyClassRegisterTypeAttrColumns")(type_index, total_size)
-            for name, func, _ in py_methods or ():
-                core._register_type_attr(type_index, name, func)
-            if structural_eq is not None:
-                _rt("ffi._PyClassRegisterMetadata")(
-                    type_index, total_size, _STRUCTURE_KIND_MAP[structural_eq]
-                )
-            _type_info._TYPE_INDEX_TO_INFO.pop(type_index, None)
-            type_info = _type_info._type_index_to_type_info(type_index)
-            registry._bind_class(cls, type_info)
-            by_name = {f.name: f for f in own}
-            for tf in type_info.fields:
-                f = by_name[tf.name]
-                tf.dataclass_field = f
-                tf.frozen = f.frozen
-                setattr(cls, tf.name, _field_property(cls, tf))
-            registry._add_class_attrs(cls, type_info)
-            type_info._decorator_args = {
-                "frozen": frozen,
-                "init": init,
-                "repr": repr,
-                "eq": eq,
-                "order": order,
-                "unsafe_hash": unsafe_hash,
-                "match_args": match_args,
-                "kw_only": kw_only,
-                "structural_eq": structural_eq,
-                "field_markers": [],
-            }
-            ffi_init = core._lookup_type_attr(type_index, "__ffi_init__")
-            if user_init is not None:
-                ffi_new = core._lookup_type_attr(type_index, "__ffi_new__")
-                cls.__init__ = _wrap_user_init(user_init, ffi_new)
-            elif init:
-                init_fn = _make_py_class_init(cls, type_info, ffi_init)
-                init_fn.__qualname__ = "%s.__init__" % cls.__qualname__
-                init_fn.__module__ = cls.__module__
-                cls.__init__ = init_fn
-            _install_dataclass_dunders(
-                cls,
-                init=init,
-                repr=repr,
-                eq=eq,
-                order=order,
-                unsafe_hash=unsafe_hash,
-                match_args=match_args,
-                py_class_mode=True,
-            )
+            unresolved = _unresolved_annotations(cls)
         except BaseException:
             _rollback(cls, key, type_index)
-            if not fields_started:
-                _REUSABLE_KEYS.add(key)
+            _REUSABLE_KEYS.add(key)
             raise
-        cls.__ffi_is_dataclass__ = True
-        cls.__ffi_is_py_class__ = True
+
+        def finish():
+            """Phase 2: lay out and register the fields, methods and members."""
+            fields_started = False
+            try:
+                # A parent finished after this class was deferred has a new TypeInfo.
+                parent = _type_info._type_index_to_type_info(parent_info.type_index)
+                pending_info = cls.__tvm_ffi_type_info__
+                pending_info.parent_type_info = parent
+                pending_info._decorator_args = decorator_args
+                own = _own_fields(cls, kw_only, frozen, parent_cls, pending_info)
+                fields_started = True
+                keep_alive = []
+                _CONVERTERS[key] = keep_alive
+                total_size = _register_fields(type_index, parent, own, keep_alive)
+                _set_native_field_inits(type_index, parent)
+                _rt("ffi._PyClassRegisterTypeAttrColumns")(type_index, total_size)
+                _register_py_methods(cls, type_index, py_methods, _module_globals(cls))
+                if structural_eq is not None:
+                    _rt("ffi._PyClassRegisterMetadata")(
+                        type_index, total_size, _STRUCTURE_KIND_MAP[structural_eq]
+                    )
+                _type_info._TYPE_INDEX_TO_INFO.pop(type_index, None)
+                type_info = _type_info._type_index_to_type_info(type_index)
+                registry._bind_class(cls, type_info)
+                by_name = {f.name: f for f in own}
+                for tf in type_info.fields:
+                    f = by_name[tf.name]
+                    tf.dataclass_field = f
+                    tf.frozen = f.frozen
+                    setattr(cls, tf.name, _field_property(cls, tf))
+                registry._add_class_attrs(cls, type_info)
+                type_info._decorator_args = decorator_args
+                ffi_init = core._lookup_type_attr(type_index, "__ffi_init__")
+                if user_init is not None:
+                    ffi_new = core._lookup_type_attr(type_index, "__ffi_new__")
+                    cls.__init__ = _wrap_user_init(user_init, ffi_new)
+                elif init:
+                    init_fn = _make_py_class_init(cls, type_info, ffi_init)
+                    init_fn.__qualname__ = "%s.__init__" % cls.__qualname__
+                    init_fn.__module__ = cls.__module__
+                    cls.__init__ = init_fn
+                _install_dataclass_dunders(
+                    cls,
+                    init=init,
+                    repr=repr,
+                    eq=eq,
+                    order=order,
+                    unsafe_hash=unsafe_hash,
+                    match_args=match_args,
+                    py_class_mode=True,
+                )
+            except BaseException:
+                _rollback(cls, key, type_index)
+                if not fields_started:
+                    _REUSABLE_KEYS.add(key)
+                raise
+            cls.__ffi_is_dataclass__ = True
+            cls.__ffi_is_py_class__ = True
+
+        if unresolved or _is_pending(parent_info):
+            cls.__tvm_ffi_type_info__._decorator_args = decorator_args
+            _defer(cls, finish, parent_info)
+            return cls
+        finish()
+        _retry_pending()
         return cls
 
     if isinstance(cls_or_type_key, type):

@@ -7,6 +7,8 @@
  *                             alignment, offset, static_type_index, getter,
  *                             setter, default)
  *   ffi._PyClassRegisterMetadata(type_index, total_size, structural_kind)
+ *   ffi._PyClassRegisterMethod(type_index, name, doc, metadata, is_static,
+ *                              func)
  *
  * The getter is the address from ffi.MakeFieldGetter and the setter the
  * Function from ffi.MakeFieldSetter (the setter-is-Function flag is added);
@@ -81,6 +83,18 @@ void RegisterMetadata(int32_t type_index, int64_t total_size, int64_t structural
   if (TVMFFITypeRegisterMetadata(type_index, &meta) != 0) throw MoveFromRaised();
 }
 
+void RegisterMethod(int32_t type_index, const String& name, const String& doc,
+                    const String& metadata, bool is_static, const Function& func) {
+  RequireObjectType(type_index, "ffi._PyClassRegisterMethod");
+  TVMFFIMethodInfo info;
+  info.name = ByteArrayOf(name);
+  info.doc = ByteArrayOf(doc);
+  info.metadata = ByteArrayOf(metadata);
+  info.flags = is_static ? kTVMFFIFieldFlagBitMaskIsStaticMethod : 0;
+  info.method = AnyView(func).CopyToTVMFFIAny();
+  if (TVMFFITypeRegisterMethod(type_index, &info) != 0) throw MoveFromRaised();
+}
+
 }  // namespace
 }  // namespace detail
 
@@ -92,6 +106,8 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       .def("ffi._PyClassRegisterField", detail::RegisterField,
            "Register one natively stored field of a py_class type.")
       .def("ffi._PyClassRegisterMetadata", detail::RegisterMetadata,
-           "Record the total size and structural kind of a py_class type.");
+           "Record the total size and structural kind of a py_class type.")
+      .def("ffi._PyClassRegisterMethod", detail::RegisterMethod,
+           "Register a method (or static function) of a py_class type.");
 }
 TVM_FFI_NAMESPACE_END
