@@ -1,6 +1,6 @@
-"""Helpers used by tvm_ffi.cpp and available to users: FileLock and kwargs_wrapper."""
+"""Helpers used by tvm_ffi.cpp and available to users: FileLock, kwargs_wrapper, embed_cubin."""
 
-from . import kwargs_wrapper
+from . import embed_cubin, kwargs_wrapper
 from ._filelock import FileLock
 
-__all__ = ["FileLock", "kwargs_wrapper"]
+__all__ = ["FileLock", "embed_cubin", "kwargs_wrapper"]
