@@ -72,7 +72,7 @@ def test_printed_name_follows_a_later_registration(custom_types):
 
 
 def test_custom_dtype_crosses_a_call_unchanged(custom_types):
-    import tvm_ffi.testing  # noqa: F401
+    import tvm_ffi.testing
 
     echo = tvm_ffi.get_global_func("testing.echo")
     out = echo(tvm_ffi.dtype("custom[posit]20"))

@@ -4,7 +4,6 @@ import traceback
 import types
 
 import pytest
-import tvm_ffi
 from tvm_ffi import error
 
 
@@ -71,7 +70,7 @@ def test_with_append_backtrace_without_frames_keeps_the_traceback():
 
 
 def test_native_error_traceback_ends_in_the_native_frame():
-    import tvm_ffi.testing  # noqa: F401  (registers the testing functions)
+    import tvm_ffi.testing
 
     throw = tvm_ffi.get_global_func("testing.throw_error")
     with pytest.raises(ValueError) as info:

@@ -289,11 +289,11 @@ def _check_embed_cubin(embed_cubin):
     cubins = []
     for key, data in embed_cubin.items():
         if not isinstance(key, str) or not key.isidentifier() or not key.isascii():
-            raise ValueError("embed_cubin key %r must be a C identifier (it names symbols)" % (key,))
-        if not isinstance(data, (bytes, bytearray, memoryview)):
-            raise TypeError(
-                "embed_cubin[%r] must be bytes, got %s" % (key, type(data).__name__)
+            raise ValueError(
+                "embed_cubin key %r must be a C identifier (it names symbols)" % (key,)
             )
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError("embed_cubin[%r] must be bytes, got %s" % (key, type(data).__name__))
         cubins.append((key, bytes(data)))
     return sorted(cubins)
 

@@ -32,7 +32,9 @@ def _run(args, verbose):
     try:
         proc = subprocess.run(args, capture_output=True, text=True, check=False)
     except OSError as err:
-        raise RuntimeError("%s could not be run: %s\nCommand: %s" % (args[0], err, shlex.join(args)))
+        raise RuntimeError(
+            "%s could not be run: %s\nCommand: %s" % (args[0], err, shlex.join(args))
+        ) from err
     if verbose and (proc.stdout or proc.stderr):
         print(proc.stdout + proc.stderr, end="")
     if proc.returncode != 0:
