@@ -2,8 +2,10 @@
 
 ``register_error`` maps an error kind (the string C++ raises with) to a Python exception
 class; ``_parse_backtrace`` reads the ``File "<f>", line <n>, in <func>`` lines of a native
-backtrace.
+backtrace, and ``TracebackManager`` turns such lines into traceback entries.
 """
+
+import types
 
 from . import core
 from .core import register_error
@@ -15,28 +17,56 @@ core.ERROR_NAME_TO_TYPE = ERROR_NAME_TO_TYPE
 core.ERROR_TYPE_TO_NAME = ERROR_TYPE_TO_NAME
 
 
+class TracebackManager:
+    """Builds traceback entries for native frames (a file, line and function name that Python
+    never ran), so printed tracebacks show them like Python frames.
+
+    Code objects are cached per ``(filename, lineno, func)``: a native frame that errors
+    often (a hot check in a loop) costs one compile.
+    """
+
+    def __init__(self):
+        self._code_cache = {}
+
+    def _get_cached_code_object(self, filename, lineno, func):
+        """The code object that claims to be ``func`` at ``filename:lineno``."""
+        key = (filename, lineno, func)
+        code = self._code_cache.get(key)
+        if code is None:
+            code = core._native_frame_code_named(filename, lineno, func)
+            self._code_cache[key] = code
+        return code
+
+    def _create_frame(self, filename, lineno, func):
+        """A finished frame running the cached code of ``func`` at ``filename:lineno``."""
+        return core._frame_of_native_code(self._get_cached_code_object(filename, lineno, func))
+
+    def append_traceback(self, tb, filename, lineno, func):
+        """A new traceback entry for the native frame, placed in front of (calling) tb."""
+        if not isinstance(lineno, int) or lineno < 0:
+            raise ValueError("lineno must be a non-negative int, got %r" % (lineno,))
+        if tb is not None and not isinstance(tb, types.TracebackType):
+            raise TypeError("tb must be a traceback or None, got %s" % type(tb).__name__)
+        frame = self._create_frame(filename, lineno, func)
+        return types.TracebackType(tb, frame, frame.f_lasti, lineno)
+
+
+_TRACEBACK_MANAGER = TracebackManager()
+
+
 def _traceback_to_backtrace_str(tb):
     """Backtrace text of a Python traceback, innermost frame first (the FFI's order)."""
     return core._format_py_frames(tb)[0]
 
 
-def _with_append_backtrace(exc, backtrace):
-    """exc with the frames of backtrace (innermost first) appended, innermost last, to its
-    traceback as synthetic frames; returns exc."""
-    import types
-
-    entries = []
-    tb = exc.__traceback__
-    while tb is not None:
-        entries.append((tb.tb_frame, tb.tb_lasti, tb.tb_lineno))
-        tb = tb.tb_next
-    new_tb = None
+def _with_append_backtrace(py_error, backtrace):
+    """py_error with the frames of backtrace (innermost first) added as the callers of its
+    current traceback: the native code that was running when py_error arose. Returns py_error.
+    """
+    tb = py_error.__traceback__
     for filename, lineno, func in _parse_backtrace(backtrace):
-        frame = core._native_frame(filename, lineno, func)
-        new_tb = types.TracebackType(new_tb, frame, frame.f_lasti, lineno)
-    for frame, lasti, lineno in reversed(entries):
-        new_tb = types.TracebackType(new_tb, frame, lasti, lineno)
-    return exc.with_traceback(new_tb)
+        tb = _TRACEBACK_MANAGER.append_traceback(tb, filename, lineno, func)
+    return py_error.with_traceback(tb)
 
 
 def _parse_backtrace(text):

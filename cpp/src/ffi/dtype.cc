@@ -15,17 +15,23 @@
  *           | family                  (int, uint, float: 32 bits; bfloat: 16 bits)
  *           | "custom[" code "]" bits (code and bits 0..255; how the printer spells codes
  *                                    and widths that have no name of their own)
+ *           | "custom[" name "]" bits? (a framework's custom type: the code comes from the
+ *                                    global "dtype.get_custom_type_code"; bits default to 32)
  *   lanes  := "x" N                   (1 <= N <= 32767)
  *           | "_x" N                  (after float4_e2m1fn only: torch's "float4_e2m1fn_x2")
  *           | "xvscalex" N            (scalable vector: lanes = (uint16_t)(-N), 1 <= N <= 32768)
  * "void" (and the empty string) takes no lanes suffix and means {kDLOpaqueHandle, 0 bits, 0 lanes}.
  */
 #include <tvm/ffi/base.h>
+#include <tvm/ffi/dtype.h>
+#include <tvm/ffi/error.h>
 
 #include <cstdint>
 #include <cstring>
 #include <exception>
 #include <string>
+
+#include "dtype_custom.h"
 
 TVM_FFI_NAMESPACE_BEGIN
 namespace {
@@ -155,9 +161,22 @@ bool ParseBase(const char** p, const char* end, DLDataType* out) {
   static const char kCustom[] = "custom[";
   if (StartsWith(s, end, kCustom, sizeof(kCustom) - 1)) {
     const char* q = s + sizeof(kCustom) - 1;
+    const char* close = static_cast<const char*>(std::memchr(q, ']', end - q));
+    if (close == nullptr) return false;
     uint32_t code = 0;
-    if (!ParseDecimal(&q, end, 255, &code) || q == end || *q != ']') return false;
-    ++q;
+    const char* digits_end = q;
+    if (!ParseDecimal(&digits_end, close, 255, &code) || digits_end != close) {
+      if (q != close && *q >= '0' && *q <= '9') return false;  // a number out of range
+      // A name: the framework that defines it supplies the code (errors propagate).
+      out->code = dtype_custom::CodeOfName(q, static_cast<size_t>(close - q));
+      q = close + 1;
+      // A missing (or zero) width means 32 bits, as for "int" and "float".
+      if (!ParseDecimal(&q, end, 255, &bits) || bits == 0) bits = 32;
+      out->bits = static_cast<uint8_t>(bits);
+      *p = q;
+      return true;
+    }
+    q = close + 1;
     // Zero bits is allowed here so that every DLDataType the printer spells
     // as custom[...] parses back.
     if (!ParseDecimal(&q, end, 255, &bits)) return false;
@@ -223,6 +242,18 @@ inline char* AppendText(char* p, const char* text, size_t len) {
   return p + len;
 }
 
+/*! \brief Append the lanes suffix ("x4", "xvscalex4", nothing for one lane). */
+inline char* AppendLanes(char* p, uint16_t lanes) {
+  if (lanes > 32767) {
+    p = AppendText(p, "xvscalex", 8);
+    p = AppendDecimal(p, 0x10000u - lanes);
+  } else if (lanes != 1) {
+    *p++ = 'x';
+    p = AppendDecimal(p, lanes);
+  }
+  return p;
+}
+
 /*!
  * \brief Room for the longest text FormatDataType writes plus its NUL
  *  ("float8_e4m3b11fnuzxvscalex32768" is 31 bytes).
@@ -261,14 +292,22 @@ size_t FormatDataType(const DLDataType& dtype, char* buf) {
     *p++ = ']';
     p = AppendDecimal(p, dtype.bits);
   }
-  if (dtype.lanes > 32767) {
-    p = AppendText(p, "xvscalex", 8);
-    p = AppendDecimal(p, 0x10000u - dtype.lanes);
-  } else if (dtype.lanes != 1) {
-    *p++ = 'x';
-    p = AppendDecimal(p, dtype.lanes);
-  }
-  return static_cast<size_t>(p - buf);
+  return static_cast<size_t>(AppendLanes(p, dtype.lanes) - buf);
+}
+
+/*!
+ * \brief "custom[<name>]<bits>[lanes]" when dtype has a custom code the framework names.
+ * \return false when the code is not custom or no name function is registered.
+ */
+bool FormatNamedCustomType(const DLDataType& dtype, std::string* out) {
+  if (dtype.code < kDLExtCustomBegin) return false;
+  std::string name;
+  if (!dtype_custom::NameOfCode(dtype.code, &name)) return false;
+  char suffix[kMaxDataTypeText];
+  char* p = AppendDecimal(suffix, dtype.bits);
+  p = AppendLanes(p, dtype.lanes);
+  *out = "custom[" + name + "]" + std::string(suffix, p);
+  return true;
 }
 
 /*!
@@ -314,6 +353,10 @@ int TVMFFIDataTypeFromString(const TVMFFIByteArray* str, DLDataType* out) {
         "Cannot parse data type string: " + ::tvm::ffi::QuoteForMessage(str->data, str->size);
     TVMFFIErrorSetRaisedFromCStr("ValueError", message.c_str());
     return -1;
+  } catch (const ::tvm::ffi::Error& err) {
+    // From a custom type's name lookup: the framework's own error kind and message.
+    ::tvm::ffi::detail::SetRaisedFromError(err);
+    return -1;
   } catch (const std::exception& e) {
     TVMFFIErrorSetRaisedFromCStr("RuntimeError", e.what());
     return -1;
@@ -330,6 +373,11 @@ int TVMFFIDataTypeToString(const DLDataType* dtype, TVMFFIAny* out) {
           "ValueError", "TVMFFIDataTypeToString: the data type and the output must not be NULL");
       return -1;
     }
+    std::string custom;
+    if (TVM_FFI_UNLIKELY(::tvm::ffi::FormatNamedCustomType(*dtype, &custom))) {
+      TVMFFIByteArray named{custom.data(), custom.size()};
+      return TVMFFIStringFromByteArray(&named, out);
+    }
     char buf[::tvm::ffi::kMaxDataTypeText];
     TVMFFIByteArray bytes;
     bytes.data = buf;
@@ -337,6 +385,9 @@ int TVMFFIDataTypeToString(const DLDataType* dtype, TVMFFIAny* out) {
     // NUL-terminate for receivers that read data as a C string.
     buf[bytes.size] = '\0';
     return TVMFFIStringFromByteArray(&bytes, out);
+  } catch (const ::tvm::ffi::Error& err) {
+    ::tvm::ffi::detail::SetRaisedFromError(err);
+    return -1;
   } catch (const std::exception& e) {
     TVMFFIErrorSetRaisedFromCStr("RuntimeError", e.what());
     return -1;

@@ -57,7 +57,9 @@ def build_inline(
     build_directory : str, optional
         Build here instead of in ``<cache>/<name>_<hash>/``; rebuilt when the inputs change.
     embed_cubin : mapping of str to bytes, optional
-        Not supported by this implementation: a non-empty mapping raises NotImplementedError.
+        Binary blobs (CUDA cubins) to embed, by name, for ``TVM_FFI_EMBED_CUBIN(name)`` in the
+        source (or ``extern "C" const char __tvm_ffi__cubin_<name>[]`` and ``..._end[]``).
+        Needs GNU ld and objcopy; not available on Windows (NotImplementedError).
     backend : "cuda" or "hip", optional
         GPU toolchain for CUDA sources (default: $TVM_FFI_GPU_BACKEND, else what is installed).
     output : str, optional
@@ -71,7 +73,7 @@ def build_inline(
     RuntimeError
         A needed compiler (C++, C, nvcc or hipcc) was not found; the message names it.
     """
-    _check_embed_cubin(embed_cubin)
+    cubins = _check_embed_cubin(embed_cubin)
     cpp = normalize_sources(cpp_sources, "cpp_sources")
     cuda = normalize_sources(cuda_sources, "cuda_sources")
     funcs = normalize_functions(functions)
@@ -95,6 +97,7 @@ def build_inline(
         extra_cuda_cflags=extra_cuda_cflags,
         backend=backend,
         output=output,
+        embed_cubin=cubins,
     )
 
 
@@ -270,11 +273,29 @@ def to_cpp_dtype(dtype):
 
 
 def _check_embed_cubin(embed_cubin):
-    if embed_cubin:
-        raise NotImplementedError(
-            "tvm_ffi.cpp: embed_cubin is not supported by this "
-            "implementation; load the cubin at run time instead"
+    """embed_cubin as a sorted list of (name, bytes); TypeError/ValueError name the bad entry."""
+    if not embed_cubin:
+        if embed_cubin is not None and not hasattr(embed_cubin, "items"):
+            raise TypeError(
+                "embed_cubin must be a mapping of str to bytes, got %s" % type(embed_cubin).__name__
+            )
+        return []
+    if os.name == "nt":
+        raise NotImplementedError("tvm_ffi.cpp: embed_cubin is not supported on Windows")
+    if not hasattr(embed_cubin, "items"):
+        raise TypeError(
+            "embed_cubin must be a mapping of str to bytes, got %s" % type(embed_cubin).__name__
         )
+    cubins = []
+    for key, data in embed_cubin.items():
+        if not isinstance(key, str) or not key.isidentifier() or not key.isascii():
+            raise ValueError(
+                "embed_cubin key %r must be a C identifier (it names symbols)" % (key,)
+            )
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError("embed_cubin[%r] must be bytes, got %s" % (key, type(data).__name__))
+        cubins.append((key, bytes(data)))
+    return sorted(cubins)
 
 
 def _load_module(path, keep_module_alive=True):

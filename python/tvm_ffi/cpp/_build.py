@@ -125,6 +125,20 @@ def _write_atomic(path, data):
     os.replace(tmp, path)
 
 
+def _write_bytes_if_changed(path, data):
+    """Write data to path unless it already holds it (an unchanged mtime spares a rebuild)."""
+    try:
+        with open(path, "rb") as f:
+            if f.read() == data:
+                return
+    except OSError:
+        pass
+    tmp = "%s.tmp.%d" % (path, os.getpid())
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
 def _sha256_file(path):
     import hashlib
 
@@ -223,7 +237,15 @@ class _Plan:
     """
 
     def __init__(
-        self, name, build_dir, sources, compile_prefixes, link_prefix, link_suffix, output=None
+        self,
+        name,
+        build_dir,
+        sources,
+        compile_prefixes,
+        link_prefix,
+        link_suffix,
+        output=None,
+        cubins=(),
     ):
         self.name = name
         self.build_dir = build_dir
@@ -251,6 +273,19 @@ class _Plan:
                 rule = "cxx"
             self.compiles.append((src, obj, cmd, rule))
             objs.append(obj)
+        # Embedding cubins: merge the objects into one, then add each blob to it in turn.
+        self.embeds = []  # (output, inputs, command)
+        if cubins:
+            merged = os.path.join(build_dir, "%s_merged.o" % name)
+            self.embeds.append((merged, list(objs), ["ld", "-r"] + objs + ["-o", merged]))
+            prev = merged
+            for i, (cubin_name, cubin_path) in enumerate(cubins):
+                out = os.path.join(build_dir, "%s_embed_%d.o" % (name, i))
+                cmd = [sys.executable, "-m", "tvm_ffi.utils.embed_cubin", "--output-obj", out,
+                       "--input-obj", prev, "--cubin", cubin_path, "--name", cubin_name]  # fmt: skip
+                self.embeds.append((out, [prev, cubin_path], cmd))
+                prev = out
+            objs = [prev]
         if output is not None and source_kind(output) == "obj":
             if len(objs) == 1:
                 self.link = ["cp", objs[0], self.tmp_lib]
@@ -261,7 +296,11 @@ class _Plan:
         self.link_inputs = objs
 
     def commands(self):
-        return [cmd for _, _, cmd, _ in self.compiles] + [self.link]
+        return (
+            [cmd for _, _, cmd, _ in self.compiles]
+            + [cmd for _, _, cmd in self.embeds]
+            + [self.link]
+        )
 
     def depfiles(self):
         return [obj + ".d" for _, obj, _, rule in self.compiles if rule == "cxx"]
@@ -286,6 +325,12 @@ class _Plan:
             lines.append(
                 "build %s: %s %s" % (_ninja_escape_path(obj), rule, _ninja_escape_path(src))
             )
+            lines.append("  cmd = " + _ninja_command(cmd))
+        if self.embeds:
+            lines += ["rule embed", "  command = $cmd", "  description = EMBED $out"]
+        for out, inputs, cmd in self.embeds:
+            deps = " ".join(_ninja_escape_path(p) for p in inputs)
+            lines.append("build %s: embed %s" % (_ninja_escape_path(out), deps))
             lines.append("  cmd = " + _ninja_command(cmd))
         objs = " ".join(_ninja_escape_path(obj) for obj in self.link_inputs)
         lines.append("build %s: link %s" % (_ninja_escape_path(self.tmp_lib), objs))
@@ -331,7 +376,11 @@ def _fail(plan, code, output, failed_cmds):
 def _failed_ninja_commands(plan, output):
     """The commands of the edges ninja reports as FAILED (all of them if none is recognised)."""
     failed_lines = [line for line in output.splitlines() if line.startswith("FAILED:")]
-    edges = [(obj, cmd) for _, obj, cmd, _ in plan.compiles] + [(plan.tmp_lib, plan.link)]
+    edges = (
+        [(obj, cmd) for _, obj, cmd, _ in plan.compiles]
+        + [(out, cmd) for out, _, cmd in plan.embeds]
+        + [(plan.tmp_lib, plan.link)]
+    )
     failed = [
         cmd for out, cmd in edges if any(line.rstrip().endswith(" " + out) for line in failed_lines)
     ]
@@ -367,6 +416,7 @@ def build_library(
     extra_cuda_cflags=None,
     backend=None,
     output=None,
+    embed_cubin=None,
 ):
     """Build (or find in the cache) the library for the given inputs; return its path.
 
@@ -375,6 +425,9 @@ def build_library(
     files, compiled where they are by their extension (``.c`` with $CC, ``.cu`` with nvcc or
     hipcc, ``.o`` linked as is, anything else with $CXX). ``output`` names the result file in
     the build directory (an ``.o`` output only compiles and merges the objects).
+    ``embed_cubin`` (name -> bytes, checked by the caller) embeds each blob for
+    ``TVM_FFI_EMBED_CUBIN(name)``; the blobs are written to ``<name>.cubin`` in the build
+    directory.
     """
     import hashlib
     import json
@@ -450,6 +503,7 @@ def build_library(
         "compile": prefixes,
         "link": link_prefix + link_suffix,
         "output": output,
+        "cubins": [[n, hashlib.sha256(data).hexdigest()] for n, data in (embed_cubin or [])],
         "compiler_version": toolchain_versions,
         "tvm_ffi": [_package_version(), lib, lib_stat.st_mtime_ns, lib_stat.st_size],
     }
@@ -470,7 +524,10 @@ def build_library(
     sources = [path for path, _ in generated] + sources
     if not sources:
         raise AssertionError("tvm_ffi.cpp: module %r has no source to build" % (name,))
-    plan = _Plan(name, build_dir, sources, prefixes, link_prefix, link_suffix, output)
+    cubins = [(n, os.path.join(build_dir, n + ".cubin")) for n, _ in (embed_cubin or [])]
+    plan = _Plan(name, build_dir, sources, prefixes, link_prefix, link_suffix, output, cubins)
+    for (_, path), (_, data) in zip(cubins, embed_cubin or []):
+        _write_bytes_if_changed(path, data)
 
     if _up_to_date(build_dir, plan.lib_path, key):
         return plan.lib_path
@@ -519,7 +576,7 @@ def _build_locked(plan, key, generated):
             log.write("==== failed\n")
             raise
         log.write("==== built %s in %.2f s\n" % (plan.lib_path, time.monotonic() - start))
-    deps = set(sources)
+    deps = set(sources) | {inputs[-1] for _, inputs, _ in plan.embeds[1:]}
     for depfile in plan.depfiles():
         if os.path.exists(depfile):
             deps.update(os.path.join(plan.build_dir, d) for d in _parse_depfile(depfile))

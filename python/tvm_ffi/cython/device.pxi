@@ -240,6 +240,8 @@ cdef dict _DTYPE_BY_STR = {}
 cdef dict _DTYPE_BY_PACKED = {}
 # Codes DLPack defines (complex, 5, has no printable name in tvm-ffi).
 cdef frozenset _KNOWN_TYPE_CODES = frozenset([0, 1, 2, 3, 4, 6] + list(range(7, 18)))
+# kDLExtCustomBegin: codes from here on are a framework's custom types ("custom[name]bits").
+cdef int _CUSTOM_TYPE_CODE_BEGIN = 129
 _FLOAT_TYPE_CODES = frozenset([2, 4] + list(range(7, 18)))
 
 
@@ -265,7 +267,15 @@ cdef DLDataType parse_dtype_text(str text) except *:
     cdef TVMFFIByteArray arr = str_to_bytearray(text)
     cdef DLDataType out
     if TVMFFIDataTypeFromString(&arr, &out) != 0:
-        clear_raised_error()
+        if text.startswith("custom["):
+            # A named custom type: the framework's lookup (or its absence) explains the failure.
+            try:
+                raise_last_ffi_error()
+            except ValueError as err:
+                if not str(err).startswith("Cannot parse data type string"):
+                    raise
+        else:
+            clear_raised_error()
         lanes = _LANES_RE.search(text)
         if lanes is not None and int(lanes.group(1)) <= 0:
             raise ValueError("Invalid lanes specification in dtype '%s'. Lanes must be a "
@@ -282,6 +292,7 @@ cdef DataType parse_dtype(str text):
 
 cdef object dl_to_dtype(DLDataType t):
     cdef TVMFFIAny text
+    cdef DataType parsed
     cdef uint32_t key = pack_dl(t)
     out = _DTYPE_BY_PACKED.get(key)
     if out is not None and type(out) is _CLASS_DTYPE:
@@ -290,6 +301,13 @@ cdef object dl_to_dtype(DLDataType t):
     text.zero_padding = 0
     text.v_int64 = 0
     check_call(TVMFFIDataTypeToString(&t, &text))
+    if t.code >= _CUSTOM_TYPE_CODE_BEGIN:
+        # The framework's name need not parse back through its code function: keep t as is.
+        parsed = DataType.__new__(DataType)
+        parsed.cdtype = t
+        out = str.__new__(_CLASS_DTYPE, any_to_py_owned(&text))
+        out._tvm_ffi_dtype = parsed
+        return out
     out = _CLASS_DTYPE(any_to_py_owned(&text))
     _DTYPE_BY_PACKED[key] = out
     return out
@@ -421,7 +439,7 @@ class dtype(str):
         """The dtype of a DLPack ``(code, bits, lanes)`` triple, spelled canonically."""
         cdef DLDataType t
         code, bits, lanes = dltype
-        if code not in _KNOWN_TYPE_CODES:
+        if code not in _KNOWN_TYPE_CODES and not _CUSTOM_TYPE_CODE_BEGIN <= code <= 255:
             raise ValueError("DLDataType contains unknown type_code=%d" % code)
         t.code = code
         t.bits = bits

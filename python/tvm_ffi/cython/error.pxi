@@ -96,24 +96,33 @@ def _native_frame_code(filename, lineno):
     return compile("raise (\n_E)", filename, "exec"), max(lineno, 1)
 
 
-def _native_frame(filename, lineno, func):
-    """A finished Python frame whose code claims to be `func` at `filename:lineno`."""
-    key = (filename, lineno, func)
-    frame = _NATIVE_FRAME_CACHE.get(key)
-    if frame is not None:
-        return frame
+def _native_frame_code_named(filename, lineno, func):
+    """The code of _native_frame_code, named `func` (what tracebacks print as the function)."""
     code, first_line = _native_frame_code(filename, lineno)
     try:
-        code = code.replace(co_firstlineno=first_line, co_name=func, co_qualname=func)
+        return code.replace(co_firstlineno=first_line, co_name=func, co_qualname=func)
     except TypeError:
-        code = code.replace(co_firstlineno=first_line, co_name=func)
+        return code.replace(co_firstlineno=first_line, co_name=func)
+
+
+def _frame_of_native_code(code):
+    """The finished frame of running `code` (made by _native_frame_code_named)."""
     try:
         exec(code, {"_E": _NativeFrameMarker, "__name__": "<native>"})
     except _NativeFrameMarker as err:
         tb = err.__traceback__
         while tb.tb_next is not None:
             tb = tb.tb_next
-        frame = tb.tb_frame
+        return tb.tb_frame
+
+
+def _native_frame(filename, lineno, func):
+    """A finished Python frame whose code claims to be `func` at `filename:lineno`."""
+    key = (filename, lineno, func)
+    frame = _NATIVE_FRAME_CACHE.get(key)
+    if frame is not None:
+        return frame
+    frame = _frame_of_native_code(_native_frame_code_named(filename, lineno, func))
     if len(_NATIVE_FRAME_CACHE) >= _NATIVE_FRAME_CACHE_LIMIT:
         _NATIVE_FRAME_CACHE.clear()
     _NATIVE_FRAME_CACHE[key] = frame

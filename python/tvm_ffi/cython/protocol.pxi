@@ -453,8 +453,40 @@ def _convert_to_opaque_object(value):
     return wrap_object(handle)
 
 
+cdef object arg_as_tensor_cls(object arg, const DLPackExchangeAPI* api, object container_base):
+    """A callback argument as the framework of api wants it: Tensors become its tensors,
+    containers are tagged so their tensor elements read as its tensors too."""
+    cdef TVMFFIAny owned
+    if isinstance(arg, Tensor):
+        if (<Object>arg).chandle == NULL:
+            return arg  # a borrowed DLTensor* view: it has no object to hand over
+        owned.type_index = kTVMFFITensor
+        owned.zero_padding = 0
+        owned.v_obj = <TVMFFIObject*>(<Object>arg).chandle
+        TVMFFIObjectIncRef(owned.v_obj)
+        return TVMFFIPyResultToPy(&owned, api)
+    if isinstance(arg, container_base):
+        tag_container(arg, api)
+    return arg
+
+
 def _convert_to_ffi_func(f, tensor_cls=None):
-    """A Function wrapping the Python callable f."""
-    if tensor_cls is not None:
-        raise NotImplementedError("tensor_cls needs the DLPack exchange API")
-    return Function(f)
+    """A Function wrapping the Python callable f; with tensor_cls (a framework tensor class
+    exposing __dlpack_c_exchange_api__), f receives tensor arguments as tensor_cls."""
+    cdef const DLPackExchangeAPI* api = NULL
+    if tensor_cls is None:
+        return Function(f)
+    if isinstance(tensor_cls, type):
+        if TVMFFIPyExchangeLookup(<PyTypeObject*>tensor_cls, &api) != 0:
+            raise_pending_py_error()
+    if api == NULL:
+        raise TypeError("tensor_cls %r must expose __dlpack_c_exchange_api__" % (tensor_cls,))
+    cdef uintptr_t api_addr = <uintptr_t>api
+    # Set on core by tvm_ffi.container, which defines the container classes.
+    container_base = globals()["CContainerBase"]
+
+    def call_with_framework_tensors(*args):
+        cdef const DLPackExchangeAPI* call_api = <const DLPackExchangeAPI*>api_addr
+        return f(*[arg_as_tensor_cls(a, call_api, container_base) for a in args])
+
+    return Function(call_with_framework_tensors)
