@@ -13,6 +13,7 @@
 
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/container_detail.h>
+#include <tvm/ffi/container/release_scope.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/object.h>
@@ -406,9 +407,10 @@ class MapBaseObj : public Object {
     }
     size_ = 0;
     // Detached first, so a destructor that reads this map sees it empty.
+    detail::ContainerReleaseScope release;
     for (const detail::MapKV& kv : old) {
-      detail::MapCellDecRef(kv.key);
-      detail::MapCellDecRef(kv.value);
+      release.Release(kv.key);
+      release.Release(kv.value);
     }
   }
 
@@ -815,9 +817,10 @@ class MapBaseObj : public Object {
   }
 
   void ReleaseAllPairs() {
+    detail::ContainerReleaseScope release;
     for (uint64_t i = BeginIndex(); i != EndIndex(); i = NextIndex(i)) {
-      detail::MapCellDecRef(KVAt(i).key);
-      detail::MapCellDecRef(KVAt(i).value);
+      release.Release(KVAt(i).key);
+      release.Release(KVAt(i).value);
     }
   }
 

@@ -15,6 +15,7 @@
 #define TVM_FFI_CONTAINER_SEQ_BASE_H_
 
 #include <tvm/ffi/any.h>
+#include <tvm/ffi/container/release_scope.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/object.h>
@@ -67,7 +68,10 @@ class SeqBaseObj : public Object, public TVMFFISeqCell {
   SeqBaseObj& operator=(const SeqBaseObj&) = delete;
   ~SeqBaseObj() {
     TVMFFIAny* s = slots();
-    for (int64_t i = 0; i < size; ++i) SeqReleaseCell(s + i);
+    {
+      detail::ContainerReleaseScope release;
+      for (int64_t i = 0; i < size; ++i) release.Release(s[i]);
+    }
     size = 0;
     if (data_deleter != nullptr) data_deleter(data);
   }

@@ -1,0 +1,254 @@
+#!/usr/bin/env python3
+"""Structural engines of tvm_ffi on a large tree, next to the apache-tvm-ffi wheel.
+
+Usage: python benchmarks/bench_structural.py --lib-dir DIR [--wheel DIR] [--nodes N]
+       [--repeat N] [--rss-sizes 10000,100000,300000]
+
+The tree: a random-shaped (seeded) binary tree of N nodes counting leaves. Inner nodes are
+"testing.structural.Add" objects (tests/cpp/testing/testing_structural.cc), every third level
+an ffi.Array of the two children instead; leaves alternate between ints and strings. This tree
+loads the fixture from libtvm_ffi_testing.so in --lib-dir (build target tvm_ffi_testlibs); for
+the wheel the same source is compiled against the wheel's headers (into
+$TMPDIR/tvm_ffi_bench_build).
+
+Times, in ms per operation: structural_hash, structural_equal of two equal trees built apart,
+to_json_graph_str, from_json_graph_str of that text, and ffi.DeepCopy. Both packages are named
+tvm_ffi, so each runs in its own worker process; every round asks the worker of this tree, then
+the wheel's, to time the same operation, so both columns see the same phases of a shared
+machine. Figures are the best round.
+
+Memory: for each size of --rss-sizes, each operation runs once in a fresh process per
+implementation, which reports the peak RSS the operation added over the RSS once the trees and
+the graph text exist (Linux only: it resets the peak through /proc/self/clear_refs). A
+measurement, not a test: never collected by pytest.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIXTURE = os.path.join(HERE, "..", "tests", "cpp", "testing", "testing_structural.cc")
+
+SETUP = r"""
+import ctypes, random, sys
+import tvm_ffi
+from tvm_ffi.serialization import from_json_graph_str, to_json_graph_str
+ctypes.CDLL(LIB, mode=ctypes.RTLD_GLOBAL)
+sys.setrecursionlimit(100000)
+
+@tvm_ffi.register_object("testing.structural.Add")
+class Add(tvm_ffi.Object):
+    pass
+
+def build(n, seed):
+    rng = random.Random(seed)
+    def node(n, depth):
+        if n == 1:
+            return depth * 7 if rng.random() < 0.5 else "leaf%d" % depth
+        left = 2 * rng.randint(0, (n - 3) // 2) + 1  # odd, so both subtrees are full
+        right = n - 1 - left
+        kids = (node(left, depth + 1), node(right, depth + 1))
+        return tvm_ffi.Array(kids) if depth % 3 == 2 else Add(*kids)
+    return node(n if n % 2 else n + 1, 0)
+
+deep_copy = tvm_ffi.get_global_func("ffi.DeepCopy")
+tree = build(NODES, 1)
+other = build(NODES, 1)
+text = to_json_graph_str(tree)
+OPS = {
+    "hash": lambda: tvm_ffi.structural_hash(tree),
+    "equal": lambda: tvm_ffi.structural_equal(tree, other),
+    "to_json": lambda: to_json_graph_str(tree),
+    "from_json": lambda: from_json_graph_str(text),
+    "deepcopy": lambda: deep_copy(tree),
+}
+
+def check():
+    assert tvm_ffi.structural_equal(from_json_graph_str(text), tree)
+    assert tvm_ffi.structural_equal(deep_copy(tree), tree)
+    return [tvm_ffi.structural_hash(tree), len(text)]
+"""
+
+# Times one operation `number` times per request (a JSON line: [op, number]) and replies with
+# the best single run in seconds.
+TIMER = r"""
+import json, sys, time
+env = {"LIB": sys.argv[1], "NODES": int(sys.argv[2])}
+exec(sys.argv[3], env)
+print(json.dumps(env["check"]()), flush=True)
+for line in sys.stdin:
+    op, number = json.loads(line)
+    fn = env["OPS"][op]
+    best = float("inf")
+    for _ in range(number):
+        start = time.perf_counter()
+        result = fn()
+        best = min(best, time.perf_counter() - start)
+        del result
+    print(json.dumps(best), flush=True)
+"""
+
+# Runs one operation once and prints the RSS before it and the peak RSS it added, in KiB.
+# Writing 5 to clear_refs resets the peak (VmHWM) to the current RSS, so the tree's build
+# does not mask the operation's own peak.
+MEMORY = r"""
+import gc, json, sys
+env = {"LIB": sys.argv[1], "NODES": int(sys.argv[2])}
+exec(sys.argv[3], env)
+op = sys.argv[4]
+def status_kib(key):
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(key):
+                return int(line.split()[1])
+gc.collect()
+with open("/proc/self/clear_refs", "w") as f:
+    f.write("5")
+before = status_kib("VmRSS:")
+result = env["OPS"][op]()
+print(json.dumps([before, status_kib("VmHWM:") - before]))
+"""
+
+OPS = ["hash", "equal", "to_json", "from_json", "deepcopy"]
+LABELS = {
+    "hash": "structural_hash",
+    "equal": "structural_equal (two equal trees)",
+    "to_json": "to_json_graph_str",
+    "from_json": "from_json_graph_str",
+    "deepcopy": "ffi.DeepCopy",
+}
+
+
+def build_wheel_fixture(wheel_dir):
+    """The fixture library compiled against the wheel's headers and runtime."""
+    inc = os.path.join(wheel_dir, "tvm_ffi", "include")
+    libdir = os.path.join(wheel_dir, "tvm_ffi", "lib")
+    out_dir = os.path.join(tempfile.gettempdir(), "tvm_ffi_bench_build")
+    os.makedirs(out_dir, exist_ok=True)
+    out = os.path.join(out_dir, "structural_fixture_wheel.so")
+    if not os.path.exists(out) or os.path.getmtime(out) < os.path.getmtime(FIXTURE):
+        # The fixture uses this tree's namespace macros, which the wheel's headers lack.
+        cmd = [
+            os.environ.get("CXX", "g++"),
+            "-O2",
+            "-std=c++17",
+            "-shared",
+            "-fPIC",
+            "-DTVM_FFI_NAMESPACE_BEGIN=namespace tvm { namespace ffi {",
+            "-DTVM_FFI_NAMESPACE_END=}}",
+            "-I",
+            inc,
+            FIXTURE,
+            "-o",
+            out,
+            "-L",
+            libdir,
+            "-ltvm_ffi",
+            "-Wl,-rpath," + libdir,
+        ]
+        subprocess.run(cmd, check=True)
+    return out
+
+
+class Worker:
+    def __init__(self, lib, nodes, pythonpath):
+        env = dict(os.environ)
+        if pythonpath:
+            env["PYTHONPATH"] = pythonpath
+        else:
+            env.pop("PYTHONPATH", None)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", TIMER, lib, str(nodes), SETUP],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd="/",
+        )
+        self.check = json.loads(self.proc.stdout.readline())
+
+    def time(self, op, number):
+        self.proc.stdin.write(json.dumps([op, number]) + "\n")
+        self.proc.stdin.flush()
+        return json.loads(self.proc.stdout.readline())
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def memory(lib, nodes, op, pythonpath):
+    env = dict(os.environ)
+    if pythonpath:
+        env["PYTHONPATH"] = pythonpath
+    else:
+        env.pop("PYTHONPATH", None)
+    out = subprocess.run(
+        [sys.executable, "-c", MEMORY, lib, str(nodes), SETUP, op],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd="/",
+        check=True,
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lib-dir", required=True, help="directory of libtvm_ffi_testing.so")
+    parser.add_argument("--wheel", default="/tmp/tvm_peer", help="where the wheel is installed")
+    parser.add_argument("--nodes", type=int, default=100000)
+    parser.add_argument("--repeat", type=int, default=7, help="rounds per operation")
+    parser.add_argument("--rss-sizes", default="10000,100000,300000")
+    args = parser.parse_args()
+
+    ours_lib = os.path.join(os.path.abspath(args.lib_dir), "libtvm_ffi_testing.so")
+    wheel_lib = build_wheel_fixture(args.wheel)
+    ours = Worker(ours_lib, args.nodes, None)
+    wheel = Worker(wheel_lib, args.nodes, args.wheel)
+    if ours.check != wheel.check:
+        sys.exit("the trees differ: hash/graph length %s vs %s" % (ours.check, wheel.check))
+
+    print("%d-node tree; hash %d; graph text %d bytes" % (args.nodes, *ours.check))
+    print()
+    print("| operation | this tree (ms) | wheel (ms) | ratio |")
+    print("|---|---|---|---|")
+    for op in OPS:
+        best_ours = best_wheel = float("inf")
+        for _ in range(args.repeat):
+            best_ours = min(best_ours, ours.time(op, 3))
+            best_wheel = min(best_wheel, wheel.time(op, 3))
+        print(
+            "| %s | %.2f | %.2f | %.2fx |"
+            % (LABELS[op], best_ours * 1e3, best_wheel * 1e3, best_ours / best_wheel)
+        )
+    ours.close()
+    wheel.close()
+
+    sizes = [int(s) for s in args.rss_sizes.split(",") if s]
+    if not sizes:
+        return
+    print()
+    print("Peak RSS an operation adds (MiB), this tree / wheel; RSS with the tree(s) built first:")
+    print()
+    print("| nodes | " + " | ".join(LABELS[op] for op in OPS) + " | RSS before (hash) |")
+    print("|---|" + "---|" * (len(OPS) + 1))
+    for n in sizes:
+        cells = []
+        base = None
+        for op in OPS:
+            o_before, o_extra = memory(ours_lib, n, op, None)
+            w_before, w_extra = memory(wheel_lib, n, op, args.wheel)
+            if base is None:
+                base = "%.1f / %.1f" % (o_before / 1024, w_before / 1024)
+            cells.append("%.1f / %.1f" % (o_extra / 1024, w_extra / 1024))
+        print("| %d | %s | %s |" % (n, " | ".join(cells), base))
+
+
+if __name__ == "__main__":
+    main()
