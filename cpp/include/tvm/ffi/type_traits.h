@@ -146,7 +146,6 @@ namespace detail {
 inline std::string TypeKeyToUserStr(std::string_view key) {
   if (key == "ffi.String" || key == "ffi.SmallStr" || key == "const char*") return "str";
   if (key == "ffi.Bytes" || key == "ffi.SmallBytes" || key == "TVMFFIByteArray*") return "bytes";
-  if (key == "DataType") return "dtype";
   if (key.substr(0, 4) == "ffi." && key.find('.', 4) == std::string_view::npos) {
     return std::string(key.substr(4));
   }
@@ -169,7 +168,7 @@ inline std::string TypeIndexToUserStr(int32_t index) {
     case kTVMFFIOpaquePtr:
       return "void*";
     case kTVMFFIDataType:
-      return "dtype";
+      return "DataType";
     case kTVMFFIDevice:
       return "Device";
     case kTVMFFIDLTensorPtr:
