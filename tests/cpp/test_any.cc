@@ -484,7 +484,7 @@ TEST(AnyCast, MessagesNameThePODTypes) {
   EXPECT_EQ(ErrorMessage([&] { Any(p).cast<int>(); }), "Cannot convert from type `void*` to `int`");
   DLDataType f32{kDLFloat, 32, 1};
   EXPECT_EQ(ErrorMessage([&] { Any(f32).cast<int>(); }),
-            "Cannot convert from type `dtype` to `int`");
+            "Cannot convert from type `DataType` to `int`");
 }
 
 TEST(AnyCast, MessagesNameObjectTypes) {

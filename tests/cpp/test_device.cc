@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/device.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/string.h>
 
 #include <sstream>
 #include <string>
@@ -116,6 +118,65 @@ TEST(DeviceHelpers, StoredInAnyAsDevice) {
   ffi::Any v = DLDevice{kDLCUDAHost, 2};
   EXPECT_EQ(v.type_index(), kTVMFFIDevice);
   EXPECT_TRUE(v.cast<DLDevice>() == (DLDevice{kDLCUDAHost, 2}));
+}
+
+TEST(DeviceStringCast, RawStringCastsToDevice) {
+  ffi::AnyView v = "cuda:1";
+  EXPECT_EQ(v.type_index(), kTVMFFIRawStr);
+  EXPECT_TRUE(v.cast<DLDevice>() == (DLDevice{kDLCUDA, 1}));
+}
+
+TEST(DeviceStringCast, SmallStringNameAloneMeansIndexZero) {
+  ffi::Any v = ffi::String("cpu");
+  EXPECT_EQ(v.type_index(), kTVMFFISmallStr);
+  EXPECT_TRUE(v.cast<DLDevice>() == (DLDevice{kDLCPU, 0}));
+}
+
+TEST(DeviceStringCast, HeapStringWithTrailingTextAfterBlank) {
+  ffi::Any v = ffi::String(std::string("rocm:12 (some description)"));
+  EXPECT_EQ(v.type_index(), kTVMFFIStr);
+  EXPECT_TRUE(v.cast<DLDevice>() == (DLDevice{kDLROCM, 12}));
+}
+
+TEST(DeviceStringCast, AliasNamesMapToTheirType) {
+  EXPECT_TRUE(ffi::Any("mps:2").cast<DLDevice>() == (DLDevice{kDLMetal, 2}));
+  EXPECT_TRUE(ffi::Any("wgpu").cast<DLDevice>() == (DLDevice{kDLWebGPU, 0}));
+  EXPECT_TRUE(ffi::Any("trn:3").cast<DLDevice>() == (DLDevice{kDLTrn, 3}));
+}
+
+TEST(DeviceStringCast, RejectedStringsGiveNoDevice) {
+  for (const char* bad : {"llvm", "c", "cl", "nvptx", "unknown", "test", "cuda:", "cuda:-1",
+                          "cuda:1:2", "cuda:2147483648", ""}) {
+    EXPECT_FALSE(ffi::Any(bad).try_cast<DLDevice>().has_value()) << bad;
+  }
+}
+
+TEST(DeviceStringCast, LargestIndexIsAccepted) {
+  EXPECT_TRUE(ffi::Any("cuda:2147483647").cast<DLDevice>() == (DLDevice{kDLCUDA, 2147483647}));
+}
+
+TEST(DeviceStringCast, CastOfRejectedStringRaisesTypeError) {
+  try {
+    ffi::Any("llvm").cast<DLDevice>();
+    FAIL() << "no error";
+  } catch (const ffi::Error& e) {
+    EXPECT_EQ(e.kind(), "TypeError");
+    EXPECT_NE(std::string(e.message()).find("Device"), std::string::npos) << e.message();
+  }
+}
+
+TEST(DeviceStringCast, StrictCheckStillRejectsStrings) {
+  EXPECT_FALSE(ffi::Any("cuda:0").as<DLDevice>().has_value());
+}
+
+TEST(DeviceStringCast, TypedFunctionTakesADeviceString) {
+  ffi::Function f = ffi::Function::FromTyped([](DLDevice d) { return d.device_id; });
+  EXPECT_EQ(f("cuda:7").cast<int>(), 7);
+  EXPECT_EQ(f(ffi::String("vulkan:1")).cast<int>(), 1);
+}
+
+TEST(DeviceStringCast, BytesAreNotADevice) {
+  EXPECT_FALSE(ffi::Any(ffi::Bytes("cuda:0", 6)).try_cast<DLDevice>().has_value());
 }
 
 }  // namespace

@@ -277,14 +277,16 @@ TEST(MapBaseObjApi, ShallowCopyIsIndependent) {
 
 namespace {
 
-// A chain link with a jump index this build does not know the distance of (another build may
-// write one): the Dict whose chain at `home` is extended by a key placed through that link.
+// A chain link written by hand with jump index `jump` (as another build may write one): the Dict
+// whose chain at some head is extended by a key placed through that link. For an index of the
+// jump table the new key sits at the slot the table's distance leads to; for an index outside the
+// table (a corrupt map) it sits in any empty slot.
 struct ForeignChain {
   Dict<int64_t, int64_t> d;
   int64_t foreign_key = -1;
 };
 
-ForeignChain MakeForeignChain() {
+ForeignChain MakeForeignChain(uint8_t jump) {
   ForeignChain fc;
   for (int64_t i = 0; i < 20; ++i) fc.d.Set(i, i);
   ffi::DictObj* obj = const_cast<ffi::DictObj*>(fc.d.get());
@@ -299,13 +301,23 @@ ForeignChain MakeForeignChain() {
   auto home = [&](int64_t k) {
     return (ffi::detail::kMapFibMul * ffi::detail::StableHashCombine(kTVMFFIInt, k)) >> shift;
   };
-  // A head with no successor, and a new key of the same home.
+  const bool in_table = jump < ffi::detail::kMapKnownJumps;
+  auto target = [&](uint64_t h) {
+    if (in_table) return (h + ffi::detail::MapJumpDistance(jump)) & (slots - 1);
+    uint64_t c = 0;
+    while (meta(c) != 0xFF) ++c;
+    return c;
+  };
+  // A head with no successor whose jump target is empty, and a new key of the same home.
   uint64_t h = 0;
-  while (meta(h) != 0x00) ++h;
+  while (h < slots && (meta(h) != 0x00 || meta(target(h)) != 0xFF)) ++h;
+  if (h == slots) {
+    ADD_FAILURE() << "no lone chain head with an empty jump target";
+    return fc;
+  }
   int64_t key = 1000;
   while (home(key) != h) ++key;
-  uint64_t c = 0;
-  while (meta(c) != 0xFF) ++c;
+  uint64_t c = target(h);
   uint64_t* it = item(c);
   it[0] = kTVMFFIInt;  // key cell: type index, then the value
   it[1] = static_cast<uint64_t>(key);
@@ -316,7 +328,7 @@ ForeignChain MakeForeignChain() {
   it[5] = ~uint64_t{0};
   item(tail)[5] = c;
   std::memcpy(base + 72, &c, 8);
-  meta(h) = 100;  // jump index 100: unknown here
+  meta(h) = jump;
   meta(c) = 0x80;
   uint64_t size = WordAt(obj, 32) + 1;
   std::memcpy(base + 32, &size, 8);
@@ -325,23 +337,62 @@ ForeignChain MakeForeignChain() {
   return fc;
 }
 
-TEST(MapLayout, UnknownJumpIndexFallsBackToAScanForLookups) {
-  ForeignChain fc = MakeForeignChain();
+// Jump index 126 is outside the 126-entry table: only a corrupt map holds it.
+constexpr uint8_t kCorruptJump = 126;
+// A far jump (distance 25252 * 25253 / 2), which only crowded tables of another build write.
+constexpr uint8_t kFarJump = 96;
+
+TEST(MapLayout, FarJumpIndexOfTheTableIsFollowedByLookups) {
+  ForeignChain fc = MakeForeignChain(kFarJump);
+  EXPECT_EQ(fc.d.at(fc.foreign_key), fc.foreign_key * 2);
+  EXPECT_EQ(fc.d.size(), 21u);
+  for (int64_t i = 0; i < 20; ++i) EXPECT_EQ(fc.d.at(i), i);
+}
+
+TEST(MapLayout, FarJumpIndexOfTheTableIsFollowedByErase) {
+  ForeignChain fc = MakeForeignChain(kFarJump);
+  EXPECT_EQ(fc.d.erase(fc.foreign_key), 1u);
+  EXPECT_EQ(fc.d.count(fc.foreign_key), 0u);
+  EXPECT_EQ(fc.d.size(), 20u);
+}
+
+TEST(MapLayout, JumpDistancesAreTheAgreedTable) {
+  EXPECT_EQ(ffi::detail::MapJumpDistance(15), 15u);
+  EXPECT_EQ(ffi::detail::MapJumpDistance(16), 21u);
+  EXPECT_EQ(ffi::detail::MapJumpDistance(81), 71u * 72u / 2u);
+  EXPECT_EQ(ffi::detail::MapJumpDistance(82), 87u * 88u / 2u);
+  for (uint8_t k = 17; k < ffi::detail::kMapKnownJumps; ++k) {
+    EXPECT_GT(ffi::detail::MapJumpDistance(k), ffi::detail::MapJumpDistance(k - 1)) << int{k};
+  }
+}
+
+// A nearly full table whose probes need far jumps: every key stays reachable after growth.
+TEST(MapLayout, CrowdedTableFindsEveryKey) {
+  Dict<int64_t, int64_t> d;
+  for (int64_t i = 0; i < 4000; ++i) d.Set(i * 7919, i);
+  for (int64_t i = 0; i < 4000; ++i) ASSERT_EQ(d.at(i * 7919), i) << i;
+  for (int64_t i = 0; i < 4000; i += 2) d.erase(i * 7919);
+  for (int64_t i = 1; i < 4000; i += 2) ASSERT_EQ(d.at(i * 7919), i) << i;
+  EXPECT_EQ(d.size(), 2000u);
+}
+
+TEST(MapLayout, CorruptJumpIndexFallsBackToAScanForLookups) {
+  ForeignChain fc = MakeForeignChain(kCorruptJump);
   EXPECT_EQ(fc.d.at(fc.foreign_key), fc.foreign_key * 2);
   EXPECT_EQ(fc.d.count(fc.foreign_key + 1000000), 0u);
   EXPECT_EQ(fc.d.size(), 21u);
 }
 
-TEST(MapLayout, UnknownJumpIndexIsRebuiltBeforeErase) {
-  ForeignChain fc = MakeForeignChain();
+TEST(MapLayout, CorruptJumpIndexIsRebuiltBeforeErase) {
+  ForeignChain fc = MakeForeignChain(kCorruptJump);
   EXPECT_EQ(fc.d.erase(fc.foreign_key), 1u);
   EXPECT_EQ(fc.d.count(fc.foreign_key), 0u);
   EXPECT_EQ(fc.d.size(), 20u);
   for (int64_t i = 0; i < 20; ++i) EXPECT_EQ(fc.d.at(i), i);
 }
 
-TEST(MapLayout, UnknownJumpIndexIsRebuiltBeforeInsertIntoThatChain) {
-  ForeignChain fc = MakeForeignChain();
+TEST(MapLayout, CorruptJumpIndexIsRebuiltBeforeInsertIntoThatChain) {
+  ForeignChain fc = MakeForeignChain(kCorruptJump);
   // Keys of every home: one of them extends the foreign chain.
   for (int64_t k = 5000; k < 5200; ++k) fc.d.Set(k, k);
   EXPECT_EQ(fc.d.at(fc.foreign_key), fc.foreign_key * 2);

@@ -232,13 +232,14 @@ TEST(TensorNDAlloc, BadShapesAreRejected) {
   EXPECT_EQ(c.live_allocators, 0);
 }
 
-TEST(TensorNDAlloc, StridedTensorsSpanTheirStrides) {
+TEST(TensorNDAlloc, StridedTensorsKeepTheirStrides) {
   Counters c;
   // Rows of 3 floats padded to 8.
   ffi::Tensor t = ffi::Tensor::FromNDAllocStrided(CountingAlloc(&c), {2, 3}, {8, 1}, kF32, kCPU);
   EXPECT_EQ(ToVec(t.strides()), (std::vector<int64_t>{8, 1}));
   EXPECT_FALSE(t.IsContiguous());
-  EXPECT_EQ(ffi::GetDataSize(*t.GetDLTensorPtr()), (8 + 3) * 4u);
+  // GetDataSize counts elements, whatever the strides.
+  EXPECT_EQ(ffi::GetDataSize(*t.GetDLTensorPtr()), 2 * 3 * 4u);
   // Compact strides given explicitly are contiguous.
   ffi::Tensor compact =
       ffi::Tensor::FromNDAllocStrided(CountingAlloc(&c), {2, 3}, {3, 1}, kF32, kCPU);
@@ -278,6 +279,18 @@ TEST(TensorNDAlloc, GetDataSizeRoundsSubByteTypesUp) {
   EXPECT_EQ(ffi::GetDataSize(2, DLDataType{kDLFloat, 16, 4}), 16u);
   EXPECT_EQ(ffi::GetDataSize(3, DLDataType{kDLFloat4_e2m1fn, 4, 2}), 3u);
   EXPECT_EQ(ffi::GetDataSize(0, kF32), 0u);
+  EXPECT_EQ(ffi::GetDataSize(9, DLDataType{kDLBool, 8, 1}), 9u);
+}
+
+TEST(TensorNDAlloc, GetDataSizeOfTensorAndViewCountsElements) {
+  Counters c;
+  ffi::Tensor t = ffi::Tensor::FromNDAlloc(CountingAlloc(&c), {2, 5}, kF32, kCPU);
+  EXPECT_EQ(ffi::GetDataSize(t), 40u);
+  ffi::TensorView v = t;
+  EXPECT_EQ(ffi::GetDataSize(v), 40u);
+  ffi::Tensor padded =
+      ffi::Tensor::FromNDAllocStrided(CountingAlloc(&c), {2, 3}, {8, 1}, kF32, kCPU);
+  EXPECT_EQ(ffi::GetDataSize(padded), 24u);
 }
 
 TEST(TensorNDAlloc, UndefinedTensorRaisesInsteadOfCrashing) {

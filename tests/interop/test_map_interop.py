@@ -155,3 +155,29 @@ def test_map_built_with_our_headers_reads_under_peer(build_with_our_headers, run
     )
     res = run_under_peer(script)
     assert res.returncode == 0 and "ok" in res.stdout, res.stdout + res.stderr
+
+
+CROWDED_SEEDS = range(6)
+
+
+def test_peer_crowded_tables_use_far_jumps(peer_lib):
+    assert (
+        max(peer_lib["max_jump_index"](peer_lib["make_crowded_dict"](s)) for s in CROWDED_SEEDS)
+        >= 82
+    )
+
+
+@pytest.mark.parametrize("seed", CROWDED_SEEDS)
+def test_peer_built_crowded_dict_reads_and_erases_in_our_code(peer_lib, our_lib, seed):
+    d = peer_lib["make_crowded_dict"](seed)
+    assert our_lib["check_crowded_dict"](d, seed, False) == 0
+    assert our_lib["check_crowded_dict"](d, seed, True) == 0
+    assert peer_lib["check_crowded_dict"](d, seed, False) > 0  # the erases happened in place
+
+
+@pytest.mark.parametrize("seed", CROWDED_SEEDS)
+def test_our_crowded_dict_reads_and_erases_in_peer_code(peer_lib, our_lib, seed):
+    d = our_lib["make_crowded_dict"](seed)
+    assert peer_lib["check_crowded_dict"](d, seed, False) == 0
+    assert peer_lib["check_crowded_dict"](d, seed, True) == 0
+    assert our_lib["check_crowded_dict"](d, seed, False) > 0

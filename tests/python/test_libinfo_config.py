@@ -165,3 +165,11 @@ def test_cmake_find_package_builds_against_shared_target(tmp_path):
 
     lib = ctypes.CDLL(glob.glob(str(build / "libconsumer*"))[0])
     assert lib.consumer_major() == 0
+
+
+def test_sourcedir_holds_the_runtime_sources():
+    src = libinfo.find_source_path()
+    installed = os.path.join(src, "src", "ffi", "object.cc")
+    checkout = os.path.join(src, "cpp", "src", "ffi", "object.cc")
+    assert os.path.isfile(installed) or os.path.isfile(checkout)
+    assert os.path.isfile(os.path.join(src, "CMakeLists.txt"))

@@ -11,7 +11,9 @@
 #include <tvm/ffi/string.h>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
+#include <vector>
 
 namespace ffi = tvm::ffi;
 
@@ -125,3 +127,71 @@ void DictSet(ffi::Dict<ffi::Any, ffi::Any> d, ffi::Any key, ffi::Any value) { d.
 
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(map_get, MapGet);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(dict_set, DictSet);
+
+namespace {
+// Crowded tables: 1970 spread keys, then 40 keys whose hashes share their top 11 bits (one home
+// slot in every table of up to 2048 slots). Tables this full need far jumps (index >= 82) to place
+// the colliding keys, which exercises the whole jump-distance table.
+uint64_t HashCombine(uint64_t key, uint64_t value) {
+  return key ^ (value + 0x9e3779b9 + (key << 6) + (key >> 2));
+}
+uint64_t IntKeyHash(int64_t v) { return HashCombine(1, static_cast<uint64_t>(v)); }
+
+std::vector<int64_t> CrowdedKeys(int64_t seed) {
+  std::vector<int64_t> keys;
+  for (int64_t i = 0; i < 1970; ++i) keys.push_back((-1 - i) * 7919 - seed);
+  int64_t found = 0;
+  for (int64_t v = seed * 1000003; found < 40; ++v) {
+    if (((11400714819323198485ULL * IntKeyHash(v)) >> 53) == 5) {
+      keys.push_back(v);
+      ++found;
+    }
+  }
+  return keys;
+}
+
+ffi::Dict<ffi::Any, ffi::Any> MakeCrowdedDict(int64_t seed) {
+  ffi::Dict<ffi::Any, ffi::Any> d;
+  std::vector<int64_t> keys = CrowdedKeys(seed);
+  for (size_t i = 0; i < keys.size(); ++i) d.Set(ffi::Any(keys[i]), ffi::Any(int64_t(i)));
+  return d;
+}
+
+// The number of keys of CrowdedKeys(seed) not found with their value; erases every third key
+// first when `erase` is set (and then also checks that those are gone).
+int64_t CheckCrowdedDict(ffi::Dict<ffi::Any, ffi::Any> d, int64_t seed, bool erase) {
+  std::vector<int64_t> keys = CrowdedKeys(seed);
+  int64_t bad = 0;
+  if (erase) {
+    for (size_t i = 0; i < keys.size(); i += 3) d.erase(ffi::Any(keys[i]));
+  }
+  for (size_t i = 0; i < keys.size(); ++i) {
+    auto it = d.find(ffi::Any(keys[i]));
+    bool expect = !(erase && i % 3 == 0);
+    if (expect != (it != d.end())) ++bad;
+    if (expect && it != d.end() && (*it).second.cast<int64_t>() != int64_t(i)) ++bad;
+  }
+  return bad;
+}
+
+// The largest jump index in the dense metadata of a map (read through the agreed layout).
+int64_t MaxJumpIndex(const ffi::Dict<ffi::Any, ffi::Any>& d) {
+  const char* obj = reinterpret_cast<const char*>(d.get());
+  uint64_t data, slots;
+  std::memcpy(&data, obj + 24, 8);
+  std::memcpy(&slots, obj + 40, 8);
+  if (slots >> 63) return 0;  // small layout
+  const uint8_t* blocks = reinterpret_cast<const uint8_t*>(data);
+  int64_t best = 0;
+  for (uint64_t i = 0; i < slots; ++i) {
+    uint8_t m = blocks[(i / 16) * 784 + i % 16];
+    if (m == 0xFF || m == 0xFE) continue;
+    if ((m & 0x7F) > best) best = m & 0x7F;
+  }
+  return best;
+}
+}  // namespace
+
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(make_crowded_dict, MakeCrowdedDict);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(check_crowded_dict, CheckCrowdedDict);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(max_jump_index, MaxJumpIndex);

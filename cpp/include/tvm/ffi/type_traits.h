@@ -20,6 +20,7 @@
 
 #include <tvm/ffi/base_detail.h>
 #include <tvm/ffi/c_api.h>
+#include <tvm/ffi/device_string.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/object.h>
 
@@ -145,7 +146,6 @@ namespace detail {
 inline std::string TypeKeyToUserStr(std::string_view key) {
   if (key == "ffi.String" || key == "ffi.SmallStr" || key == "const char*") return "str";
   if (key == "ffi.Bytes" || key == "ffi.SmallBytes" || key == "TVMFFIByteArray*") return "bytes";
-  if (key == "DataType") return "dtype";
   if (key.substr(0, 4) == "ffi." && key.find('.', 4) == std::string_view::npos) {
     return std::string(key.substr(4));
   }
@@ -168,7 +168,7 @@ inline std::string TypeIndexToUserStr(int32_t index) {
     case kTVMFFIOpaquePtr:
       return "void*";
     case kTVMFFIDataType:
-      return "dtype";
+      return "DataType";
     case kTVMFFIDevice:
       return "Device";
     case kTVMFFIDLTensorPtr:
@@ -444,9 +444,24 @@ struct TypeTraits<DLDevice> : TypeTraitsBase {
   static bool CheckAnyStrict(const TVMFFIAny* src) { return src->type_index == kTVMFFIDevice; }
   static DLDevice CopyFromAnyViewAfterCheck(const TVMFFIAny* src) { return src->v_device; }
   static DLDevice MoveFromAnyAfterCheck(TVMFFIAny* src) { return src->v_device; }
+  // Also reads a device string ("cuda:1") of any of the three text forms.
   static std::optional<DLDevice> TryCastFromAnyView(const TVMFFIAny* src) {
-    if (src->type_index == kTVMFFIDevice) return src->v_device;
-    return std::nullopt;
+    switch (src->type_index) {
+      case kTVMFFIDevice:
+        return src->v_device;
+      case kTVMFFIRawStr:
+        if (src->v_c_str == nullptr) return std::nullopt;
+        return detail::TryStringViewToDLDevice(std::string_view(src->v_c_str));
+      case kTVMFFISmallStr:
+        return detail::TryStringViewToDLDevice(
+            std::string_view(src->v_bytes, static_cast<size_t>(src->small_str_len)));
+      case kTVMFFIStr: {
+        const TVMFFIByteArray* bytes = TVMFFIBytesGetByteArrayPtr(src->v_obj);
+        return detail::TryStringViewToDLDevice(std::string_view(bytes->data, bytes->size));
+      }
+      default:
+        return std::nullopt;
+    }
   }
   static std::string TypeStr() { return "Device"; }
   static std::string TypeSchema() { return detail::SchemaOf("Device"); }

@@ -81,15 +81,55 @@ constexpr uint8_t kMapJumpMask = 0x7F;
 /*! \brief 2^64 / golden ratio: slot = (kMapFibMul * hash) >> fib_shift. */
 constexpr uint64_t kMapFibMul = 11400714819323198485ULL;
 /*!
- * \brief Jump indices below this have a known distance (0..15, then the
- *  triangular numbers 21, 28, ..., 2628). Chains written here only use
- *  these; a larger index written by another build sends reads to a full scan
- *  and writes to a rebuild of the table, which stays correct either way.
+ * \brief The number of jump indices of the dense layout (metadata bits 0..6; 126 and 127 are
+ *  never written). A chain holding an index outside the table (a corrupt map) sends reads to a
+ *  full scan and writes to a rebuild, which stays correct either way.
  */
-constexpr uint8_t kMapKnownJumps = 83;
+constexpr uint8_t kMapKnownJumps = 126;
+
+/*!
+ * \brief Roots n of the triangular numbers n(n+1)/2 that are the jump distances of indices 16..125
+ *  (binary contract: every implementation must probe with the same distances). Indices 0..15
+ *  jump by their own value; 16..81 are consecutive triangular numbers (n = 6..71); from index 82
+ *  the roots grow by about 1.5x, so a chain can reach far across large tables. The far entries
+ *  were checked against maps built by the other implementation (distances modulo the table size,
+ *  which is all a lookup uses).
+ */
+constexpr uint32_t kMapJumpRoots[kMapKnownJumps - 16] = {
+    6,         7,         8,         9,          10,         11,        12,        13,
+    14,        15,        16,        17,         18,         19,        20,        21,
+    22,        23,        24,        25,         26,         27,        28,        29,
+    30,        31,        32,        33,         34,         35,        36,        37,
+    38,        39,        40,        41,         42,         43,        44,        45,
+    46,        47,        48,        49,         50,         51,        52,        53,
+    54,        55,        56,        57,         58,         59,        60,        61,
+    62,        63,        64,        65,         66,         67,        68,        69,
+    70,        71,        87,        130,        195,        292,       438,       657,
+    986,       1478,      2217,      3326,       4988,       7482,      11223,     16835,
+    25252,     37877,     56816,     85223,      127835,     191752,    287627,    431440,
+    647160,    970740,    1456110,   2184165,    3276247,    4914370,   7371555,   11057333,
+    16585999,  24878998,  37318497,  55977745,   83966618,   125949926, 188924889, 283387334,
+    425081001, 637621501, 956432251, 1434648376, 2151972564, 3227958846};
+
+/*! \brief The jump distance of every index (kMapJumpRoots expanded). */
+struct MapJumpTable {
+  uint64_t distance[kMapKnownJumps];
+  constexpr MapJumpTable() : distance() {
+    for (uint64_t k = 0; k < 16; ++k) distance[k] = k;
+    for (uint64_t k = 16; k < kMapKnownJumps; ++k) {
+      uint64_t n = kMapJumpRoots[k - 16];
+      distance[k] = n * (n + 1) / 2;
+    }
+  }
+};
+inline constexpr MapJumpTable kMapJumps{};
+static_assert(kMapJumps.distance[16] == 21 && kMapJumps.distance[81] == 2556 &&
+                  kMapJumps.distance[82] == 3828 &&
+                  kMapJumps.distance[125] == 5209859157348805281ULL,
+              "jump distances are part of the binary contract");
 
 /*! \return The distance of jump index k (k < kMapKnownJumps). */
-TVM_FFI_INLINE uint64_t MapJumpDistance(uint64_t k) { return k < 16 ? k : (k - 10) * (k - 9) / 2; }
+TVM_FFI_INLINE uint64_t MapJumpDistance(uint64_t k) { return kMapJumps.distance[k]; }
 
 /*! \return The key hash (AnyHash, also over borrowed string forms used for lookups). */
 TVM_FFI_INLINE uint64_t MapKeyHash(const TVMFFIAny* key) {

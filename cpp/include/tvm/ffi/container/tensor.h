@@ -62,31 +62,23 @@ class TensorObj : public Object, public DLTensor {
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC("ffi.Tensor", TensorObj, Object);
 };
 
-/*! \brief Bytes taken by numel elements of dtype; sub-byte types round up to whole bytes. */
-inline size_t GetDataSize(int64_t numel, DLDataType dtype) {
+/*!
+ * \brief Bytes taken by numel elements of dtype; sub-byte types round up to whole bytes
+ *  (computed in 64 bits: GetDataSize(9, uint1) is 2, GetDataSize(9, bool8) is 9).
+ */
+inline size_t GetDataSize(size_t numel, DLDataType dtype) {
   uint64_t bits = static_cast<uint64_t>(numel) * dtype.bits * dtype.lanes;
   return static_cast<size_t>((bits + 7) / 8);
 }
 
 /*!
- * \brief Bytes of storage a tensor's elements span (not counting byte_offset).
- *  For a compact tensor this is numel elements; with strides it is the
- *  distance from the first to the last element plus one.
+ * \brief Bytes of the tensor's elements: the product of its shape times the element size. Strides
+ *  are ignored, so for a strided tensor this is its element count, not the span it covers.
  */
 inline size_t GetDataSize(const DLTensor& tensor) {
-  int64_t span = 1;
-  for (int32_t i = 0; i < tensor.ndim; ++i) {
-    if (tensor.shape[i] == 0) return 0;
-  }
-  if (tensor.strides == nullptr) {
-    for (int32_t i = 0; i < tensor.ndim; ++i) span *= tensor.shape[i];
-  } else {
-    for (int32_t i = 0; i < tensor.ndim; ++i) {
-      int64_t stride = tensor.strides[i] < 0 ? -tensor.strides[i] : tensor.strides[i];
-      span += (tensor.shape[i] - 1) * stride;
-    }
-  }
-  return GetDataSize(span, tensor.dtype);
+  uint64_t numel = 1;
+  for (int32_t i = 0; i < tensor.ndim; ++i) numel *= static_cast<uint64_t>(tensor.shape[i]);
+  return GetDataSize(static_cast<size_t>(numel), tensor.dtype);
 }
 
 /*!
@@ -370,8 +362,8 @@ class Tensor : public ObjectRef {
   }
 
   /*!
-   * \brief Like FromNDAlloc with explicit (non-negative) strides in elements;
-   *  GetDataSize(*tensor) in AllocData then covers the strided span.
+   * \brief Like FromNDAlloc with explicit (non-negative) strides in elements. GetDataSize counts
+   *  elements only, so an AllocData for padded strides must size the strided span itself.
    */
   template <typename TNDAlloc, typename... ExtraArgs>
   static Tensor FromNDAllocStrided(TNDAlloc alloc, ShapeView shape, ShapeView strides,
@@ -632,6 +624,15 @@ class TensorView {
   DLTensor tensor_;
   mutable std::vector<int64_t> compact_strides_;
 };
+
+/*! \return The bytes of the tensor's elements (numel-based, as GetDataSize(const DLTensor&)). */
+inline size_t GetDataSize(const Tensor& tensor) {
+  return GetDataSize(static_cast<size_t>(tensor.numel()), tensor.dtype());
+}
+/*! \return The bytes of the view's elements (numel-based, as GetDataSize(const DLTensor&)). */
+inline size_t GetDataSize(const TensorView& tensor) {
+  return GetDataSize(static_cast<size_t>(tensor.numel()), tensor.dtype());
+}
 
 /*!
  * \brief TensorView is passed as a borrowed DLTensor* and read from either a
