@@ -69,9 +69,8 @@ class ContainerReleaseScope {
   void Release(const TVMFFIAny& cell) {
     if (cell.type_index < kTVMFFIStaticObjectBegin) return;
     TVMFFIObject* obj = cell.v_obj;
-    if (!outer_ &&
-        (__atomic_load_n(&obj->combined_ref_count, __ATOMIC_RELAXED) & kCombinedRefCountMaskUInt32) ==
-            1) {
+    if (!outer_ && (__atomic_load_n(&obj->combined_ref_count, __ATOMIC_RELAXED) &
+                    kCombinedRefCountMaskUInt32) == 1) {
       // Out of memory for the list: release in place (a deeper stack, no leak).
       if (state_.Push(obj)) return;
     }
