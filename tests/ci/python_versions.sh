@@ -19,7 +19,16 @@ SMOKE=(tests/python/test_function.py tests/python/test_conversion.py
        tests/python/test_abi3_call_paths.py
        tests/python/test_dataclass_c_class.py
        tests/python/test_dataclass_py_class.py tests/python/test_serialization.py
-       tests/python/test_structural_equal.py tests/python/test_dcutil_repr.py)
+       tests/python/test_structural_equal.py tests/python/test_dcutil_repr.py
+       tests/python/test_dataclass_enum.py tests/python/test_typed_method.py
+       tests/python/test_dataclass_py_class_cxx_parent.py tests/python/test_dataclass_init_property.py
+       tests/python/test_dataclass_py_class_deferred.py tests/python/test_dataclass_py_class_mixins.py
+       tests/python/test_dataclass_py_class_fast.py tests/python/test_pyreflect_member_access.py
+       tests/python/test_stubgen.py tests/python/test_gen_abi_cpp.py
+       tests/python/test_unpack_dataclass.py tests/python/test_filelock.py
+       tests/python/test_embed_cubin.py tests/python/test_dtype_custom.py
+       tests/python/test_error_traceback.py tests/python/test_convert_func.py
+       tests/python/test_container_release.py tests/python/test_kwargs_wrapper.py)
 
 default_minor="$(python -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
 wanted=("$@")
