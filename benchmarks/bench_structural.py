@@ -154,13 +154,20 @@ def build_wheel_fixture(wheel_dir):
     return out
 
 
+def worker_env(pythonpath):
+    """The environment of a worker: the wheel's gets its own path and never our library override."""
+    env = dict(os.environ)
+    if pythonpath:
+        env["PYTHONPATH"] = pythonpath
+        env.pop("TVM_FFI_LIBRARY_PATH", None)
+    else:
+        env.pop("PYTHONPATH", None)
+    return env
+
+
 class Worker:
     def __init__(self, lib, nodes, pythonpath):
-        env = dict(os.environ)
-        if pythonpath:
-            env["PYTHONPATH"] = pythonpath
-        else:
-            env.pop("PYTHONPATH", None)
+        env = worker_env(pythonpath)
         self.proc = subprocess.Popen(
             [sys.executable, "-c", TIMER, lib, str(nodes), SETUP],
             stdin=subprocess.PIPE,
@@ -182,11 +189,7 @@ class Worker:
 
 
 def memory(lib, nodes, op, pythonpath):
-    env = dict(os.environ)
-    if pythonpath:
-        env["PYTHONPATH"] = pythonpath
-    else:
-        env.pop("PYTHONPATH", None)
+    env = worker_env(pythonpath)
     out = subprocess.run(
         [sys.executable, "-c", MEMORY, lib, str(nodes), SETUP, op],
         capture_output=True,

@@ -35,12 +35,22 @@ struct ParseError {
   size_t pos;
 };
 
+/*!
+ * \brief The JSON grammar, building values through a Sink:
+ *  Null(), Bool(b), Int(i), Float(d), Str(view), EmptyArray(), EmptyObject(),
+ *  Open(is_object), Key(view), Item(value), Close(is_object). A string view
+ *  points into the source text when the literal has no escape, else into a
+ *  scratch buffer that the next string overwrites.
+ */
+template <typename Sink>
 class Parser {
  public:
-  Parser(const char* data, size_t size) : p_(data), n_(size) {}
+  using Value = typename Sink::Value;
+
+  Parser(const char* data, size_t size, Sink* sink) : p_(data), n_(size), sink_(sink) {}
 
   /*! \return The value, or false with *err filled. */
-  bool Run(Any* out, ParseError* err) {
+  bool Run(Value* out, ParseError* err) {
     err_ = err;
     if (!ParseDocument(out)) return false;
     SkipWhitespace();
@@ -49,14 +59,6 @@ class Parser {
   }
 
  private:
-  // One open container: its items so far and, in an object, the pending key.
-  struct Frame {
-    bool is_object;
-    std::vector<Any> items;
-    Map<Any, Any> fields;
-    String key;
-  };
-
   bool Fail(const char* what, size_t pos) {
     *err_ = ParseError{what, pos};
     return false;
@@ -76,27 +78,27 @@ class Parser {
   }
 
   /*!
-   * \brief Parse one value at the cursor. Containers are pushed onto the
-   *  stack instead of recursing; `*out` is set only for scalars and empty
-   *  containers, `*opened` tells the caller a container was pushed.
+   * \brief Parse one value at the cursor. Containers are opened in the sink
+   *  instead of recursing; `*out` is set only for scalars and empty
+   *  containers, `*opened` tells the caller a container was opened.
    */
-  bool ParseValueStart(Any* out, bool* opened) {
+  bool ParseValueStart(Value* out, bool* opened) {
     *opened = false;
     SkipWhitespace();
     if (i_ >= n_) return Fail("Expecting value", i_);
     char c = p_[i_];
     switch (c) {
       case '{': {
-        size_t at = i_++;
+        ++i_;
         SkipWhitespace();
         if (i_ < n_ && p_[i_] == '}') {
           ++i_;
-          *out = Map<Any, Any>();
+          *out = sink_->EmptyObject();
           return true;
         }
-        stack_.push_back(Frame{true, {}, Map<Any, Any>(), String()});
+        open_.push_back(true);
+        sink_->Open(true);
         *opened = true;
-        (void)at;
         return ParseKey();
       }
       case '[': {
@@ -104,58 +106,59 @@ class Parser {
         SkipWhitespace();
         if (i_ < n_ && p_[i_] == ']') {
           ++i_;
-          *out = ::tvm::ffi::Array<Any>();
+          *out = sink_->EmptyArray();
           return true;
         }
-        stack_.push_back(Frame{false, {}, Map<Any, Any>(), String()});
+        open_.push_back(false);
+        sink_->Open(false);
         *opened = true;
         return true;
       }
       case '"': {
-        String s;
+        std::string_view s;
         if (!ParseString(&s)) return false;
-        *out = std::move(s);
+        *out = sink_->Str(s);
         return true;
       }
       case 't':
         if (StartsWith("true")) {
           i_ += 4;
-          *out = true;
+          *out = sink_->Bool(true);
           return true;
         }
         break;
       case 'f':
         if (StartsWith("false")) {
           i_ += 5;
-          *out = false;
+          *out = sink_->Bool(false);
           return true;
         }
         break;
       case 'n':
         if (StartsWith("null")) {
           i_ += 4;
-          *out = nullptr;
+          *out = sink_->Null();
           return true;
         }
         break;
       case 'N':
         if (StartsWith("NaN")) {
           i_ += 3;
-          *out = std::numeric_limits<double>::quiet_NaN();
+          *out = sink_->Float(std::numeric_limits<double>::quiet_NaN());
           return true;
         }
         break;
       case 'I':
         if (StartsWith("Infinity")) {
           i_ += 8;
-          *out = std::numeric_limits<double>::infinity();
+          *out = sink_->Float(std::numeric_limits<double>::infinity());
           return true;
         }
         break;
       case '-':
         if (StartsWith("-Infinity")) {
           i_ += 9;
-          *out = -std::numeric_limits<double>::infinity();
+          *out = sink_->Float(-std::numeric_limits<double>::infinity());
           return true;
         }
         return ParseNumber(out);
@@ -172,25 +175,17 @@ class Parser {
     if (i_ >= n_ || p_[i_] != '"') {
       return Fail("Expecting property name enclosed in double quotes", i_);
     }
-    if (!ParseString(&stack_.back().key)) return false;
+    std::string_view key;
+    if (!ParseString(&key)) return false;
+    sink_->Key(key);
     SkipWhitespace();
     if (i_ >= n_ || p_[i_] != ':') return Fail("Expecting ':' delimiter", i_);
     ++i_;
     return true;
   }
 
-  /*! \brief Store a finished value into the innermost open container. */
-  void Store(Any value) {
-    Frame& f = stack_.back();
-    if (f.is_object) {
-      f.fields.Set(f.key, std::move(value));
-    } else {
-      f.items.push_back(std::move(value));
-    }
-  }
-
-  bool ParseDocument(Any* result) {
-    Any value;
+  bool ParseDocument(Value* result) {
+    Value value;
     bool opened;
     if (!ParseValueStart(&value, &opened)) return false;
     if (!opened) {
@@ -203,27 +198,23 @@ class Parser {
       if (opened) continue;
       // A value is complete: store it and close every container that ends here.
       while (true) {
-        Store(std::move(value));
+        sink_->Item(std::move(value));
         SkipWhitespace();
-        Frame& f = stack_.back();
-        char close = f.is_object ? '}' : ']';
+        bool is_object = open_.back();
+        char close = is_object ? '}' : ']';
         if (i_ < n_ && p_[i_] == ',') {
           ++i_;
           SkipWhitespace();
           // Text ending right after a comma is reported apart from a missing item.
           if (i_ >= n_) return Fail("Syntax error near", i_);
-          if (f.is_object && !ParseKey()) return false;
+          if (is_object && !ParseKey()) return false;
           break;
         }
         if (i_ < n_ && p_[i_] == close) {
           ++i_;
-          if (f.is_object) {
-            value = std::move(f.fields);
-          } else {
-            value = ::tvm::ffi::Array<Any>(f.items.begin(), f.items.end());
-          }
-          stack_.pop_back();
-          if (stack_.empty()) {
+          value = sink_->Close(is_object);
+          open_.pop_back();
+          if (open_.empty()) {
             *result = std::move(value);
             return true;
           }
@@ -273,11 +264,24 @@ class Parser {
   }
 
   /*! \brief Parse a string literal; the cursor is on the opening quote. */
-  bool ParseString(String* out) {
+  bool ParseString(std::string_view* out) {
     size_t begin = i_++;
-    std::string buf;
+    // Most literals have no escape: view them in place.
+    size_t run = i_;
+    while (i_ < n_) {
+      unsigned char c = static_cast<unsigned char>(p_[i_]);
+      if (c == '"' || c == '\\' || c < 0x20) break;
+      ++i_;
+    }
+    if (i_ < n_ && p_[i_] == '"') {
+      *out = std::string_view(p_ + run, i_ - run);
+      ++i_;
+      return true;
+    }
+    std::string& buf = scratch_;
+    buf.assign(p_ + run, i_ - run);
     while (true) {
-      size_t run = i_;
+      run = i_;
       while (i_ < n_) {
         unsigned char c = static_cast<unsigned char>(p_[i_]);
         if (c == '"' || c == '\\' || c < 0x20) break;
@@ -288,7 +292,7 @@ class Parser {
       unsigned char c = static_cast<unsigned char>(p_[i_]);
       if (c == '"') {
         ++i_;
-        *out = String(std::move(buf));
+        *out = std::string_view(buf);
         return true;
       }
       if (c < 0x20) return Fail("Invalid control character at", i_);
@@ -355,19 +359,34 @@ class Parser {
    * \brief Scan the run of number characters at the cursor and convert it:
    *  int64 when it has no '.', 'e' or 'E' and fits, else double.
    */
-  bool ParseNumber(Any* out) {
+  bool ParseNumber(Value* out) {
     size_t begin = i_;
     bool is_float = false;
+    bool plain_digits = true;  // only digits, after an optional leading '-'
     while (i_ < n_) {
       char c = p_[i_];
       if (c == '.' || c == 'e' || c == 'E') {
         is_float = true;
-      } else if (!((c >= '0' && c <= '9') || c == '+' || c == '-')) {
+        plain_digits = false;
+      } else if (c >= '0' && c <= '9') {
+        // a digit
+      } else if (c == '+' || c == '-') {
+        if (c == '+' || i_ != begin) plain_digits = false;
+      } else {
         break;
       }
       ++i_;
     }
-    std::string text(p_ + begin, i_ - begin);
+    size_t len = i_ - begin;
+    // Up to 18 digits always fit in int64: no need for strtoll.
+    size_t digits = len - (p_[begin] == '-' ? 1 : 0);
+    if (plain_digits && digits > 0 && digits <= 18) {
+      int64_t v = 0;
+      for (size_t k = len - digits; k < len; ++k) v = v * 10 + (p_[begin + k] - '0');
+      *out = sink_->Int(p_[begin] == '-' ? -v : v);
+      return true;
+    }
+    std::string text(p_ + begin, len);
     // strtoll/strtod skip leading spaces and accept hex/inf words: reject those first.
     bool has_digit = false;
     for (char c : text) has_digit |= (c >= '0' && c <= '9');
@@ -378,7 +397,7 @@ class Parser {
       long long v = std::strtoll(text.c_str(), &end, 10);  // NOLINT(runtime/int)
       if (end != text.c_str() + text.size()) return Fail("Expecting value", begin);
       if (errno != ERANGE) {
-        *out = static_cast<int64_t>(v);
+        *out = sink_->Int(static_cast<int64_t>(v));
         return true;
       }
       // Out of int64 range: a double.
@@ -387,16 +406,226 @@ class Parser {
     double d = std::strtod(text.c_str(), &end);
     // A value out of double range (overflow, or underflow to a subnormal/zero) is rejected.
     if (end != text.c_str() + text.size() || errno == ERANGE) return Fail("Expecting value", begin);
-    *out = d;
+    *out = sink_->Float(d);
     return true;
   }
 
   const char* p_;
   size_t n_;
   size_t i_ = 0;
+  Sink* sink_;
   ParseError* err_ = nullptr;
-  std::vector<Frame> stack_;
+  // Whether each open container is an object (innermost last).
+  std::vector<bool> open_;
+  std::string scratch_;
 };
+
+/*! \brief Builds the FFI values of json::Parse: Map, Array, String, int, float, bool, None. */
+class AnySink {
+ public:
+  using Value = Any;
+
+  Any Null() { return Any(nullptr); }
+  Any Bool(bool b) { return Any(b); }
+  Any Int(int64_t v) { return Any(v); }
+  Any Float(double d) { return Any(d); }
+  Any Str(std::string_view s) { return Any(String(s)); }
+  Any EmptyArray() { return Any(::tvm::ffi::Array<Any>()); }
+  Any EmptyObject() { return Any(Map<Any, Any>()); }
+  void Open(bool is_object) {
+    if (depth_ == frames_.size()) frames_.emplace_back();
+    Frame& f = frames_[depth_++];
+    f.is_object = is_object;
+    if (is_object) f.fields = Map<Any, Any>();
+  }
+  void Key(std::string_view key) { frames_[depth_ - 1].key = String(key); }
+  void Item(Any value) {
+    Frame& f = frames_[depth_ - 1];
+    if (f.is_object) {
+      f.fields.Set(f.key, std::move(value));
+    } else {
+      f.items.push_back(std::move(value));
+    }
+  }
+  Any Close(bool is_object) {
+    Frame& f = frames_[--depth_];
+    if (is_object) return Any(std::move(f.fields));
+    Any out = ::tvm::ffi::Array<Any>(f.items.begin(), f.items.end());
+    f.items.clear();
+    return out;
+  }
+
+ private:
+  // One open container: its items so far, or its fields and the pending key.
+  // Frames are reused by later containers of the same depth.
+  struct Frame {
+    bool is_object = false;
+    std::vector<Any> items;
+    Map<Any, Any> fields;
+    String key;
+  };
+  std::vector<Frame> frames_;
+  size_t depth_ = 0;
+};
+
+}  // namespace
+
+/*! \brief Builds a Document: finished containers are moved from a pending stack to the tape. */
+class DocSink {
+ public:
+  using Value = DocValue;
+
+  explicit DocSink(Document* doc) : doc_(doc) {}
+
+  DocValue Null() { return Make(DocValue::kNull, 0); }
+  DocValue Bool(bool b) {
+    DocValue v = Make(DocValue::kBool, 0);
+    v.b = b;
+    return v;
+  }
+  DocValue Int(int64_t i) {
+    DocValue v = Make(DocValue::kInt, 0);
+    v.i = i;
+    return v;
+  }
+  DocValue Float(double d) {
+    DocValue v = Make(DocValue::kFloat, 0);
+    v.d = d;
+    return v;
+  }
+  DocValue Str(std::string_view s) {
+    DocValue v = Make(DocValue::kStr, static_cast<uint32_t>(s.size()));
+    const char* src = doc_->source_;
+    if (s.data() >= src && s.data() <= src + size_) {
+      v.off = static_cast<uint64_t>(s.data() - src);
+    } else {
+      v.pooled = true;
+      v.off = doc_->pool_.size();
+      doc_->pool_.append(s.data(), s.size());
+    }
+    return v;
+  }
+  DocValue EmptyArray() { return Container(DocValue::kArray, 0, 0); }
+  DocValue EmptyObject() { return Container(DocValue::kObject, 0, 0); }
+  void Open(bool) { starts_.push_back(pending_.size()); }
+  void Key(std::string_view key) { pending_.push_back(Str(key)); }
+  void Item(DocValue v) { pending_.push_back(v); }
+  DocValue Close(bool is_object) {
+    size_t start = starts_.back();
+    starts_.pop_back();
+    size_t n = pending_.size() - start;
+    uint64_t off = doc_->tape_.size();
+    doc_->tape_.insert(doc_->tape_.end(), pending_.begin() + static_cast<std::ptrdiff_t>(start),
+                       pending_.end());
+    pending_.resize(start);
+    return is_object ? Container(DocValue::kObject, n / 2, off)
+                     : Container(DocValue::kArray, n, off);
+  }
+
+  size_t size_ = 0;
+
+ private:
+  static DocValue Make(DocValue::Kind kind, uint32_t size) {
+    DocValue v;
+    v.kind = kind;
+    v.pooled = false;
+    v.size = size;
+    v.off = 0;
+    return v;
+  }
+  static DocValue Container(DocValue::Kind kind, size_t n, uint64_t off) {
+    DocValue v = Make(kind, static_cast<uint32_t>(n));
+    v.off = off;
+    return v;
+  }
+
+  Document* doc_;
+  std::vector<DocValue> pending_;
+  std::vector<size_t> starts_;
+};
+
+bool Document::Parse(const char* data, size_t size) {
+  // Sizes and counts are stored in 32 bits.
+  if (size >= (size_t{1} << 32)) return false;
+  source_ = data;
+  pool_.clear();
+  tape_.clear();
+  DocSink sink(this);
+  sink.size_ = size;
+  Parser<DocSink> parser(data, size, &sink);
+  ParseError err{nullptr, 0};
+  return parser.Run(&root_, &err);
+}
+
+const DocValue* Document::Find(const DocValue& obj, std::string_view key) const {
+  if (obj.kind != DocValue::kObject) return nullptr;
+  const DocValue* members = items(obj);
+  for (size_t k = obj.size; k > 0; --k) {
+    const DocValue& name = members[2 * (k - 1)];
+    if (name.size == key.size() && str(name) == key) return &members[2 * (k - 1) + 1];
+  }
+  return nullptr;
+}
+
+Any Document::ToAny(const DocValue& root) const {
+  // The same values AnySink builds, in the same order, with an explicit stack.
+  struct Frame {
+    const DocValue* value;
+    uint32_t next;
+  };
+  AnySink sink;
+  std::vector<Frame> stack;
+  auto scalar = [&](const DocValue& v) -> Any {
+    switch (v.kind) {
+      case DocValue::kNull:
+        return sink.Null();
+      case DocValue::kBool:
+        return sink.Bool(v.b);
+      case DocValue::kInt:
+        return sink.Int(v.i);
+      case DocValue::kFloat:
+        return sink.Float(v.d);
+      case DocValue::kStr:
+        return sink.Str(str(v));
+      case DocValue::kArray:
+        return sink.EmptyArray();
+      default:
+        return sink.EmptyObject();
+    }
+  };
+  auto is_open = [](const DocValue& v) {
+    return (v.kind == DocValue::kArray || v.kind == DocValue::kObject) && v.size != 0;
+  };
+  if (!is_open(root)) return scalar(root);
+  sink.Open(root.kind == DocValue::kObject);
+  stack.push_back(Frame{&root, 0});
+  Any done;
+  while (true) {
+    Frame& f = stack.back();
+    bool is_object = f.value->kind == DocValue::kObject;
+    if (f.next == f.value->size) {
+      done = sink.Close(is_object);
+      stack.pop_back();
+      if (stack.empty()) return done;
+      sink.Item(std::move(done));
+      continue;
+    }
+    const DocValue* item = items(*f.value) + (is_object ? 2 * f.next : f.next);
+    ++f.next;
+    if (is_object) {
+      sink.Key(str(item[0]));
+      ++item;
+    }
+    if (is_open(*item)) {
+      sink.Open(item->kind == DocValue::kObject);
+      stack.push_back(Frame{item, 0});
+    } else {
+      sink.Item(scalar(*item));
+    }
+  }
+}
+
+namespace {
 
 /*! \brief "<what>: line L column C (char P)" for an error at byte offset pos. */
 std::string FormatParseError(const char* data, size_t size, const ParseError& err) {
@@ -590,7 +819,8 @@ class Printer {
 }  // namespace
 
 Any Parse(const String& s) {
-  Parser parser(s.data(), s.size());
+  AnySink sink;
+  Parser<AnySink> parser(s.data(), s.size(), &sink);
   Any result;
   ParseError err{nullptr, 0};
   if (parser.Run(&result, &err)) return result;

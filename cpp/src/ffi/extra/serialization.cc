@@ -30,6 +30,8 @@
 #include <tvm/ffi/reflection/type_attr.h>
 
 #include <cstring>
+#include <memory>
+#include <string_view>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -39,6 +41,9 @@
 TVM_FFI_NAMESPACE_BEGIN
 namespace detail {
 namespace {
+
+using json_impl::DocValue;
+namespace json = json_impl;
 
 using AnyIndexMap = std::unordered_map<Any, int64_t, AnyHash, AnyEqual>;
 using AnySet = std::unordered_set<Any, AnyHash, AnyEqual>;
@@ -364,6 +369,109 @@ class GraphWriter {
   TVM_FFI_THROW(ValueError) << "Invalid JSON Object Graph: " << what;
 }
 
+/*! \brief Whether objects of this type are read field by field. */
+bool IsPlainReadObject(const TVMFFITypeInfo* info) {
+  if (IsSubtypeOfKey(info, "ffi.Enum")) return false;
+  return LookupTypeAttr(reflection::type_attr::kDataFromJson.name, info->type_index) == nullptr;
+}
+
+/*! \brief The value an inline field's JSON form stands for (data types are written as text). */
+Any InlineFieldFromJSON(const TVMFFIFieldInfo* fi, Any value) {
+  if (fi->field_static_type_index == kTVMFFIDataType &&
+      (value.type_index() == kTVMFFIStr || value.type_index() == kTVMFFISmallStr)) {
+    value = StringToDLDataType(std::string(value.cast<String>()));
+  }
+  return value;
+}
+
+/*! \brief A field absent from a node's data: its default, or TypeError when it has none. */
+void SetMissingField(const TVMFFITypeInfo* info, const Object* obj, const TVMFFIFieldInfo* fi) {
+  if (fi->flags & kTVMFFIFieldFlagBitMaskHasDefault) {
+    reflection::SetFieldToDefault(fi, FieldAddr(obj, fi));
+  } else {
+    TVM_FFI_THROW(TypeError) << "Required field `" << FieldName(fi) << "` not set in type `"
+                             << TypeKeyOf(info->type_index) << "`";
+  }
+}
+
+const Any& RequireData(int64_t index, int32_t type_index, const Any* data) {
+  if (data == nullptr) {
+    ThrowBadGraph("node " + std::to_string(index) + " of type `" + TypeKeyOf(type_index) +
+                  "` has no `data`");
+  }
+  return *data;
+}
+
+Array<Any> DataArray(int64_t index, const Any* data, const char* what) {
+  if (data == nullptr || data->type_index() != kTVMFFIArray) {
+    ThrowBadGraph(std::string(what) + " data must be an array (node " + std::to_string(index) +
+                  ")");
+  }
+  return data->cast<Array<Any>>();
+}
+
+/*!
+ * \brief The value of a node without children: PODs, strings, bytes, shapes,
+ *  enum singletons and objects read by their __data_from_json__ hook.
+ *  data is null when the node has none; info is null for non-objects.
+ */
+Any BuildLeaf(int64_t index, int32_t type_index, const TVMFFITypeInfo* info, const Any* data) {
+  switch (type_index) {
+    case kTVMFFINone:
+      return Any(nullptr);
+    case kTVMFFIBool:
+      return RequireData(index, type_index, data).cast<bool>();
+    case kTVMFFIInt:
+      return RequireData(index, type_index, data).cast<int64_t>();
+    case kTVMFFIFloat:
+      return RequireData(index, type_index, data).cast<double>();
+    case kTVMFFIDataType:
+      return StringToDLDataType(std::string(RequireData(index, type_index, data).cast<String>()));
+    case kTVMFFIDevice: {
+      const Any& d = RequireData(index, type_index, data);
+      if (d.type_index() != kTVMFFIArray) {
+        ThrowBadGraph(
+            "Device data must be an array of [device_type, device_id], got a value of type `" +
+            d.GetTypeKey() + "`");
+      }
+      Array<Any> parts = d.cast<Array<Any>>();
+      if (parts.size() != 2) {
+        ThrowBadGraph("Device data must be an array of [device_type, device_id], got " +
+                      std::to_string(parts.size()) + " element(s)");
+      }
+      DLDevice dev;
+      dev.device_type = static_cast<DLDeviceType>(parts[0].cast<int64_t>());
+      dev.device_id = static_cast<int32_t>(parts[1].cast<int64_t>());
+      return dev;
+    }
+    case kTVMFFIStr:
+      return RequireData(index, type_index, data).cast<String>();
+    case kTVMFFIBytes:
+      return Base64Decode(RequireData(index, type_index, data).cast<String>());
+    case kTVMFFIShape: {
+      std::vector<int64_t> dims;
+      for (const Any& d : DataArray(index, data, "ffi.Shape")) dims.push_back(d.cast<int64_t>());
+      return Shape(dims);
+    }
+    default:
+      break;
+  }
+  if (type_index < kTVMFFIStaticObjectBegin) {
+    // Other PODs (opaque pointers, "ffi.SmallStr", ...) have no JSON form.
+    TVM_FFI_THROW(RuntimeError) << "Type `" << TypeKeyOf(type_index)
+                                << "` does not support reflection creation"
+                                << " (no native creator or __ffi_new__ type attr)";
+  }
+  if (IsSubtypeOfKey(info, "ffi.IntEnum")) {
+    return LookupEnumEntry(info->type_index, RequireData(index, type_index, data).cast<int64_t>());
+  }
+  if (IsSubtypeOfKey(info, "ffi.Enum")) {
+    return LookupEnumEntry(info->type_index, RequireData(index, type_index, data).cast<String>());
+  }
+  AnyView hook = LookupTypeAttr(reflection::type_attr::kDataFromJson.name, info->type_index);
+  return hook.cast<Function>()(RequireData(index, type_index, data));
+}
+
 class GraphReader {
  public:
   explicit GraphReader(const Array<Any>& nodes)
@@ -417,11 +525,7 @@ class GraphReader {
   }
 
   Array<Any> DataArray(const Frame& f, const char* what) const {
-    if (!f.has_data || f.data.type_index() != kTVMFFIArray) {
-      ThrowBadGraph(std::string(what) + " data must be an array (node " + std::to_string(f.index) +
-                    ")");
-    }
-    return f.data.cast<Array<Any>>();
+    return detail::DataArray(f.index, f.has_data ? &f.data : nullptr, what);
   }
 
   void Push(int64_t index) {
@@ -482,18 +586,7 @@ class GraphReader {
     stack_.push_back(std::move(f));
   }
 
-  static bool IsPlainObject(const TVMFFITypeInfo* info) {
-    if (IsSubtypeOfKey(info, "ffi.Enum")) return false;
-    return LookupTypeAttr(reflection::type_attr::kDataFromJson.name, info->type_index) == nullptr;
-  }
-
-  const Any& RequireData(const Frame& f) const {
-    if (!f.has_data) {
-      ThrowBadGraph("node " + std::to_string(f.index) + " of type `" + TypeKeyOf(f.type_index) +
-                    "` has no `data`");
-    }
-    return f.data;
-  }
+  static bool IsPlainObject(const TVMFFITypeInfo* info) { return IsPlainReadObject(info); }
 
   std::vector<Any> Children(const Frame& f) const {
     std::vector<Any> out;
@@ -504,42 +597,6 @@ class GraphReader {
 
   Any Build(const Frame& f) {
     switch (f.type_index) {
-      case kTVMFFINone:
-        return Any(nullptr);
-      case kTVMFFIBool:
-        return RequireData(f).cast<bool>();
-      case kTVMFFIInt:
-        return RequireData(f).cast<int64_t>();
-      case kTVMFFIFloat:
-        return RequireData(f).cast<double>();
-      case kTVMFFIDataType:
-        return StringToDLDataType(std::string(RequireData(f).cast<String>()));
-      case kTVMFFIDevice: {
-        const Any& data = RequireData(f);
-        if (data.type_index() != kTVMFFIArray) {
-          ThrowBadGraph(
-              "Device data must be an array of [device_type, device_id], got a value of type `" +
-              data.GetTypeKey() + "`");
-        }
-        Array<Any> parts = data.cast<Array<Any>>();
-        if (parts.size() != 2) {
-          ThrowBadGraph("Device data must be an array of [device_type, device_id], got " +
-                        std::to_string(parts.size()) + " element(s)");
-        }
-        DLDevice dev;
-        dev.device_type = static_cast<DLDeviceType>(parts[0].cast<int64_t>());
-        dev.device_id = static_cast<int32_t>(parts[1].cast<int64_t>());
-        return dev;
-      }
-      case kTVMFFIStr:
-        return RequireData(f).cast<String>();
-      case kTVMFFIBytes:
-        return Base64Decode(RequireData(f).cast<String>());
-      case kTVMFFIShape: {
-        std::vector<int64_t> dims;
-        for (const Any& d : DataArray(f, "ffi.Shape")) dims.push_back(d.cast<int64_t>());
-        return Shape(dims);
-      }
       case kTVMFFIArray: {
         std::vector<Any> items = Children(f);
         return Array<Any>(items.begin(), items.end());
@@ -563,27 +620,12 @@ class GraphReader {
       default:
         break;
     }
-    if (f.type_index < kTVMFFIStaticObjectBegin) {
-      // Other PODs (opaque pointers, "ffi.SmallStr", ...) have no JSON form.
-      TVM_FFI_THROW(RuntimeError) << "Type `" << TypeKeyOf(f.type_index)
-                                  << "` does not support reflection creation"
-                                  << " (no native creator or __ffi_new__ type attr)";
-    }
-    return BuildObject(f);
+    if (f.info != nullptr && IsPlainObject(f.info)) return BuildObject(f);
+    return BuildLeaf(f.index, f.type_index, f.info, f.has_data ? &f.data : nullptr);
   }
 
   Any BuildObject(const Frame& f) {
     const TVMFFITypeInfo* info = f.info;
-    if (IsSubtypeOfKey(info, "ffi.IntEnum")) {
-      return LookupEnumEntry(info->type_index, RequireData(f).cast<int64_t>());
-    }
-    if (IsSubtypeOfKey(info, "ffi.Enum")) {
-      return LookupEnumEntry(info->type_index, RequireData(f).cast<String>());
-    }
-    if (AnyView hook = LookupTypeAttr(reflection::type_attr::kDataFromJson.name, info->type_index);
-        hook != nullptr) {
-      return hook.cast<Function>()(RequireData(f));
-    }
     ObjectRef obj(reflection::CreateEmptyObject(info));
     const Object* ptr = obj.get();
     Map<Any, Any> fields = f.data.cast<Map<Any, Any>>();
@@ -591,20 +633,12 @@ class GraphReader {
       auto v = fields.Get(String(FieldName(fi)));
       if (v.has_value()) {
         if (IsInlineField(fi->field_static_type_index)) {
-          Any value = *v;
-          if (fi->field_static_type_index == kTVMFFIDataType &&
-              (value.type_index() == kTVMFFIStr || value.type_index() == kTVMFFISmallStr)) {
-            value = StringToDLDataType(std::string(value.cast<String>()));
-          }
-          SetField(ptr, fi, value);
+          SetField(ptr, fi, InlineFieldFromJSON(fi, *v));
         } else {
           SetField(ptr, fi, decoded_[v->cast<int64_t>()]);
         }
-      } else if (fi->flags & kTVMFFIFieldFlagBitMaskHasDefault) {
-        reflection::SetFieldToDefault(fi, FieldAddr(ptr, fi));
       } else {
-        TVM_FFI_THROW(TypeError) << "Required field `" << FieldName(fi) << "` not set in type `"
-                                 << TypeKeyOf(info->type_index) << "`";
+        SetMissingField(info, ptr, fi);
       }
     });
     return obj;
@@ -614,6 +648,218 @@ class GraphReader {
   std::vector<Any> decoded_;
   std::vector<uint8_t> state_;
   std::vector<Frame> stack_;
+};
+
+/*!
+ * \brief FromJSONGraph straight from JSON text: reads a json::Document instead
+ *  of the FFI values of json::Parse (no map, array or string object per
+ *  node). Anything it does not accept makes Run throw; the caller then takes
+ *  the reference path, which reports the error.
+ */
+class TextGraphReader {
+ public:
+  explicit TextGraphReader(const json::Document& doc) : doc_(doc) {}
+
+  Any Run() {
+    const DocValue& graph = doc_.root();
+    const DocValue* root = doc_.Find(graph, "root_index");
+    const DocValue* nodes = doc_.Find(graph, "nodes");
+    if (root == nullptr || root->kind != DocValue::kInt || nodes == nullptr ||
+        nodes->kind != DocValue::kArray) {
+      throw Unsupported();
+    }
+    nodes_ = doc_.items(*nodes);
+    num_nodes_ = nodes->size;
+    decoded_.resize(num_nodes_);
+    state_.assign(num_nodes_, kNew);
+    return Decode(CheckIndex(*root));
+  }
+
+  /*! \brief Thrown for input the reference path must handle (and report). */
+  struct Unsupported {};
+
+ private:
+  enum State : uint8_t { kNew, kOpen, kDone };
+
+  /*! \brief What a node needs to know of its type, looked up once per type key. */
+  struct TypeEntry {
+    int32_t type_index;
+    const TVMFFITypeInfo* info;  // objects only
+    bool plain;                  // an object read field by field
+    struct Field {
+      const TVMFFIFieldInfo* info;
+      std::string_view name;
+      bool is_inline;
+    };
+    std::vector<Field> fields;
+  };
+
+  struct Frame {
+    int64_t index;
+    const TypeEntry* type;
+    const DocValue* data;  // null when the node has none
+    size_t children_begin;
+    size_t next;
+  };
+
+  int64_t CheckIndex(const DocValue& v) const {
+    if (v.kind != DocValue::kInt || v.i < 0 || v.i >= static_cast<int64_t>(num_nodes_)) {
+      throw Unsupported();
+    }
+    return v.i;
+  }
+
+  const TypeEntry* LookupType(std::string_view key) {
+    auto it = types_.find(key);
+    if (it != types_.end()) return it->second.get();
+    auto entry = std::make_unique<TypeEntry>();
+    TVMFFIByteArray key_bytes{key.data(), key.size()};
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeKeyToIndex(&key_bytes, &entry->type_index));
+    int32_t t = entry->type_index;
+    entry->info = nullptr;
+    entry->plain = false;
+    if (t >= kTVMFFIStaticObjectBegin && t != kTVMFFIStr && t != kTVMFFIBytes &&
+        t != kTVMFFIShape && t != kTVMFFIArray && t != kTVMFFIList && t != kTVMFFIMap &&
+        t != kTVMFFIDict) {
+      entry->info = TVMFFIGetTypeInfo(t);
+      entry->plain = IsPlainReadObject(entry->info);
+      if (entry->plain) {
+        reflection::ForEachFieldInfo(entry->info, [&](const TVMFFIFieldInfo* fi) {
+          entry->fields.push_back(TypeEntry::Field{fi, std::string_view(fi->name.data, fi->name.size),
+                                                   IsInlineField(fi->field_static_type_index)});
+        });
+      }
+    }
+    const TypeEntry* out = entry.get();
+    types_.emplace(key, std::move(entry));
+    return out;
+  }
+
+  Any Decode(int64_t root) {
+    Push(root);
+    while (!stack_.empty()) {
+      Frame& top = stack_.back();
+      if (top.next < children_.size()) {
+        int64_t child = children_[top.next++];
+        if (state_[child] == kDone) continue;
+        if (state_[child] == kOpen) throw Unsupported();
+        Push(child);
+        continue;
+      }
+      Frame done = stack_.back();
+      stack_.pop_back();
+      decoded_[done.index] = Build(done);
+      state_[done.index] = kDone;
+      children_.resize(done.children_begin);
+    }
+    return decoded_[root];
+  }
+
+  void Push(int64_t index) {
+    const DocValue& node = nodes_[index];
+    const DocValue* type = doc_.Find(node, "type");
+    if (type == nullptr || type->kind != DocValue::kStr) throw Unsupported();
+    Frame f;
+    f.index = index;
+    f.type = LookupType(doc_.str(*type));
+    f.data = doc_.Find(node, "data");
+    f.children_begin = f.next = children_.size();
+    switch (f.type->type_index) {
+      case kTVMFFIArray:
+      case kTVMFFIList:
+      case kTVMFFIMap:
+      case kTVMFFIDict: {
+        if (f.data == nullptr || f.data->kind != DocValue::kArray) throw Unsupported();
+        bool is_map = f.type->type_index == kTVMFFIMap || f.type->type_index == kTVMFFIDict;
+        if (is_map && f.data->size % 2 != 0) throw Unsupported();
+        const DocValue* items = doc_.items(*f.data);
+        for (uint32_t k = 0; k < f.data->size; ++k) children_.push_back(CheckIndex(items[k]));
+        break;
+      }
+      default:
+        if (f.type->plain) {
+          if (f.data == nullptr || f.data->kind != DocValue::kObject) throw Unsupported();
+          for (const TypeEntry::Field& field : f.type->fields) {
+            if (field.is_inline) continue;
+            const DocValue* v = doc_.Find(*f.data, field.name);
+            if (v != nullptr) children_.push_back(CheckIndex(*v));
+          }
+        }
+    }
+    state_[index] = kOpen;
+    stack_.push_back(f);
+  }
+
+  Any Build(const Frame& f) {
+    const int64_t* children = children_.data() + f.children_begin;
+    size_t n = children_.size() - f.children_begin;
+    switch (f.type->type_index) {
+      case kTVMFFIInt:
+        if (f.data != nullptr && f.data->kind == DocValue::kInt) return Any(f.data->i);
+        break;
+      case kTVMFFIStr:
+        if (f.data != nullptr && f.data->kind == DocValue::kStr) {
+          return Any(String(doc_.str(*f.data)));
+        }
+        break;
+      case kTVMFFIArray: {
+        ObjectPtr<ArrayObj> p = detail::SeqAllocInplace<ArrayObj>(static_cast<int64_t>(n));
+        for (size_t k = 0; k < n; ++k) {
+          p->AppendCellUnchecked(AnyUnsafe::MoveAnyToTVMFFIAny(Any(decoded_[children[k]])));
+        }
+        return Array<Any>(std::move(p));
+      }
+      case kTVMFFIList: {
+        std::vector<Any> items;
+        items.reserve(n);
+        for (size_t k = 0; k < n; ++k) items.push_back(decoded_[children[k]]);
+        return List<Any>(items.begin(), items.end());
+      }
+      case kTVMFFIMap: {
+        Map<Any, Any> m;
+        for (size_t k = 0; k < n; k += 2) m.Set(decoded_[children[k]], decoded_[children[k + 1]]);
+        return m;
+      }
+      case kTVMFFIDict: {
+        Dict<Any, Any> d;
+        for (size_t k = 0; k < n; k += 2) d.Set(decoded_[children[k]], decoded_[children[k + 1]]);
+        return d;
+      }
+      default:
+        if (f.type->plain) return BuildObject(f);
+        break;
+    }
+    if (f.data == nullptr) return BuildLeaf(f.index, f.type->type_index, f.type->info, nullptr);
+    Any data = doc_.ToAny(*f.data);
+    return BuildLeaf(f.index, f.type->type_index, f.type->info, &data);
+  }
+
+  Any BuildObject(const Frame& f) {
+    const TVMFFITypeInfo* info = f.type->info;
+    ObjectRef obj(reflection::CreateEmptyObject(info));
+    const Object* ptr = obj.get();
+    for (const TypeEntry::Field& field : f.type->fields) {
+      const DocValue* v = doc_.Find(*f.data, field.name);
+      if (v == nullptr) {
+        SetMissingField(info, ptr, field.info);
+      } else if (field.is_inline) {
+        SetField(ptr, field.info, InlineFieldFromJSON(field.info, doc_.ToAny(*v)));
+      } else {
+        SetField(ptr, field.info, decoded_[v->i]);
+      }
+    }
+    return obj;
+  }
+
+  const json::Document& doc_;
+  const DocValue* nodes_ = nullptr;
+  size_t num_nodes_ = 0;
+  std::vector<Any> decoded_;
+  std::vector<uint8_t> state_;
+  std::vector<Frame> stack_;
+  // The children of the open frames, innermost last.
+  std::vector<int64_t> children_;
+  std::unordered_map<std::string_view, std::unique_ptr<TypeEntry>> types_;
 };
 
 Any ToJSONGraph(const Any& value, const Any& metadata) {
@@ -636,11 +882,25 @@ Any FromJSONGraph(const Any& value) {
   return GraphReader(nodes->cast<Array<Any>>()).Run(*root);
 }
 
+Any FromJSONGraphString(const String& text) {
+  json::Document doc;
+  if (doc.Parse(text.data(), text.size())) {
+    try {
+      return TextGraphReader(doc).Run();
+    } catch (const TextGraphReader::Unsupported&) {
+    } catch (const Error&) {
+      // The reference path below raises the same error (or the one it defines).
+    }
+  }
+  return FromJSONGraph(json::Parse(text));
+}
+
 }  // namespace
 }  // namespace detail
 
 TVM_FFI_STATIC_INIT_BLOCK() {
   using detail::FromJSONGraph;
+  using detail::FromJSONGraphString;
   using detail::ToJSONGraph;
   namespace json = detail::json_impl;
   reflection::GlobalDef()
@@ -652,7 +912,7 @@ TVM_FFI_STATIC_INIT_BLOCK() {
            })
       .def("ffi.FromJSONGraph", [](const Any& graph) { return FromJSONGraph(graph); })
       .def("ffi.FromJSONGraphString",
-           [](const String& text) { return FromJSONGraph(json::Parse(text)); });
+           [](const String& text) { return FromJSONGraphString(text); });
 
   // BigInt travels as its decimal text.
   Function to_json = Function::FromTyped([](const BigInt& v) { return String(v.ToString()); },
