@@ -21,6 +21,7 @@
 #include <tvm/ffi/reflection/type_attr.h>
 #include <tvm/ffi/string.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -73,6 +74,12 @@ inline const reflection::TypeAttrColumn& CompareHooks() {
   return column;
 }
 
+/*! \brief Room for n more items, growing geometrically (items may be a shared stack). */
+inline void ReserveMore(std::vector<Any>* items, size_t n) {
+  size_t need = items->size() + n;
+  if (need > items->capacity()) items->reserve(std::max(need, 2 * items->capacity()));
+}
+
 /*!
  * \brief Appends owning references to a container's children: the elements of an
  *  Array/List, or key, value, key, value... of a Map/Dict. Other objects add nothing.
@@ -81,7 +88,7 @@ inline const reflection::TypeAttrColumn& CompareHooks() {
 inline bool AppendContainerItems(const Object* obj, int32_t type_index, std::vector<Any>* items) {
   if (type_index == kTVMFFIArray || type_index == kTVMFFIList) {
     const SeqBaseObj* seq = static_cast<const SeqBaseObj*>(obj);
-    items->reserve(items->size() + static_cast<size_t>(seq->size));
+    ReserveMore(items, static_cast<size_t>(seq->size));
     for (int64_t i = 0; i < seq->size; ++i) {
       items->push_back(Any(AnyView::CopyFromTVMFFIAny(seq->slots()[i])));
     }
@@ -89,7 +96,7 @@ inline bool AppendContainerItems(const Object* obj, int32_t type_index, std::vec
   }
   if (type_index == kTVMFFIMap || type_index == kTVMFFIDict) {
     const MapBaseObj* map = static_cast<const MapBaseObj*>(obj);
-    items->reserve(items->size() + map->size() * 2);
+    ReserveMore(items, map->size() * 2);
     for (const auto& kv : *map) {
       items->push_back(kv.first);
       items->push_back(kv.second);

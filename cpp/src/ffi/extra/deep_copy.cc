@@ -21,13 +21,13 @@
 #include <tvm/ffi/reflection/registry.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
-#include <unordered_map>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include "dataclass_support.h"
+#include "pointer_map.h"
 
 TVM_FFI_NAMESPACE_BEGIN
 namespace detail {
@@ -52,15 +52,25 @@ class DeepCopier {
  private:
   enum class Kind { kArray, kMap, kList, kDict, kObject };
 
+  /*! \brief What copying objects of one type needs, looked up once per pass. */
+  struct TypeEntry {
+    bool is_enum = false;
+    bool has_copy_fn = false;
+    Function copy_fn;
+    std::vector<const TVMFFIFieldInfo*> fields;
+  };
+
+  // The items of every open frame lie in items_, and the copies made so far in
+  // copies_, innermost frame last; a frame's ranges start at its *_begin.
   struct Frame {
     const Object* orig;
     Any orig_ref;
     Kind kind;
     // The copy made before the children (List, Dict, objects).
     Any shell;
-    std::vector<Any> items;
-    std::vector<const TVMFFIFieldInfo*> fields;
-    std::vector<Any> copies;
+    const TypeEntry* type;  // objects only
+    size_t items_begin;
+    size_t copies_begin;
     // Indices of items whose copy is, for now, an unfinished Array/Map original.
     std::vector<size_t> placeholders;
   };
@@ -76,105 +86,139 @@ class DeepCopier {
     const Object* orig;
   };
 
+  /*!
+   * \brief The copy of an original; the original is held so that its address is
+   *  not reused meanwhile. An Array or Map is pending (no copy yet) while its
+   *  children are copied.
+   */
+  struct Copied {
+    Any orig;
+    Any copy;
+    bool pending = false;
+  };
+
   Any Copy(const AnyView& root) {
     Any result;
     bool placeholder = false;
     if (CopyNow(root, &result, &placeholder)) return result;
     while (!stack_.empty()) {
       Frame& frame = stack_.back();
-      if (frame.copies.size() < frame.items.size()) {
+      size_t next = copies_.size() - frame.copies_begin;
+      if (next < items_.size() - frame.items_begin) {
         Any copy;
         bool is_placeholder = false;
-        // CopyNow may push a frame, which invalidates `frame`.
-        if (CopyNow(frame.items[frame.copies.size()], &copy, &is_placeholder)) {
-          Frame& top = stack_.back();
-          if (is_placeholder) top.placeholders.push_back(top.copies.size());
-          top.copies.push_back(std::move(copy));
+        // A view: CopyNow may push a frame, which moves items_ and invalidates `frame`.
+        AnyView item = items_[frame.items_begin + next];
+        if (CopyNow(item, &copy, &is_placeholder)) {
+          if (is_placeholder) stack_.back().placeholders.push_back(next);
+          copies_.push_back(std::move(copy));
         }
         continue;
       }
       Any done = Finish(&frame);
-      const Object* orig = frame.orig;
-      pending_.erase(orig);
-      memo_[orig] = Copied{frame.orig_ref, done};
+      Copied& entry = memo_[frame.orig];
+      entry.orig = std::move(frame.orig_ref);
+      entry.copy = done;
+      entry.pending = false;
+      items_.resize(frame.items_begin);
+      copies_.resize(frame.copies_begin);
       stack_.pop_back();
       if (stack_.empty()) return done;
-      stack_.back().copies.push_back(std::move(done));
+      copies_.push_back(std::move(done));
     }
     return result;
+  }
+
+  const TypeEntry& TypeOf(int32_t type_index, const Object* obj) {
+    size_t i = static_cast<size_t>(type_index);
+    if (i >= types_.size()) types_.resize(i + 1);
+    if (types_[i] != nullptr) return *types_[i];
+    auto entry = std::make_unique<TypeEntry>();
+    entry->is_enum = IsInstanceOfIndex(obj, enum_index_);
+    if (std::optional<Function> fn = HookOf(ShallowCopyHooks(), type_index)) {
+      entry->has_copy_fn = true;
+      entry->copy_fn = *std::move(fn);
+    }
+    const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
+    reflection::ForEachFieldInfo(
+        info, [&](const TVMFFIFieldInfo* field) { entry->fields.push_back(field); });
+    types_[i] = std::move(entry);
+    return *types_[i];
   }
 
   /*!
    * \brief Set *out to the copy of a value that needs no frame and return true;
    *  otherwise push the frame that copies it and return false.
    */
-  bool CopyNow(const AnyView& value, Any* out, bool* placeholder) {
+  bool CopyNow(AnyView value, Any* out, bool* placeholder) {
     int32_t t = value.type_index();
     if (t < kTVMFFIStaticObjectBegin || t == kTVMFFIStr || t == kTVMFFIBytes || t == kTVMFFIShape ||
         t == kTVMFFIBigInt || t == kTVMFFIObject) {
       *out = Any(value);
       return true;
     }
-    const Object* obj = value.as<Object>();
-    auto memo = memo_.find(obj);
-    if (memo != memo_.end()) {
-      *out = memo->second.copy;
+    const Object* obj = reinterpret_cast<const Object*>(AnyUnsafe::GetTVMFFIAny(value)->v_obj);
+    if (const Copied* memo = memo_.Find(obj)) {
+      if (memo->pending) {
+        *out = Any(value);
+        *placeholder = true;
+      } else {
+        *out = memo->copy;
+      }
       return true;
     }
-    if (pending_.count(obj)) {
+    bool is_container =
+        t == kTVMFFIArray || t == kTVMFFIList || t == kTVMFFIMap || t == kTVMFFIDict;
+    const TypeEntry* type = is_container ? nullptr : &TypeOf(t, obj);
+    if (type != nullptr && type->is_enum) {
       *out = Any(value);
-      *placeholder = true;
       return true;
     }
-    if (IsInstanceOfIndex(obj, enum_index_)) {
-      *out = Any(value);
-      return true;
-    }
-    PushFrame(obj, value, t);
+    PushFrame(obj, value, t, type);
     return false;
   }
 
-  void PushFrame(const Object* obj, const AnyView& value, int32_t type_index) {
+  void PushFrame(const Object* obj, AnyView value, int32_t type_index, const TypeEntry* type) {
     if (stack_.size() >= kMaxStackDepth) ThrowStackDepthExceeded("DeepCopy");
     Frame frame;
     frame.orig = obj;
     frame.orig_ref = Any(value);
-    if (AppendContainerItems(obj, type_index, &frame.items)) {
+    frame.type = type;
+    frame.items_begin = items_.size();
+    frame.copies_begin = copies_.size();
+    if (type == nullptr) {
+      AppendContainerItems(obj, type_index, &items_);
       frame.kind = type_index == kTVMFFIArray  ? Kind::kArray
                    : type_index == kTVMFFIList ? Kind::kList
                    : type_index == kTVMFFIMap  ? Kind::kMap
                                                : Kind::kDict;
     } else {
       frame.kind = Kind::kObject;
-      std::optional<Function> copy_fn = HookOf(ShallowCopyHooks(), type_index);
-      if (!copy_fn.has_value()) {
+      if (!type->has_copy_fn) {
         TVM_FFI_THROW(RuntimeError) << "Cannot deep copy object of type \"" << TypeKeyOf(type_index)
                                     << "\" because it is not copy-constructible";
       }
-      frame.shell = (*copy_fn)(value);
+      frame.shell = type->copy_fn(value);
       if (frame.shell.type_index() < kTVMFFIStaticObjectBegin) {
         TVM_FFI_THROW(TypeError) << "__ffi_shallow_copy__ of type \"" << TypeKeyOf(type_index)
                                  << "\" returned `" << frame.shell.GetTypeKey()
                                  << "` instead of an object";
       }
-      const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
-      reflection::ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* field) {
-        frame.fields.push_back(field);
-        frame.items.push_back(ReadField(obj, field));
-      });
+      for (const TVMFFIFieldInfo* field : type->fields) items_.push_back(ReadField(obj, field));
     }
     if (frame.kind == Kind::kList) frame.shell = List<Any>();
     if (frame.kind == Kind::kDict) frame.shell = Dict<Any, Any>();
+    Copied& entry = memo_[obj];
+    entry.orig = frame.orig_ref;
     if (frame.kind == Kind::kArray || frame.kind == Kind::kMap) {
-      pending_.insert(obj);
+      entry.pending = true;
     } else {
-      memo_[obj] = Copied{frame.orig_ref, frame.shell};
+      entry.copy = frame.shell;
     }
-    frame.copies.reserve(frame.items.size());
     stack_.push_back(std::move(frame));
   }
 
-  bool IsPlaceholder(const Frame& frame, size_t i) const {
+  static bool IsPlaceholder(const Frame& frame, size_t i) {
     for (size_t p : frame.placeholders) {
       if (p == i) return true;
     }
@@ -182,10 +226,15 @@ class DeepCopier {
   }
 
   Any Finish(Frame* frame) {
-    std::vector<Any>& copies = frame->copies;
+    Any* copies = copies_.data() + frame->copies_begin;
+    size_t n = copies_.size() - frame->copies_begin;
     switch (frame->kind) {
       case Kind::kArray: {
-        Any result = Array<Any>(copies.begin(), copies.end());
+        ObjectPtr<ArrayObj> p = SeqAllocInplace<ArrayObj>(static_cast<int64_t>(n));
+        for (size_t i = 0; i < n; ++i) {
+          p->AppendCellUnchecked(AnyUnsafe::MoveAnyToTVMFFIAny(Any(copies[i])));
+        }
+        Any result = Array<Any>(std::move(p));
         for (size_t i : frame->placeholders) {
           AddFixup(FixupKind::kSeqSlot, result, static_cast<int64_t>(i), Any(), nullptr, copies[i]);
         }
@@ -193,8 +242,8 @@ class DeepCopier {
       }
       case Kind::kList: {
         List<Any> list = frame->shell.cast<List<Any>>();
-        list.reserve(static_cast<int64_t>(copies.size()));
-        for (Any& c : copies) list.push_back(c);
+        list.reserve(static_cast<int64_t>(n));
+        for (size_t i = 0; i < n; ++i) list.push_back(copies[i]);
         for (size_t i : frame->placeholders) {
           AddFixup(FixupKind::kListSlot, frame->shell, static_cast<int64_t>(i), Any(), nullptr,
                    copies[i]);
@@ -206,7 +255,7 @@ class DeepCopier {
         bool is_map = frame->kind == Kind::kMap;
         Map<Any, Any> map;
         Dict<Any, Any> dict = is_map ? Dict<Any, Any>() : frame->shell.cast<Dict<Any, Any>>();
-        for (size_t i = 0; i + 1 < copies.size(); i += 2) {
+        for (size_t i = 0; i + 1 < n; i += 2) {
           if (is_map) {
             map.Set(copies[i], copies[i + 1]);
           } else {
@@ -224,11 +273,13 @@ class DeepCopier {
       }
       case Kind::kObject: {
         Object* shell = const_cast<Object*>(frame->shell.as<Object>());
-        for (size_t i = 0; i < copies.size(); ++i) {
-          if (IsPlaceholder(*frame, i)) {
-            AddFixup(FixupKind::kField, frame->shell, 0, Any(), frame->fields[i], copies[i]);
-          } else if (!copies[i].same_as(frame->items[i])) {
-            WriteField(shell, frame->fields[i], copies[i]);
+        const Any* items = items_.data() + frame->items_begin;
+        const std::vector<const TVMFFIFieldInfo*>& fields = frame->type->fields;
+        for (size_t i = 0; i < n; ++i) {
+          if (!frame->placeholders.empty() && IsPlaceholder(*frame, i)) {
+            AddFixup(FixupKind::kField, frame->shell, 0, Any(), fields[i], copies[i]);
+          } else if (!copies[i].same_as(items[i])) {
+            WriteField(shell, fields[i], copies[i]);
           }
         }
         return frame->shell;
@@ -256,7 +307,7 @@ class DeepCopier {
   }
 
   void ApplyFixup(const Fixup& fix) {
-    Any copy = memo_.at(fix.orig).copy;
+    Any copy = memo_.Find(fix.orig)->copy;
     Object* holder = const_cast<Object*>(fix.holder.as<Object>());
     switch (fix.kind) {
       case FixupKind::kSeqSlot: {
@@ -299,14 +350,10 @@ class DeepCopier {
 
   int32_t enum_index_;
   std::vector<Frame> stack_;
-  /*! \brief A copy; the original is held so that its address is not reused meanwhile. */
-  struct Copied {
-    Any orig;
-    Any copy;
-  };
-
-  std::unordered_map<const Object*, Copied> memo_;
-  std::unordered_set<const Object*> pending_;
+  std::vector<Any> items_;
+  std::vector<Any> copies_;
+  std::vector<std::unique_ptr<TypeEntry>> types_;
+  PointerMap<Copied> memo_;
   std::vector<Fixup> fixups_;
 };
 
