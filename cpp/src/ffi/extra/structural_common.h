@@ -17,9 +17,11 @@
 #include <tvm/ffi/object.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 TVM_FFI_NAMESPACE_BEGIN
 namespace detail {
@@ -115,6 +117,39 @@ inline bool ForEachStructuralField(const TVMFFITypeInfo* info, F&& f) {
   }
   return true;
 }
+
+/*! \brief What the engines need of an object type: its kind and its structural fields. */
+struct StructuralType {
+  const TVMFFITypeInfo* info;
+  TVMFFISEqHashKind kind;
+  std::vector<const TVMFFIFieldInfo*> fields;
+};
+
+/*!
+ * \brief StructuralType of each type index met by one engine run, looked up
+ *  once (GetKind's TypeError is raised each time an unsupported type is met).
+ */
+class StructuralTypeCache {
+ public:
+  const StructuralType& Get(int32_t type_index) {
+    size_t i = static_cast<size_t>(type_index);
+    if (i < entries_.size() && entries_[i] != nullptr) return *entries_[i];
+    const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
+    auto entry = std::make_unique<StructuralType>();
+    entry->info = info;
+    entry->kind = GetKind(info);
+    ForEachStructuralField(info, [&](const TVMFFIFieldInfo* field) {
+      entry->fields.push_back(field);
+      return true;
+    });
+    if (i >= entries_.size()) entries_.resize(i + 1);
+    entries_[i] = std::move(entry);
+    return *entries_[i];
+  }
+
+ private:
+  std::vector<std::unique_ptr<StructuralType>> entries_;
+};
 
 /*! \return The value of a reflected field of obj (an owned value). */
 inline Any GetFieldValue(const Object* obj, const TVMFFIFieldInfo* field) {

@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "pointer_map.h"
 #include "structural_abi_bridge.h"
 #include "structural_common.h"
 #include "structural_engines.h"
@@ -113,12 +114,11 @@ class EqualEngine {
   }
 
   /*! \return key translated through a variable mapping (objects only). */
-  static Any TranslateKey(const Any& key,
-                          const std::unordered_map<const Object*, const Object*>& mapping) {
+  static Any TranslateKey(const Any& key, const PointerMap<const Object*>& mapping) {
     if (key.type_index() < kTVMFFIStaticObjectBegin) return key;
-    auto it = mapping.find(CellObject(AnyUnsafe::GetTVMFFIAny(key)));
-    if (it == mapping.end()) return key;
-    return Any(GetRef<ObjectRef>(it->second));
+    const Object* const* mapped = mapping.Find(CellObject(AnyUnsafe::GetTVMFFIAny(key)));
+    if (mapped == nullptr) return key;
+    return Any(GetRef<ObjectRef>(*mapped));
   }
 
   bool EqualMap(const MapBaseObj* l, const MapBaseObj* r) {
@@ -166,8 +166,8 @@ class EqualEngine {
   }
 
   bool EqualObject(const Object* l, const Object* r) {
-    const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(l->type_index());
-    TVMFFISEqHashKind kind = GetKind(info);
+    const StructuralType& info = types_.Get(l->type_index());
+    TVMFFISEqHashKind kind = info.kind;
     switch (kind) {
       case kTVMFFISEqHashKindUniqueInstance:
         return l == r;
@@ -175,9 +175,8 @@ class EqualEngine {
         return l == r || EqualContent(info, l, r);
       case kTVMFFISEqHashKindDAGNode:
       case kTVMFFISEqHashKindFreeVar: {
-        auto it = lhs_to_rhs_.find(l);
-        if (it != lhs_to_rhs_.end()) return it->second == r;
-        if (rhs_to_lhs_.count(r) != 0) return false;
+        if (const Object* const* mapped = lhs_to_rhs_.Find(l)) return *mapped == r;
+        if (rhs_to_lhs_.Find(r) != nullptr) return false;
         bool ok;
         if (kind == kTVMFFISEqHashKindFreeVar && region_ == kTVMFFIDefRegionKindSimple) {
           // Defining a variable: its own fields (e.g. its type) are uses.
@@ -212,23 +211,27 @@ class EqualEngine {
   }
 
   /*! \brief Compare two objects of one type by the __s_equal__ hook or by their fields. */
-  bool EqualContent(const TVMFFITypeInfo* info, const Object* l, const Object* r) {
+  bool EqualContent(const StructuralType& type, const Object* l, const Object* r) {
     static const TVMFFITypeAttrColumn* hooks = LookupColumn("__s_equal__");
-    if (std::optional<Function> hook = ColumnFunction(hooks, info->type_index)) {
+    if (std::optional<Function> hook = ColumnFunction(hooks, type.info->type_index)) {
       return EqualByHook(*hook, l, r);
     }
-    return ForEachStructuralField(info, [&](const TVMFFIFieldInfo* field) {
+    for (const TVMFFIFieldInfo* field : type.fields) {
       Any lv = GetFieldValue(l, field);
       Any rv = GetFieldValue(r, field);
-      bool ok = WithRegion(FieldRegion(region_, field->flags), [&] {
-        return Equal(AnyUnsafe::GetTVMFFIAny(lv), AnyUnsafe::GetTVMFFIAny(rv));
-      });
+      TVMFFIDefRegionKind region = FieldRegion(region_, field->flags);
+      bool ok = region == region_ ? Equal(AnyUnsafe::GetTVMFFIAny(lv), AnyUnsafe::GetTVMFFIAny(rv))
+                                  : WithRegion(region, [&] {
+                                      return Equal(AnyUnsafe::GetTVMFFIAny(lv),
+                                                   AnyUnsafe::GetTVMFFIAny(rv));
+                                    });
       if (!ok) {
         String name(FieldName(field));
         Record(AccessStep::Attr(name), AccessStep::Attr(name));
+        return false;
       }
-      return ok;
-    });
+    }
+    return true;
   }
 
   bool EqualByHook(const Function& hook, const Object* l, const Object* r) {
@@ -256,8 +259,9 @@ class EqualEngine {
   TVMFFIDefRegionKind region_;
   bool skip_tensor_content_;
   bool record_;
-  std::unordered_map<const Object*, const Object*> lhs_to_rhs_;
-  std::unordered_map<const Object*, const Object*> rhs_to_lhs_;
+  PointerMap<const Object*> lhs_to_rhs_;
+  PointerMap<const Object*> rhs_to_lhs_;
+  StructuralTypeCache types_;
   std::vector<ObjectRef> keep_alive_;
   std::vector<AccessStep> lhs_steps_;
   std::vector<AccessStep> rhs_steps_;

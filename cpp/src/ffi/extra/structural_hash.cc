@@ -30,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include "pointer_map.h"
 #include "structural_abi_bridge.h"
 #include "structural_common.h"
 #include "structural_engines.h"
@@ -122,9 +123,9 @@ class HashEngine {
       *out = Hash(key);
       return true;
     }
-    auto it = memo_.find(CellObject(key));
-    if (it == memo_.end()) return false;
-    *out = it->second;
+    const uint64_t* memo = memo_.Find(CellObject(key));
+    if (memo == nullptr) return false;
+    *out = *memo;
     return true;
   }
 
@@ -182,16 +183,15 @@ class HashEngine {
   }
 
   uint64_t HashObject(const Object* obj) {
-    auto it = memo_.find(obj);
-    if (it != memo_.end()) return it->second;
-    const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(obj->type_index());
-    TVMFFISEqHashKind kind = GetKind(info);
+    if (const uint64_t* memo = memo_.Find(obj)) return *memo;
+    const StructuralType& type = types_.Get(obj->type_index());
+    TVMFFISEqHashKind kind = type.kind;
     uint64_t h;
     if (kind == kTVMFFISEqHashKindFreeVar && region_ == kTVMFFIDefRegionKindSimple) {
       // Defining a variable: its own fields (e.g. its type) are uses.
-      h = WithRegion(kTVMFFIDefRegionKindNone, [&] { return HashContent(info, obj); });
+      h = WithRegion(kTVMFFIDefRegionKindNone, [&] { return HashContent(type, obj); });
     } else {
-      h = HashContent(info, obj);
+      h = HashContent(type, obj);
     }
     if (kind == kTVMFFISEqHashKindFreeVar) {
       if (region_ != kTVMFFIDefRegionKindNone) {
@@ -208,7 +208,8 @@ class HashEngine {
     return h;
   }
 
-  uint64_t HashContent(const TVMFFITypeInfo* info, const Object* obj) {
+  uint64_t HashContent(const StructuralType& type, const Object* obj) {
+    const TVMFFITypeInfo* info = type.info;
     static const TVMFFITypeAttrColumn* hooks = LookupColumn("__s_hash__");
     if (std::optional<Function> hook = ColumnFunction(hooks, info->type_index)) {
       Function hash_cb =
@@ -223,13 +224,15 @@ class HashEngine {
               .cast<int64_t>());
     }
     uint64_t h = info->type_key_hash;
-    ForEachStructuralField(info, [&](const TVMFFIFieldInfo* field) {
+    for (const TVMFFIFieldInfo* field : type.fields) {
       Any v = GetFieldValue(obj, field);
-      uint64_t vh = WithRegion(FieldRegion(region_, field->flags),
-                               [&] { return Hash(AnyUnsafe::GetTVMFFIAny(v)); });
+      TVMFFIDefRegionKind region = FieldRegion(region_, field->flags);
+      uint64_t vh = region == region_ ? Hash(AnyUnsafe::GetTVMFFIAny(v))
+                                      : WithRegion(region, [&] {
+                                          return Hash(AnyUnsafe::GetTVMFFIAny(v));
+                                        });
       h = StableHashCombine(h, vh);
-      return true;
-    });
+    }
     return h;
   }
 
@@ -237,7 +240,8 @@ class HashEngine {
   bool skip_tensor_content_;
   uint64_t free_var_counter_ = 0;
   uint64_t graph_node_counter_ = 0;
-  std::unordered_map<const Object*, uint64_t> memo_;
+  PointerMap<uint64_t> memo_;
+  StructuralTypeCache types_;
   std::vector<ObjectRef> keep_alive_;
 };
 
