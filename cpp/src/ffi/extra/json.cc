@@ -827,6 +827,12 @@ Any Parse(const String& s) {
   TVM_FFI_THROW(ValueError) << FormatParseError(s.data(), s.size(), err);
 }
 
+void AppendString(std::string_view s, std::string* out) { AppendEscaped(s, out); }
+
+void AppendFloat(double v, std::string* out) { AppendDouble(v, out); }
+
+void AppendCompact(const Any& value, std::string* out) { out->append(Printer(0).Run(value)); }
+
 String Stringify(const Any& value, const Optional<int>& indent) {
   int n = indent.has_value() ? *indent : 0;
   return String(Printer(n).Run(value));

@@ -67,6 +67,15 @@ class Document {
   DocValue root_{};
 };
 
+/*! \brief Append a JSON string literal of s (Stringify's escapes). */
+void AppendString(std::string_view s, std::string* out);
+
+/*! \brief Append a number as Stringify writes it. */
+void AppendFloat(double v, std::string* out);
+
+/*! \brief Append Stringify(value) (compact). */
+void AppendCompact(const Any& value, std::string* out);
+
 /*! \brief json::Stringify. */
 String Stringify(const Any& value, const Optional<int>& indent = std::nullopt);
 

@@ -29,12 +29,14 @@
 #include <tvm/ffi/reflection/registry.h>
 #include <tvm/ffi/reflection/type_attr.h>
 
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <string_view>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -139,45 +141,180 @@ String NodeKey(const char* key) { return String(key); }
 
 // ---- writer ----
 
-class GraphWriter {
+/*!
+ * \brief The node index of each value met (-1 while its node is open), by
+ *  value as Map keys compare (AnyHash / AnyEqual): equal strings and numbers
+ *  share a node, objects by identity. Open addressing; owns its keys, so that
+ *  values handed out by field getters stay alive and keep their addresses.
+ */
+class ValueIndexMap {
  public:
-  Any Run(const Any& root, const Any& metadata) {
-    int64_t root_index = Visit(root);
-    Map<Any, Any> graph;
-    graph.Set(String("root_index"), root_index);
-    graph.Set(String("nodes"), Array<Any>(nodes_.begin(), nodes_.end()));
-    if (metadata != nullptr) graph.Set(String("metadata"), metadata);
-    return graph;
+  ValueIndexMap() : slots_(64) {}
+
+  int64_t* Find(const Any& key, uint64_t hash) {
+    const TVMFFIAny* cell = AnyUnsafe::GetTVMFFIAny(key);
+    for (size_t i = hash & mask();; i = (i + 1) & mask()) {
+      Slot& slot = slots_[i];
+      if (!slot.used) return nullptr;
+      if (slot.hash == hash && AnyEqual::Equal(AnyUnsafe::GetTVMFFIAny(slot.key), cell)) {
+        return &slot.index;
+      }
+    }
+  }
+
+  /*! \brief Add key (absent) with the given index. */
+  void Insert(const Any& key, uint64_t hash, int64_t index) {
+    if (2 * (size_ + 1) > slots_.size()) Grow();
+    size_t i = hash & mask();
+    while (slots_[i].used) i = (i + 1) & mask();
+    slots_[i] = Slot{true, hash, key, index};
+    ++size_;
   }
 
  private:
-  struct Frame {
-    Any value;
-    std::vector<Any> children;
-    size_t next = 0;
-    // Object fields, read once: (field, value).
-    std::vector<std::pair<const TVMFFIFieldInfo*, Any>> fields;
+  struct Slot {
+    bool used = false;
+    uint64_t hash = 0;
+    Any key;
+    int64_t index = 0;
   };
 
+  size_t mask() const { return slots_.size() - 1; }
+
+  void Grow() {
+    std::vector<Slot> old(slots_.size() * 2);
+    old.swap(slots_);
+    for (Slot& s : old) {
+      if (!s.used) continue;
+      size_t i = s.hash & mask();
+      while (slots_[i].used) i = (i + 1) & mask();
+      slots_[i] = std::move(s);
+    }
+  }
+
+  std::vector<Slot> slots_;
+  size_t size_ = 0;
+};
+
+/*! \brief Slot hash of a value: AnyHash, mixed so that the low bits spread. */
+uint64_t ValueHash(const Any& v) {
+  uint64_t h = AnyHash()(v);
+  return (h ^ (h >> 29)) * 0xBF58476D1CE4E5B9ULL >> 16;
+}
+
+/*!
+ * \brief Writes the graph of a value: as the FFI values of the graph format
+ *  (kText false: ToJSONGraph), or straight as its compact JSON text (kText
+ *  true: the same text json::Stringify makes of that graph).
+ */
+template <bool kText>
+class GraphWriter {
+ public:
+  using Result = std::conditional_t<kText, String, Any>;
+
+  Result Run(const Any& root, const Any& metadata) {
+    int64_t root_index = Visit(root);
+    if constexpr (kText) {
+      std::string out;
+      out.reserve(text_.size() + 48);
+      out.append("{\"root_index\":");
+      out.append(std::to_string(root_index));
+      out.append(",\"nodes\":[");
+      out.append(text_);
+      out.push_back(']');
+      if (metadata != nullptr) {
+        out.append(",\"metadata\":");
+        json::AppendCompact(metadata, &out);
+      }
+      out.push_back('}');
+      return String(std::move(out));
+    } else {
+      Map<Any, Any> graph;
+      graph.Set(String("root_index"), root_index);
+      graph.Set(String("nodes"), Array<Any>(nodes_.begin(), nodes_.end()));
+      if (metadata != nullptr) graph.Set(String("metadata"), metadata);
+      return graph;
+    }
+  }
+
+ private:
+  /*! \brief How objects of one type are written, looked up once per type. */
+  struct TypeEntry {
+    bool int_enum = false;
+    bool str_enum = false;
+    bool has_hook = false;
+    Function hook;
+    bool has_creator = false;
+    // Two fields of one name: the fields go through a Map, as ToJSONGraph builds them.
+    bool duplicate_names = false;
+    std::vector<const TVMFFIFieldInfo*> fields;
+    bool plain() const { return !int_enum && !str_enum && !has_hook; }
+  };
+
+  // The children of the open frames lie in children_ and their object fields in
+  // fields_, innermost frame last; a frame's ranges start at its *_begin.
+  struct Frame {
+    Any value;
+    uint64_t hash;
+    const TypeEntry* type;  // objects only
+    size_t children_begin;
+    size_t next;
+    size_t fields_begin;
+  };
+
+  const TypeEntry& TypeOf(const TVMFFITypeInfo* info) {
+    size_t i = static_cast<size_t>(info->type_index);
+    if (i < types_.size() && types_[i] != nullptr) return *types_[i];
+    auto entry = std::make_unique<TypeEntry>();
+    entry->int_enum = IsSubtypeOfKey(info, "ffi.IntEnum");
+    entry->str_enum = !entry->int_enum && IsSubtypeOfKey(info, "ffi.Enum");
+    if (!entry->int_enum && !entry->str_enum) {
+      AnyView hook = LookupTypeAttr(reflection::type_attr::kDataToJson.name, info->type_index);
+      if (hook != nullptr) {
+        entry->has_hook = true;
+        entry->hook = hook.cast<Function>();
+      }
+    }
+    entry->has_creator = reflection::HasCreator(info);
+    reflection::ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* fi) {
+      for (const TVMFFIFieldInfo* other : entry->fields) {
+        if (other->name.size == fi->name.size &&
+            std::memcmp(other->name.data, fi->name.data, fi->name.size) == 0) {
+          entry->duplicate_names = true;
+        }
+      }
+      entry->fields.push_back(fi);
+    });
+    if (i >= types_.size()) types_.resize(i + 1);
+    types_[i] = std::move(entry);
+    return *types_[i];
+  }
+
   int64_t Visit(const Any& root) {
-    if (auto it = memo_.find(root); it != memo_.end()) return it->second;
-    Push(root);
+    uint64_t root_hash = ValueHash(root);
+    if (int64_t* index = memo_.Find(root, root_hash)) return *index;
+    Push(root, root_hash);
     while (!stack_.empty()) {
       Frame& top = stack_.back();
-      if (top.next < top.children.size()) {
-        Any child = top.children[top.next++];
-        if (memo_.count(child)) continue;
-        if (open_.count(child)) ThrowCycle(child);
-        Push(child);
+      if (top.next < children_.size()) {
+        const Any& child = children_[top.next++];
+        uint64_t hash = ValueHash(child);
+        if (int64_t* index = memo_.Find(child, hash)) {
+          if (*index >= 0) continue;
+          ThrowCycle(child);
+        }
+        // Push copies the child before children_ grows.
+        Push(Any(child), hash);
         continue;
       }
       Frame done = std::move(stack_.back());
       stack_.pop_back();
       int64_t index = Emit(done);
-      open_.erase(done.value);
-      memo_.emplace(done.value, index);
+      *memo_.Find(done.value, done.hash) = index;
+      children_.resize(done.children_begin);
+      fields_.resize(done.fields_begin);
     }
-    return memo_.at(root);
+    return *memo_.Find(root, root_hash);
   }
 
   [[noreturn]] static void ThrowCycle(const Any& v) {
@@ -203,62 +340,263 @@ class GraphWriter {
   }
 
   /*! \brief Open a frame for v with the children that must be emitted before it. */
-  void Push(const Any& v) {
+  void Push(Any v, uint64_t hash) {
     Frame f;
-    f.value = v;
+    f.hash = hash;
+    f.type = nullptr;
+    f.children_begin = f.next = children_.size();
+    f.fields_begin = fields_.size();
     const TVMFFIAny* cell = detail::AnyUnsafe::GetTVMFFIAny(v);
     int32_t tindex = cell->type_index;
     if (tindex == kTVMFFIArray || tindex == kTVMFFIList) {
       const auto* seq = reinterpret_cast<const detail::SeqBaseObj*>(cell->v_obj);
       const TVMFFIAny* slots = seq->slots();
-      f.children.reserve(static_cast<size_t>(seq->size));
       for (int64_t i = 0; i < seq->size; ++i) {
-        f.children.push_back(*reinterpret_cast<const Any*>(slots + i));
+        children_.push_back(*reinterpret_cast<const Any*>(slots + i));
       }
     } else if (tindex == kTVMFFIMap || tindex == kTVMFFIDict) {
       const auto* map = reinterpret_cast<const MapBaseObj*>(cell->v_obj);
-      f.children.reserve(map->size() * 2);
       for (const auto& kv : *map) {
-        f.children.push_back(kv.first);
-        f.children.push_back(kv.second);
+        children_.push_back(kv.first);
+        children_.push_back(kv.second);
       }
     } else if (tindex >= kTVMFFIStaticObjectBegin && tindex != kTVMFFIStr &&
                tindex != kTVMFFIBytes && tindex != kTVMFFIShape) {
       const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(tindex);
-      if (info != nullptr && IsPlainObject(info)) {
-        if (!reflection::HasCreator(info)) {
-          TVM_FFI_THROW(TypeError)
-              << "Type `" << TypeKeyOf(tindex) << "` does not support ToJSONGraph"
-              << " (no native creator or __ffi_new__ type attr)";
+      if (info != nullptr) {
+        f.type = &TypeOf(info);
+        if (f.type->plain()) {
+          if (!f.type->has_creator) {
+            TVM_FFI_THROW(TypeError)
+                << "Type `" << TypeKeyOf(tindex) << "` does not support ToJSONGraph"
+                << " (no native creator or __ffi_new__ type attr)";
+          }
+          const Object* obj = reinterpret_cast<const Object*>(cell->v_obj);
+          for (const TVMFFIFieldInfo* fi : f.type->fields) {
+            Any fv = reflection::FieldGetter(fi)(obj);
+            if (!IsInlineField(fi->field_static_type_index)) children_.push_back(fv);
+            fields_.emplace_back(fi, std::move(fv));
+          }
         }
-        const Object* obj = reinterpret_cast<const Object*>(cell->v_obj);
-        reflection::ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* fi) {
-          Any fv = reflection::FieldGetter(fi)(obj);
-          if (!IsInlineField(fi->field_static_type_index)) f.children.push_back(fv);
-          f.fields.emplace_back(fi, std::move(fv));
-        });
       }
     }
-    open_.insert(v);
+    memo_.Insert(v, hash, -1);
+    f.value = std::move(v);
     stack_.push_back(std::move(f));
   }
 
-  /*! \brief Whether objects of this type are written field by field. */
-  bool IsPlainObject(const TVMFFITypeInfo* info) {
-    if (IsSubtypeOfKey(info, "ffi.Enum")) return false;
-    return LookupTypeAttr(reflection::type_attr::kDataToJson.name, info->type_index) == nullptr;
-  }
+  int64_t IndexOf(const Any& v) { return *memo_.Find(v, ValueHash(v)); }
 
-  int64_t IndexOf(const Any& v) const { return memo_.at(v); }
-
-  Array<Any> ChildIndices(const Frame& f) const {
+  Array<Any> ChildIndices(const Frame& f) {
     std::vector<Any> out;
-    out.reserve(f.children.size());
-    for (const Any& c : f.children) out.push_back(IndexOf(c));
+    out.reserve(children_.size() - f.children_begin);
+    for (size_t k = f.children_begin; k < children_.size(); ++k) {
+      out.push_back(IndexOf(children_[k]));
+    }
     return Array<Any>(out.begin(), out.end());
   }
 
+  void AppendChildIndices(const Frame& f) {
+    text_.push_back('[');
+    for (size_t k = f.children_begin; k < children_.size(); ++k) {
+      if (k != f.children_begin) text_.push_back(',');
+      AppendInt(IndexOf(children_[k]));
+    }
+    text_.push_back(']');
+  }
+
+  void AppendInt(int64_t v) {
+    char buf[24];
+    int n = std::snprintf(buf, sizeof(buf), "%lld", static_cast<long long>(v));  // NOLINT
+    text_.append(buf, static_cast<size_t>(n));
+  }
+
+  /*! \brief Append the JSON of an inline field value (what the printer writes of it). */
+  void AppendInline(const Any& v) {
+    const TVMFFIAny* cell = AnyUnsafe::GetTVMFFIAny(v);
+    switch (cell->type_index) {
+      case kTVMFFINone:
+        text_.append("null");
+        return;
+      case kTVMFFIBool:
+        text_.append(cell->v_int64 != 0 ? "true" : "false");
+        return;
+      case kTVMFFIInt:
+        AppendInt(cell->v_int64);
+        return;
+      case kTVMFFIFloat:
+        json::AppendFloat(cell->v_float64, &text_);
+        return;
+      default:
+        json::AppendCompact(InlineFieldToJSON(v), &text_);
+    }
+  }
+
+  /*! \brief Open a node object: `{"type":<key>` (data follows with AppendData). */
+  void BeginNode(std::string_view type_key) {
+    if (count_ != 0) text_.push_back(',');
+    text_.append("{\"type\":");
+    json::AppendString(type_key, &text_);
+  }
+
   int64_t Emit(const Frame& f) {
+    if constexpr (kText) {
+      EmitText(f);
+      return count_++;
+    } else {
+      nodes_.push_back(EmitValue(f));
+      return static_cast<int64_t>(nodes_.size()) - 1;
+    }
+  }
+
+  void EmitText(const Frame& f) {
+    const Any& v = f.value;
+    const TVMFFIAny* cell = detail::AnyUnsafe::GetTVMFFIAny(v);
+    int32_t tindex = cell->type_index;
+    const char* seq_key = nullptr;
+    switch (tindex) {
+      case kTVMFFINone:
+        BeginNode("None");
+        break;
+      case kTVMFFIBool:
+        BeginNode("bool");
+        text_.append(",\"data\":");
+        text_.append(cell->v_int64 != 0 ? "true" : "false");
+        break;
+      case kTVMFFIInt:
+        BeginNode("int");
+        text_.append(",\"data\":");
+        AppendInt(cell->v_int64);
+        break;
+      case kTVMFFIFloat:
+        BeginNode("float");
+        text_.append(",\"data\":");
+        json::AppendFloat(cell->v_float64, &text_);
+        break;
+      case kTVMFFIDataType: {
+        BeginNode("DataType");
+        text_.append(",\"data\":");
+        String s = DLDataTypeToString(cell->v_dtype);
+        json::AppendString(std::string_view(s.data(), s.size()), &text_);
+        break;
+      }
+      case kTVMFFIDevice:
+        BeginNode("Device");
+        text_.append(",\"data\":[");
+        AppendInt(static_cast<int64_t>(cell->v_device.device_type));
+        text_.push_back(',');
+        AppendInt(static_cast<int64_t>(cell->v_device.device_id));
+        text_.push_back(']');
+        break;
+      case kTVMFFISmallStr:
+      case kTVMFFIStr: {
+        BeginNode("ffi.String");
+        text_.append(",\"data\":");
+        std::string_view s;
+        bool is_bytes;
+        detail::AnyStringView(cell, &s, &is_bytes);
+        json::AppendString(s, &text_);
+        break;
+      }
+      case kTVMFFISmallBytes:
+      case kTVMFFIBytes: {
+        BeginNode("ffi.Bytes");
+        text_.append(",\"data\":");
+        String s = Base64Encode(v.cast<Bytes>());
+        json::AppendString(std::string_view(s.data(), s.size()), &text_);
+        break;
+      }
+      case kTVMFFIArray:
+        seq_key = "ffi.Array";
+        break;
+      case kTVMFFIList:
+        seq_key = "ffi.List";
+        break;
+      case kTVMFFIMap:
+        seq_key = "ffi.Map";
+        break;
+      case kTVMFFIDict:
+        seq_key = "ffi.Dict";
+        break;
+      case kTVMFFIShape: {
+        BeginNode("ffi.Shape");
+        text_.append(",\"data\":[");
+        Shape shape = v.cast<Shape>();
+        bool first = true;
+        for (int64_t d : shape) {
+          if (!first) text_.push_back(',');
+          first = false;
+          AppendInt(d);
+        }
+        text_.push_back(']');
+        break;
+      }
+      default: {
+        if (tindex < kTVMFFIStaticObjectBegin) {
+          TVM_FFI_THROW(RuntimeError) << "Cannot serialize type `" << v.GetTypeKey() << "`";
+        }
+        EmitObjectText(f);
+      }
+    }
+    if (seq_key != nullptr) {
+      BeginNode(seq_key);
+      text_.append(",\"data\":");
+      AppendChildIndices(f);
+    }
+    text_.push_back('}');
+  }
+
+  void EmitObjectText(const Frame& f) {
+    const TVMFFIAny* cell = detail::AnyUnsafe::GetTVMFFIAny(f.value);
+    const Object* obj = reinterpret_cast<const Object*>(cell->v_obj);
+    const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(cell->type_index);
+    if (info == nullptr) {
+      TVM_FFI_THROW(RuntimeError) << "Cannot serialize type index " << cell->type_index;
+    }
+    const TypeEntry& type = f.type != nullptr ? *f.type : TypeOf(info);
+    BeginNode(std::string_view(info->type_key.data, info->type_key.size));
+    text_.append(",\"data\":");
+    if (type.plain() && !type.duplicate_names) {
+      text_.push_back('{');
+      for (size_t k = f.fields_begin; k < fields_.size(); ++k) {
+        const auto& [fi, fv] = fields_[k];
+        if (k != f.fields_begin) text_.push_back(',');
+        json::AppendString(std::string_view(fi->name.data, fi->name.size), &text_);
+        text_.push_back(':');
+        if (IsInlineField(fi->field_static_type_index)) {
+          AppendInline(fv);
+        } else {
+          AppendInt(IndexOf(fv));
+        }
+      }
+      text_.push_back('}');
+      return;
+    }
+    json::AppendCompact(ObjectData(f, type, obj), &text_);
+  }
+
+  /*! \brief The `data` of an object node as an FFI value. */
+  Any ObjectData(const Frame& f, const TypeEntry& type, const Object* obj) {
+    if (type.int_enum) {
+      // _int_index is a plain int64_t member.
+      return *reinterpret_cast<const int64_t*>(reinterpret_cast<const char*>(obj) +
+                                               kEnumIntIndexOffset);
+    }
+    if (type.str_enum) {
+      // _str_index is a String member: a 16-byte cell (small or heap string).
+      return AnyView::CopyFromTVMFFIAny(*ObjectSlot(obj, kEnumStrIndexOffset)).cast<String>();
+    }
+    if (type.has_hook) return type.hook(f.value);
+    Map<Any, Any> fields;
+    for (size_t k = f.fields_begin; k < fields_.size(); ++k) {
+      const auto& [fi, fv] = fields_[k];
+      Any out = IsInlineField(fi->field_static_type_index) ? InlineFieldToJSON(fv) : IndexOf(fv);
+      fields.Set(String(FieldName(fi)), out);
+    }
+    return fields;
+  }
+
+  Any EmitValue(const Frame& f) {
     const Any& v = f.value;
     const TVMFFIAny* cell = detail::AnyUnsafe::GetTVMFFIAny(v);
     int32_t tindex = cell->type_index;
@@ -318,49 +656,28 @@ class GraphWriter {
         if (tindex < kTVMFFIStaticObjectBegin) {
           TVM_FFI_THROW(RuntimeError) << "Cannot serialize type `" << v.GetTypeKey() << "`";
         }
-        EmitObject(f, &node);
+        const Object* obj = reinterpret_cast<const Object*>(cell->v_obj);
+        const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(tindex);
+        if (info == nullptr) {
+          TVM_FFI_THROW(RuntimeError) << "Cannot serialize type index " << tindex;
+        }
+        const TypeEntry& type = f.type != nullptr ? *f.type : TypeOf(info);
+        Any data = ObjectData(f, type, obj);
+        node.Set(NodeKey("type"), String(std::string(info->type_key.data, info->type_key.size)));
+        node.Set(NodeKey("data"), std::move(data));
       }
     }
-    nodes_.push_back(std::move(node));
-    return static_cast<int64_t>(nodes_.size()) - 1;
+    return node;
   }
 
-  void EmitObject(const Frame& f, Map<Any, Any>* node) {
-    const TVMFFIAny* cell = detail::AnyUnsafe::GetTVMFFIAny(f.value);
-    const Object* obj = reinterpret_cast<const Object*>(cell->v_obj);
-    const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(cell->type_index);
-    if (info == nullptr) {
-      TVM_FFI_THROW(RuntimeError) << "Cannot serialize type index " << cell->type_index;
-    }
-    String key(std::string(info->type_key.data, info->type_key.size));
-    Any data;
-    if (IsSubtypeOfKey(info, "ffi.IntEnum")) {
-      // _int_index is a plain int64_t member.
-      data = *reinterpret_cast<const int64_t*>(reinterpret_cast<const char*>(obj) +
-                                               kEnumIntIndexOffset);
-    } else if (IsSubtypeOfKey(info, "ffi.Enum")) {
-      // _str_index is a String member: a 16-byte cell (small or heap string).
-      data = AnyView::CopyFromTVMFFIAny(*ObjectSlot(obj, kEnumStrIndexOffset)).cast<String>();
-    } else if (AnyView hook =
-                   LookupTypeAttr(reflection::type_attr::kDataToJson.name, info->type_index);
-               hook != nullptr) {
-      data = hook.cast<Function>()(f.value);
-    } else {
-      Map<Any, Any> fields;
-      for (const auto& [fi, fv] : f.fields) {
-        Any out = IsInlineField(fi->field_static_type_index) ? InlineFieldToJSON(fv) : IndexOf(fv);
-        fields.Set(String(FieldName(fi)), out);
-      }
-      data = std::move(fields);
-    }
-    node->Set(NodeKey("type"), key);
-    node->Set(NodeKey("data"), std::move(data));
-  }
-
-  AnyIndexMap memo_;
-  AnySet open_;
+  ValueIndexMap memo_;
   std::vector<Frame> stack_;
-  std::vector<Any> nodes_;
+  std::vector<Any> children_;
+  std::vector<std::pair<const TVMFFIFieldInfo*, Any>> fields_;
+  std::vector<std::unique_ptr<TypeEntry>> types_;
+  std::vector<Any> nodes_;  // kText false
+  std::string text_;        // kText true: the nodes, comma separated
+  int64_t count_ = 0;       // kText true: nodes written
 };
 
 // ---- reader ----
@@ -863,7 +1180,16 @@ class TextGraphReader {
 };
 
 Any ToJSONGraph(const Any& value, const Any& metadata) {
-  return GraphWriter().Run(value, metadata);
+  return GraphWriter<false>().Run(value, metadata);
+}
+
+String ToJSONGraphString(const Any& value, const Any& metadata) {
+  try {
+    return GraphWriter<true>().Run(value, metadata);
+  } catch (const Error&) {
+    // The reference path raises the error of the graph first, then the printer's.
+  }
+  return json::Stringify(ToJSONGraph(value, metadata));
 }
 
 Any FromJSONGraph(const Any& value) {
@@ -902,13 +1228,14 @@ TVM_FFI_STATIC_INIT_BLOCK() {
   using detail::FromJSONGraph;
   using detail::FromJSONGraphString;
   using detail::ToJSONGraph;
+  using detail::ToJSONGraphString;
   namespace json = detail::json_impl;
   reflection::GlobalDef()
       .def("ffi.ToJSONGraph",
            [](const Any& value, const Any& metadata) { return ToJSONGraph(value, metadata); })
       .def("ffi.ToJSONGraphString",
            [](const Any& value, const Any& metadata) {
-             return json::Stringify(ToJSONGraph(value, metadata));
+             return ToJSONGraphString(value, metadata);
            })
       .def("ffi.FromJSONGraph", [](const Any& graph) { return FromJSONGraph(graph); })
       .def("ffi.FromJSONGraphString",
