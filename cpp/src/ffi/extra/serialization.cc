@@ -32,11 +32,11 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
-#include <string_view>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -1042,7 +1042,8 @@ class TextGraphReader {
       entry->plain = IsPlainReadObject(entry->info);
       if (entry->plain) {
         reflection::ForEachFieldInfo(entry->info, [&](const TVMFFIFieldInfo* fi) {
-          entry->fields.push_back(TypeEntry::Field{fi, std::string_view(fi->name.data, fi->name.size),
+          entry->fields.push_back(TypeEntry::Field{fi,
+                                                   std::string_view(fi->name.data, fi->name.size),
                                                    IsInlineField(fi->field_static_type_index)});
         });
       }
@@ -1234,12 +1235,9 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       .def("ffi.ToJSONGraph",
            [](const Any& value, const Any& metadata) { return ToJSONGraph(value, metadata); })
       .def("ffi.ToJSONGraphString",
-           [](const Any& value, const Any& metadata) {
-             return ToJSONGraphString(value, metadata);
-           })
+           [](const Any& value, const Any& metadata) { return ToJSONGraphString(value, metadata); })
       .def("ffi.FromJSONGraph", [](const Any& graph) { return FromJSONGraph(graph); })
-      .def("ffi.FromJSONGraphString",
-           [](const String& text) { return FromJSONGraphString(text); });
+      .def("ffi.FromJSONGraphString", [](const String& text) { return FromJSONGraphString(text); });
 
   // BigInt travels as its decimal text.
   Function to_json = Function::FromTyped([](const BigInt& v) { return String(v.ToString()); },

@@ -220,11 +220,11 @@ class EqualEngine {
       Any lv = GetFieldValue(l, field);
       Any rv = GetFieldValue(r, field);
       TVMFFIDefRegionKind region = FieldRegion(region_, field->flags);
-      bool ok = region == region_ ? Equal(AnyUnsafe::GetTVMFFIAny(lv), AnyUnsafe::GetTVMFFIAny(rv))
-                                  : WithRegion(region, [&] {
-                                      return Equal(AnyUnsafe::GetTVMFFIAny(lv),
-                                                   AnyUnsafe::GetTVMFFIAny(rv));
-                                    });
+      bool ok = region == region_
+                    ? Equal(AnyUnsafe::GetTVMFFIAny(lv), AnyUnsafe::GetTVMFFIAny(rv))
+                    : WithRegion(region, [&] {
+                        return Equal(AnyUnsafe::GetTVMFFIAny(lv), AnyUnsafe::GetTVMFFIAny(rv));
+                      });
       if (!ok) {
         String name(FieldName(field));
         Record(AccessStep::Attr(name), AccessStep::Attr(name));

@@ -227,10 +227,9 @@ class HashEngine {
     for (const TVMFFIFieldInfo* field : type.fields) {
       Any v = GetFieldValue(obj, field);
       TVMFFIDefRegionKind region = FieldRegion(region_, field->flags);
-      uint64_t vh = region == region_ ? Hash(AnyUnsafe::GetTVMFFIAny(v))
-                                      : WithRegion(region, [&] {
-                                          return Hash(AnyUnsafe::GetTVMFFIAny(v));
-                                        });
+      uint64_t vh = region == region_
+                        ? Hash(AnyUnsafe::GetTVMFFIAny(v))
+                        : WithRegion(region, [&] { return Hash(AnyUnsafe::GetTVMFFIAny(v)); });
       h = StableHashCombine(h, vh);
     }
     return h;
