@@ -149,51 +149,53 @@ String NodeKey(const char* key) { return String(key); }
  */
 class ValueIndexMap {
  public:
-  ValueIndexMap() : slots_(64) {}
+  ValueIndexMap() : hashes_(64, 0), entry_of_(64, kEmpty) {}
 
   int64_t* Find(const Any& key, uint64_t hash) {
     const TVMFFIAny* cell = AnyUnsafe::GetTVMFFIAny(key);
     for (size_t i = hash & mask();; i = (i + 1) & mask()) {
-      Slot& slot = slots_[i];
-      if (!slot.used) return nullptr;
-      if (slot.hash == hash && AnyEqual::Equal(AnyUnsafe::GetTVMFFIAny(slot.key), cell)) {
-        return &slot.index;
+      uint32_t e = entry_of_[i];
+      if (e == kEmpty) return nullptr;
+      if (hashes_[i] == hash && AnyEqual::Equal(AnyUnsafe::GetTVMFFIAny(entries_[e].first), cell)) {
+        return &entries_[e].second;
       }
     }
   }
 
   /*! \brief Add key (absent) with the given index. */
   void Insert(const Any& key, uint64_t hash, int64_t index) {
-    if (2 * (size_ + 1) > slots_.size()) Grow();
+    if (2 * (entries_.size() + 1) > hashes_.size()) Grow();
     size_t i = hash & mask();
-    while (slots_[i].used) i = (i + 1) & mask();
-    slots_[i] = Slot{true, hash, key, index};
-    ++size_;
+    while (entry_of_[i] != kEmpty) i = (i + 1) & mask();
+    hashes_[i] = hash;
+    entry_of_[i] = static_cast<uint32_t>(entries_.size());
+    entries_.emplace_back(key, index);
   }
 
  private:
-  struct Slot {
-    bool used = false;
-    uint64_t hash = 0;
-    Any key;
-    int64_t index = 0;
-  };
+  static constexpr uint32_t kEmpty = ~uint32_t{0};
 
-  size_t mask() const { return slots_.size() - 1; }
+  size_t mask() const { return hashes_.size() - 1; }
 
   void Grow() {
-    std::vector<Slot> old(slots_.size() * 2);
-    old.swap(slots_);
-    for (Slot& s : old) {
-      if (!s.used) continue;
-      size_t i = s.hash & mask();
-      while (slots_[i].used) i = (i + 1) & mask();
-      slots_[i] = std::move(s);
+    std::vector<uint64_t> old_hashes(hashes_.size() * 2, 0);
+    std::vector<uint32_t> old_entries(hashes_.size() * 2, kEmpty);
+    old_hashes.swap(hashes_);
+    old_entries.swap(entry_of_);
+    for (size_t k = 0; k < old_hashes.size(); ++k) {
+      if (old_entries[k] == kEmpty) continue;
+      size_t i = old_hashes[k] & mask();
+      while (entry_of_[i] != kEmpty) i = (i + 1) & mask();
+      hashes_[i] = old_hashes[k];
+      entry_of_[i] = old_entries[k];
     }
   }
 
-  std::vector<Slot> slots_;
-  size_t size_ = 0;
+  // The probed table: hash and entry number of each slot (at most half full).
+  std::vector<uint64_t> hashes_;
+  std::vector<uint32_t> entry_of_;
+  // The keys, owned, and their node indices, in insertion order.
+  std::vector<std::pair<Any, int64_t>> entries_;
 };
 
 /*! \brief Slot hash of a value: AnyHash, mixed so that the low bits spread. */
