@@ -19,6 +19,7 @@ SMOKE=(tests/python/test_function.py tests/python/test_conversion.py
        tests/python/test_abi3_call_paths.py
        tests/python/test_dataclass_c_class.py
        tests/python/test_dataclass_py_class.py tests/python/test_serialization.py
+       tests/python/test_serialization_text.py
        tests/python/test_structural_equal.py tests/python/test_dcutil_repr.py
        tests/python/test_dataclass_enum.py tests/python/test_typed_method.py
        tests/python/test_dataclass_py_class_cxx_parent.py tests/python/test_dataclass_init_property.py
