@@ -203,8 +203,6 @@ class HashEngine {
       h = StableHashCombine(h, graph_node_counter_++);
     }
     memo_[obj] = h;
-    // Field getters may hand out fresh objects: keep memoised ones alive.
-    keep_alive_.push_back(GetRef<ObjectRef>(obj));
     return h;
   }
 
@@ -217,6 +215,8 @@ class HashEngine {
             TVMFFIDefRegionKind next =
                 EnterRegion(region_, static_cast<TVMFFIDefRegionKind>(region));
             uint64_t vh = WithRegion(next, [&] { return Hash(AnyUnsafe::GetTVMFFIAny(value)); });
+            // A hook may pass values it just made: keep them (and what they hold) alive.
+            if (value.type_index() >= kTVMFFIStaticObjectBegin) keep_alive_.emplace_back(value);
             return static_cast<int64_t>(StableHashCombine(static_cast<uint64_t>(init_hash), vh));
           });
       return static_cast<uint64_t>(
@@ -231,6 +231,13 @@ class HashEngine {
                         ? Hash(AnyUnsafe::GetTVMFFIAny(v))
                         : WithRegion(region, [&] { return Hash(AnyUnsafe::GetTVMFFIAny(v)); });
       h = StableHashCombine(h, vh);
+      // A getter may hand out a fresh object (nobody else holds it): keep it, and so what
+      // it holds, alive, so that no memoised address is reused during the pass. Values
+      // held elsewhere live in the graph (or in such a kept value) anyway.
+      const TVMFFIAny* cell = AnyUnsafe::GetTVMFFIAny(v);
+      if (cell->type_index >= kTVMFFIStaticObjectBegin && CellObject(cell)->use_count() == 1) {
+        keep_alive_.push_back(std::move(v));
+      }
     }
     return h;
   }
@@ -241,7 +248,7 @@ class HashEngine {
   uint64_t graph_node_counter_ = 0;
   PointerMap<uint64_t> memo_;
   StructuralTypeCache types_;
-  std::vector<ObjectRef> keep_alive_;
+  std::vector<Any> keep_alive_;
 };
 
 }  // namespace
