@@ -92,6 +92,25 @@ static inline int TVMFFIPyFieldOwnerMatches(const TVMFFIPyFieldAccess* f, int32_
          info->type_ancestors[f->type_depth]->type_index == f->type_index;
 }
 
+/* Whether obj is a tvm_ffi.Object. The full API walks the MRO here instead of
+ * calling PyType_IsSubtype, which keeps the direct reads free of calls. */
+static inline int TVMFFIPyFieldIsObject(PyObject* obj) {
+  PyTypeObject* tp = Py_TYPE(obj);
+  PyTypeObject* base = tvm_ffi_py_call.object_type;
+  if (tp == base) return 1;
+#if !TVMFFI_PY_LIMITED_API
+  PyObject* mro = tp->tp_mro;
+  if (mro != NULL) {
+    Py_ssize_t n = PyTuple_GET_SIZE(mro);
+    for (Py_ssize_t i = 1; i < n; ++i) {
+      if (PyTuple_GET_ITEM(mro, i) == (PyObject*)base) return 1;
+    }
+    return 0;
+  }
+#endif
+  return PyType_IsSubtype(tp, base);
+}
+
 static inline PyObject* TVMFFIPyFieldInt64ToPy(int64_t v) {
   uint64_t slot = (uint64_t)v - (uint64_t)TVMFFI_PY_SMALL_INT_MIN;
   if (slot < TVMFFI_PY_SMALL_INT_COUNT) {
@@ -102,18 +121,31 @@ static inline PyObject* TVMFFIPyFieldInt64ToPy(int64_t v) {
   return PyLong_FromLongLong(v);
 }
 
-static PyObject* TVMFFIPyFieldPropertyGet(PyObject* self, PyObject* obj, PyObject* type) {
-  const TVMFFIPyFieldAccess* f = TVMFFIPyFieldAccessOf(self);
-  /* Class access (obj NULL) and unbound properties take property's path too. */
-  if (f->kind == kTVMFFIPyFieldReadUnbound || obj == NULL ||
-      !PyObject_TypeCheck(obj, tvm_ffi_py_call.object_type)) {
-    return tvm_ffi_py_field_property.base_get(self, obj, type);
+/* Reads a member of any other storage through the field's C getter. Kept out of
+ * line, like every rarer path, so that the direct reads need no stack frame. */
+#if defined(__GNUC__)
+#define TVMFFI_PY_FIELD_NOINLINE __attribute__((noinline))
+#else
+#define TVMFFI_PY_FIELD_NOINLINE
+#endif
+
+TVMFFI_PY_FIELD_NOINLINE static PyObject* TVMFFIPyFieldReadThroughGetter(
+    const TVMFFIPyFieldAccess* f, const char* addr) {
+  TVMFFIAny result;
+  result.type_index = kTVMFFINone;
+  result.zero_padding = 0;
+  result.v_int64 = 0;
+  if (f->getter((void*)addr, &result) != 0) {
+    TVMFFIObjectHandle err = NULL;
+    TVMFFIErrorMoveFromRaised(&err);
+    return tvm_ffi_py_call.raise(err);
   }
-  TVMFFIObject* header = (TVMFFIObject*)TVMFFIPyObjectHandle(obj);
-  if (header == NULL ||
-      (header->type_index != f->type_index && !TVMFFIPyFieldOwnerMatches(f, header->type_index))) {
-    return tvm_ffi_py_field_property.base_get(self, obj, type);
-  }
+  return TVMFFIPyResultToPy(&result, NULL);
+}
+
+/* The member of f in the object at header, which holds the field. */
+static inline PyObject* TVMFFIPyFieldRead(const TVMFFIPyFieldAccess* f,
+                                          const TVMFFIObject* header) {
   const char* addr = (const char*)header + f->offset;
   switch (f->kind) {
     case kTVMFFIPyFieldReadInt64: {
@@ -132,18 +164,33 @@ static PyObject* TVMFFIPyFieldPropertyGet(PyObject* self, PyObject* obj, PyObjec
       return PyFloat_FromDouble(v);
     }
     default:
-      break;
+      return TVMFFIPyFieldReadThroughGetter(f, addr);
   }
-  TVMFFIAny result;
-  result.type_index = kTVMFFINone;
-  result.zero_padding = 0;
-  result.v_int64 = 0;
-  if (f->getter((void*)addr, &result) != 0) {
-    TVMFFIObjectHandle err = NULL;
-    TVMFFIErrorMoveFromRaised(&err);
-    return tvm_ffi_py_call.raise(err);
+}
+
+/* An object whose type is not the declaring one: a subtype reads the field,
+ * any other type goes to property's path (the FieldGetter's error). */
+TVMFFI_PY_FIELD_NOINLINE static PyObject* TVMFFIPyFieldReadInherited(PyObject* self, PyObject* obj,
+                                                                     PyObject* type) {
+  const TVMFFIPyFieldAccess* f = TVMFFIPyFieldAccessOf(self);
+  const TVMFFIObject* header = (const TVMFFIObject*)TVMFFIPyObjectHandle(obj);
+  if (!TVMFFIPyFieldOwnerMatches(f, header->type_index)) {
+    return tvm_ffi_py_field_property.base_get(self, obj, type);
   }
-  return TVMFFIPyResultToPy(&result, NULL);
+  return TVMFFIPyFieldRead(f, header);
+}
+
+static PyObject* TVMFFIPyFieldPropertyGet(PyObject* self, PyObject* obj, PyObject* type) {
+  const TVMFFIPyFieldAccess* f = TVMFFIPyFieldAccessOf(self);
+  /* Class access (obj NULL), unbound properties, non-Objects and empty objects
+   * take property's path. */
+  if (f->kind == kTVMFFIPyFieldReadUnbound || obj == NULL || !TVMFFIPyFieldIsObject(obj)) {
+    return tvm_ffi_py_field_property.base_get(self, obj, type);
+  }
+  const TVMFFIObject* header = (const TVMFFIObject*)TVMFFIPyObjectHandle(obj);
+  if (header == NULL) return tvm_ffi_py_field_property.base_get(self, obj, type);
+  if (header->type_index != f->type_index) return TVMFFIPyFieldReadInherited(self, obj, type);
+  return TVMFFIPyFieldRead(f, header);
 }
 
 /* property.__init__, after unbinding: a re-initialised property reads through
