@@ -122,10 +122,22 @@ def _make_init(cls, type_info):
     registry._install_init(cls, type_info)
 
 
-def _install_dataclass_dunders(
-    cls, *, init, repr, eq, order, unsafe_hash, match_args=True, py_class_mode=False
-):
-    """Install the generated members on cls; members defined in the class body stay.
+def _decorator_options(frozen, init, repr, eq, order, unsafe_hash, match_args):
+    """The options shared by @c_class and @py_class, by name (see _install_dataclass_dunders)."""
+    return {
+        "frozen": frozen,
+        "init": init,
+        "repr": repr,
+        "eq": eq,
+        "order": order,
+        "unsafe_hash": unsafe_hash,
+        "match_args": match_args,
+    }
+
+
+def _install_dataclass_dunders(cls, options):
+    """Install the generated members on cls, as the decorator ``options`` (from
+    _decorator_options) ask; members defined in the class body stay.
 
     ``__eq__``/``__ne__`` form one family and the four order methods another: a body that
     defines any member of a family keeps the whole family.
@@ -133,23 +145,23 @@ def _install_dataclass_dunders(
     own = cls.__dict__
     type_info = cls.__tvm_ffi_type_info__
     if "__init__" not in own:
-        if init:
+        if options["init"]:
             _make_init(cls, type_info)
         else:
             _set_member(cls, "__init__", _make_init_guard(cls.__name__))
-    if repr and "__repr__" not in own:
+    if options["repr"] and "__repr__" not in own:
         _set_member(cls, "__repr__", _wrap(__repr__))
-    if eq and "__eq__" not in own and "__ne__" not in own:
+    if options["eq"] and "__eq__" not in own and "__ne__" not in own:
         _set_member(cls, "__eq__", _make_compare("ffi.RecursiveEq"))
         _set_member(cls, "__ne__", _make_ne())
-    if order:
+    if options["order"]:
         names = ("__lt__", "__le__", "__gt__", "__ge__")
         if not any(n in own for n in names):
             for name, glob in zip(
                 names, ("ffi.RecursiveLt", "ffi.RecursiveLe", "ffi.RecursiveGt", "ffi.RecursiveGe")
             ):
                 _set_member(cls, name, _make_compare(glob))
-    if unsafe_hash and "__hash__" not in own:
+    if options["unsafe_hash"] and "__hash__" not in own:
 
         def __hash__(self):
             return _rt("ffi.RecursiveHash")(self)
@@ -162,7 +174,7 @@ def _install_dataclass_dunders(
     ):
         if name not in own:
             _set_member(cls, name, _wrap(func))
-    if match_args and "__match_args__" not in own:
+    if options["match_args"] and "__match_args__" not in own:
         cls.__match_args__ = _match_args(type_info)
     return cls
 

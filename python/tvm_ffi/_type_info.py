@@ -94,16 +94,28 @@ class TypeField:
     dataclass_field: typing.Any = None
 
     def as_property(self, cls):
-        """The FFIProperty installing this field on class cls."""
+        """The FFIProperty installing this field on class cls. The setter of a payload-enum
+        field maps a raw payload to its singleton before storing."""
         qualname = "%s.%s" % (cls.__qualname__, self.name)
-        for func in (self.getter, self.setter):
+        setter = self.setter
+        if setter is not None and self._is_payload_enum_field():
+            setter = self._normalizing_setter(setter)
+        for func in (self.getter, setter):
             if func is None:
                 continue
             func.__name__ = self.name
             func.__qualname__ = qualname
             func.__module__ = cls.__module__
             func.__doc__ = self.doc
-        return FFIProperty(self.getter, self.setter, self.frozen, doc=self.doc)
+        return FFIProperty(self.getter, setter, self.frozen, doc=self.doc)
+
+    def _normalizing_setter(self, setter):
+        normalize = self.normalize_value
+
+        def set_field(obj, value):
+            setter(obj, normalize(value))
+
+        return set_field
 
     def _is_payload_enum_field(self):
         """Whether the field holds IntEnum/StrEnum singletons, given by their payload."""

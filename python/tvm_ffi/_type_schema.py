@@ -329,9 +329,14 @@ class TypeSchema:
         except _Mismatch as err:
             raise TypeError("type check failed for %r: %s" % (self, err.detail)) from None
 
-    def _convert_detail(self, value):
-        """The converted value, or _Mismatch with the bare detail (the field setter path)."""
-        return self._get_converter()(value)
+    def _convert_field(self, value):
+        """``convert`` for field stores: the TypeError carries the bare detail, without the
+        "type conversion failed" prefix (a py_class setter's error)."""
+        try:
+            result = self._get_converter()(value)
+        except _Mismatch as err:
+            raise TypeError(err.detail) from None
+        return core.CAny(result)
 
     def _get_converter(self):
         conv = self.__dict__.get("_converter")

@@ -7,7 +7,7 @@ import warnings
 import pytest
 import tvm_ffi
 import tvm_ffi.testing
-from tvm_ffi import registry
+from tvm_ffi import core, registry
 from tvm_ffi.dataclasses import c_class, field, fields, is_dataclass, replace
 
 
@@ -24,12 +24,6 @@ class _Base(tvm_ffi.Object):
 class _Derived(_Base):
     v_f64: float
     v_f32: float = field(default=8.0)
-
-
-@c_class("testing.TestCxxClassDerivedDerived", frozen=True)
-class _DerivedDerived(_Derived):
-    v_str: str
-    v_bool: bool
 
 
 @c_class("testing.TestFrozenCxx", init=False)
@@ -54,6 +48,35 @@ def non_copyable_cls():
 
     yield NonCopyable
     registry._bind_class(original, original.__tvm_ffi_type_info__)
+
+
+@pytest.fixture
+def frozen_cls():
+    """A c_class(frozen=True) over testing.TestCxxClassDerivedDerived. Freezing marks the
+    type's field records, which the whole process shares: they and the type's class are put
+    back after the test, so that later tests see the type unfrozen."""
+    info = core._lookup_or_register_type_info_from_type_key("testing.TestCxxClassDerivedDerived")
+    original = info.type_cls
+    saved = [(tf, tf.frozen, tf.dataclass_field) for tf in info.fields]
+
+    @c_class("testing.TestCxxClassDerivedDerived", frozen=True)
+    class DerivedDerived(_Derived):
+        v_str: str
+        v_bool: bool
+
+    yield DerivedDerived
+    for tf, frozen, dataclass_field in saved:
+        tf.frozen = frozen
+        tf.dataclass_field = dataclass_field
+    if original is None:
+        original = registry.register_object("testing.TestCxxClassDerivedDerived")(
+            type("TestCxxClassDerivedDerived", (_Derived,), {})
+        )
+    registry._bind_class(original, info)
+
+
+def _make_frozen(cls):
+    return cls(1, 2, 3.5, v_bool=True, v_f32=4.0, v_str="s")
 
 
 def test_user_init_calls_explicit_cxx_constructor():
@@ -177,36 +200,46 @@ def test_init_false_installs_construction_guard():
         _NoInit()
 
 
-def test_frozen_marks_own_fields_read_only():
-    obj = _DerivedDerived(1, 2, 3.5, v_bool=True, v_f32=4.0, v_str="s")
+def test_frozen_marks_own_fields_read_only(frozen_cls):
+    obj = _make_frozen(frozen_cls)
     with pytest.raises(AttributeError):
         obj.v_str = "t"
     assert obj.v_str == "s"
 
 
-def test_frozen_does_not_freeze_parent_fields():
-    obj = _DerivedDerived(1, 2, 3.5, v_bool=True, v_f32=4.0, v_str="s")
+def test_frozen_does_not_freeze_parent_fields(frozen_cls):
+    obj = _make_frozen(frozen_cls)
     obj.v_f64 = 6.5
     assert obj.v_f64 == 6.5
 
 
-def test_frozen_field_set_escape_hatch_writes():
-    obj = _DerivedDerived(1, 2, 3.5, v_bool=True, v_f32=4.0, v_str="s")
+def test_frozen_field_set_escape_hatch_writes(frozen_cls):
+    obj = _make_frozen(frozen_cls)
     type(obj).v_str.set(obj, "t")
     assert obj.v_str == "t"
 
 
-def test_replace_on_frozen_object_writes_frozen_field():
-    obj = replace(_DerivedDerived(1, 2, 3.5, v_bool=True, v_f32=4.0, v_str="s"), v_str="r")
+def test_replace_on_frozen_object_writes_frozen_field(frozen_cls):
+    obj = replace(_make_frozen(frozen_cls), v_str="r")
     assert obj.v_str == "r"
     with pytest.raises(AttributeError):
         obj.v_str = "q"
 
 
-def test_frozen_fields_report_frozen_in_fields():
-    by_name = {f.name: f for f in fields(_DerivedDerived)}
+def test_frozen_fields_report_frozen_in_fields(frozen_cls):
+    by_name = {f.name: f for f in fields(frozen_cls)}
     assert by_name["v_str"].frozen and by_name["v_bool"].frozen
     assert not by_name["v_f64"].frozen
+
+
+def test_frozen_c_class_leaves_the_type_writable_for_later_tests():
+    # Runs after the frozen tests above: their fixture put the type back.
+    values = {"v_i64": 1, "v_i32": 2, "v_f64": 3.5, "v_f32": 4.0, "v_str": "s", "v_bool": True}
+    make = tvm_ffi.get_global_func("ffi.MakeObjectFromPackedArgs")
+    obj = make("testing.TestCxxClassDerivedDerived", *[x for kv in values.items() for x in kv])
+    obj.v_str = "t"
+    assert obj.v_str == "t"
+    assert not any(tf.frozen for tf in type(obj).__tvm_ffi_type_info__.fields)
 
 
 def test_fields_carry_cxx_registration():

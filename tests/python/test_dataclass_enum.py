@@ -401,3 +401,43 @@ def test_py_class_field_typed_with_int_enum_accepts_payloads():
         h.level = 7
     with pytest.raises(TypeError, match="expected test_enum.Color, got int"):
         h.color = 0
+
+
+@py_class("test_enum.PayloadHolder")
+class PayloadHolder(tvm_ffi.Object):
+    level: Level
+    op: Op = Op.add
+
+
+_UNKNOWN_LEVEL = "type conversion failed for test_enum.Level: expected test_enum.Level, got int"
+
+
+def test_py_class_init_maps_payloads_before_construction():
+    h = PayloadHolder(5, op="*")
+    assert h.level.same_as(Level.high) and h.op.same_as(Op.mul)
+
+
+def test_py_class_init_reports_unknown_positional_payload_as_the_normalization_error():
+    with pytest.raises(TypeError) as err:
+        PayloadHolder(7)
+    assert str(err.value) == _UNKNOWN_LEVEL
+
+
+def test_py_class_init_reports_unknown_keyword_payload_as_the_normalization_error():
+    with pytest.raises(TypeError) as err:
+        PayloadHolder(level=7)
+    assert str(err.value) == _UNKNOWN_LEVEL
+
+
+def test_py_class_assignment_of_unknown_payload_reports_the_normalization_error():
+    h = PayloadHolder(1)
+    with pytest.raises(TypeError) as err:
+        h.level = 7
+    assert str(err.value) == _UNKNOWN_LEVEL
+    assert h.level.same_as(Level.low)
+
+
+def test_py_class_set_maps_payloads():
+    h = PayloadHolder(1)
+    PayloadHolder.level.set(h, 5)
+    assert h.level.same_as(Level.high)

@@ -86,3 +86,22 @@ def test_init_maps_enum_payloads_to_singletons():
 def test_init_rejects_unknown_enum_payload():
     with pytest.raises(TypeError, match="expected testing.TestCxxIntEnum, got int"):
         EnumHolder(11, "*")
+
+
+def test_assignment_maps_enum_payload_to_singleton():
+    holder = EnumHolder(10, "*")
+    holder.priority = 20
+    holder.opcode = "+"
+    assert holder.priority.same_as(enum_get("testing.TestCxxIntEnum", 20))
+    assert holder.opcode.same_as(enum_get("testing.TestCxxStrEnum", "+"))
+
+
+def test_assignment_rejects_unknown_enum_payload_with_the_normalization_error():
+    holder = EnumHolder(10, "*")
+    with pytest.raises(TypeError) as err:
+        holder.priority = 11
+    assert str(err.value).startswith(
+        "type conversion failed for testing.TestCxxIntEnum: "
+        "expected testing.TestCxxIntEnum, got int"
+    )
+    assert holder.priority.same_as(enum_get("testing.TestCxxIntEnum", 10))

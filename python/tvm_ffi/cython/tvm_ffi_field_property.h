@@ -1,16 +1,24 @@
 /*
  * tvm_ffi.core._FieldProperty: the base of FFIProperty (a subclass of
- * property), whose reads of a reflected field are done here in C.
+ * property), whose reads of a reflected field are done here in C. It is the
+ * one read path of every field property, c_class, py_class and
+ * register_object alike.
  *
  * A plain property calls its fget through vectorcall, and the FieldGetter
  * then checks the object and calls the field's C getter. Once bound to a
  * FieldGetter (TVMFFIPyFieldPropertyBind), this type's tp_descr_get does the
- * same checks and the same read itself: int64, bool and double members are
- * read at their offset, every other member through the C getter. Anything
- * the fast path does not take (class access, a non-Object or empty object, an
- * object of an unrelated type) goes to property's own tp_descr_get, which
- * calls fget, so errors keep the FieldGetter's messages. Writes are
- * property's (fset); FFIProperty adds the frozen-field error in Python.
+ * same checks and the same read itself, from data precomputed per property:
+ * int64, bool and double members are read at their offset (small ints and
+ * bools come from caches, with no call into CPython), every other member
+ * through the C getter. Anything the fast path does not take (class access,
+ * a non-Object or empty object, an object of an unrelated type) goes to
+ * property's own tp_descr_get, which calls fget, so errors keep the
+ * FieldGetter's messages. Writes are property's (fset); FFIProperty adds the
+ * frozen-field error in Python.
+ *
+ * The interpreter's generic attribute lookup that leads here costs more than
+ * this function (CPython specializes LOAD_ATTR for __slots__ members, not for
+ * a descriptor's __get__), so the code below only keeps its own share small.
  *
  * The per-instance read data lives after property's own fields, at an offset
  * found from property.__basicsize__ at import, so the same code serves the
@@ -29,22 +37,28 @@
 #include "tvm_ffi_limited_api.h"
 #include "tvm_ffi_vectorcall.h"
 
-/* How a bound property reads its member. */
+/* How a property reads its member; 0 until bound, when every read goes
+ * through fget. */
 enum {
-  kTVMFFIPyFieldReadGetter = 0, /* through the field's C getter */
-  kTVMFFIPyFieldReadInt64 = 1,
-  kTVMFFIPyFieldReadBool = 2,
-  kTVMFFIPyFieldReadFloat64 = 3,
+  kTVMFFIPyFieldReadUnbound = 0,
+  kTVMFFIPyFieldReadGetter = 1, /* through the field's C getter */
+  kTVMFFIPyFieldReadInt64 = 2,
+  kTVMFFIPyFieldReadBool = 3,
+  kTVMFFIPyFieldReadFloat64 = 4,
 };
 
 typedef struct TVMFFIPyFieldAccess {
-  /* NULL until bound: every read then goes through fget. */
-  TVMFFIFieldGetter getter;
-  int64_t offset;
-  int32_t type_index; /* the type declaring the field */
-  int32_t type_depth;
   int32_t kind;
+  int32_t type_index; /* the type declaring the field */
+  int64_t offset;
+  TVMFFIFieldGetter getter;
+  int32_t type_depth;
 } TVMFFIPyFieldAccess;
+
+/* The ints CPython caches (-5 to 256), held here so that reading a small
+ * int64 member makes no call into CPython. */
+#define TVMFFI_PY_SMALL_INT_MIN (-5)
+#define TVMFFI_PY_SMALL_INT_COUNT 262
 
 /* Set once by TVMFFIPyFieldPropertyTypeCreate. */
 static struct {
@@ -54,6 +68,7 @@ static struct {
   destructor base_dealloc;
   traverseproc base_traverse;
   inquiry base_clear; /* may be NULL */
+  PyObject* small_ints[TVMFFI_PY_SMALL_INT_COUNT];
 } tvm_ffi_py_field_property;
 
 static inline TVMFFIPyFieldAccess* TVMFFIPyFieldAccessOf(PyObject* self) {
@@ -77,39 +92,50 @@ static inline int TVMFFIPyFieldOwnerMatches(const TVMFFIPyFieldAccess* f, int32_
          info->type_ancestors[f->type_depth]->type_index == f->type_index;
 }
 
-static PyObject* TVMFFIPyFieldPropertyGet(PyObject* self, PyObject* obj, PyObject* type) {
-  const TVMFFIPyFieldAccess* f = TVMFFIPyFieldAccessOf(self);
-  if (obj == NULL || obj == Py_None || f->getter == NULL ||
-      !PyObject_TypeCheck(obj, tvm_ffi_py_call.object_type)) {
-    return tvm_ffi_py_field_property.base_get(self, obj, type);
-  }
-  TVMFFIObject* header = (TVMFFIObject*)TVMFFIPyObjectHandle(obj);
-  if (header == NULL ||
-      (header->type_index != f->type_index && !TVMFFIPyFieldOwnerMatches(f, header->type_index))) {
-    return tvm_ffi_py_field_property.base_get(self, obj, type);
-  }
-  char* addr = (char*)header + f->offset;
-  switch (f->kind) {
-    case kTVMFFIPyFieldReadInt64: {
-      int64_t v;
-      memcpy(&v, addr, sizeof(v));
-      return PyLong_FromLongLong(v);
+/* Whether obj is a tvm_ffi.Object. The full API walks the MRO here instead of
+ * calling PyType_IsSubtype, which keeps the direct reads free of calls. */
+static inline int TVMFFIPyFieldIsObject(PyObject* obj) {
+  PyTypeObject* tp = Py_TYPE(obj);
+  PyTypeObject* base = tvm_ffi_py_call.object_type;
+  if (tp == base) return 1;
+#if !TVMFFI_PY_LIMITED_API
+  PyObject* mro = tp->tp_mro;
+  if (mro != NULL) {
+    Py_ssize_t n = PyTuple_GET_SIZE(mro);
+    for (Py_ssize_t i = 1; i < n; ++i) {
+      if (PyTuple_GET_ITEM(mro, i) == (PyObject*)base) return 1;
     }
-    case kTVMFFIPyFieldReadBool:
-      return PyBool_FromLong(*(const uint8_t*)addr != 0);
-    case kTVMFFIPyFieldReadFloat64: {
-      double v;
-      memcpy(&v, addr, sizeof(v));
-      return PyFloat_FromDouble(v);
-    }
-    default:
-      break;
+    return 0;
   }
+#endif
+  return PyType_IsSubtype(tp, base);
+}
+
+static inline PyObject* TVMFFIPyFieldInt64ToPy(int64_t v) {
+  uint64_t slot = (uint64_t)v - (uint64_t)TVMFFI_PY_SMALL_INT_MIN;
+  if (slot < TVMFFI_PY_SMALL_INT_COUNT) {
+    PyObject* out = tvm_ffi_py_field_property.small_ints[slot];
+    Py_INCREF(out);
+    return out;
+  }
+  return PyLong_FromLongLong(v);
+}
+
+/* Reads a member of any other storage through the field's C getter. Kept out of
+ * line, like every rarer path, so that the direct reads need no stack frame. */
+#if defined(__GNUC__)
+#define TVMFFI_PY_FIELD_NOINLINE __attribute__((noinline))
+#else
+#define TVMFFI_PY_FIELD_NOINLINE
+#endif
+
+TVMFFI_PY_FIELD_NOINLINE static PyObject* TVMFFIPyFieldReadThroughGetter(
+    const TVMFFIPyFieldAccess* f, const char* addr) {
   TVMFFIAny result;
   result.type_index = kTVMFFINone;
   result.zero_padding = 0;
   result.v_int64 = 0;
-  if (f->getter(addr, &result) != 0) {
+  if (f->getter((void*)addr, &result) != 0) {
     TVMFFIObjectHandle err = NULL;
     TVMFFIErrorMoveFromRaised(&err);
     return tvm_ffi_py_call.raise(err);
@@ -117,10 +143,60 @@ static PyObject* TVMFFIPyFieldPropertyGet(PyObject* self, PyObject* obj, PyObjec
   return TVMFFIPyResultToPy(&result, NULL);
 }
 
+/* The member of f in the object at header, which holds the field. */
+static inline PyObject* TVMFFIPyFieldRead(const TVMFFIPyFieldAccess* f,
+                                          const TVMFFIObject* header) {
+  const char* addr = (const char*)header + f->offset;
+  switch (f->kind) {
+    case kTVMFFIPyFieldReadInt64: {
+      int64_t v;
+      memcpy(&v, addr, sizeof(v));
+      return TVMFFIPyFieldInt64ToPy(v);
+    }
+    case kTVMFFIPyFieldReadBool: {
+      PyObject* out = *(const uint8_t*)addr != 0 ? Py_True : Py_False;
+      Py_INCREF(out);
+      return out;
+    }
+    case kTVMFFIPyFieldReadFloat64: {
+      double v;
+      memcpy(&v, addr, sizeof(v));
+      return PyFloat_FromDouble(v);
+    }
+    default:
+      return TVMFFIPyFieldReadThroughGetter(f, addr);
+  }
+}
+
+/* An object whose type is not the declaring one: a subtype reads the field,
+ * any other type goes to property's path (the FieldGetter's error). */
+TVMFFI_PY_FIELD_NOINLINE static PyObject* TVMFFIPyFieldReadInherited(PyObject* self, PyObject* obj,
+                                                                     PyObject* type) {
+  const TVMFFIPyFieldAccess* f = TVMFFIPyFieldAccessOf(self);
+  const TVMFFIObject* header = (const TVMFFIObject*)TVMFFIPyObjectHandle(obj);
+  if (!TVMFFIPyFieldOwnerMatches(f, header->type_index)) {
+    return tvm_ffi_py_field_property.base_get(self, obj, type);
+  }
+  return TVMFFIPyFieldRead(f, header);
+}
+
+static PyObject* TVMFFIPyFieldPropertyGet(PyObject* self, PyObject* obj, PyObject* type) {
+  const TVMFFIPyFieldAccess* f = TVMFFIPyFieldAccessOf(self);
+  /* Class access (obj NULL), unbound properties, non-Objects and empty objects
+   * take property's path. */
+  if (f->kind == kTVMFFIPyFieldReadUnbound || obj == NULL || !TVMFFIPyFieldIsObject(obj)) {
+    return tvm_ffi_py_field_property.base_get(self, obj, type);
+  }
+  const TVMFFIObject* header = (const TVMFFIObject*)TVMFFIPyObjectHandle(obj);
+  if (header == NULL) return tvm_ffi_py_field_property.base_get(self, obj, type);
+  if (header->type_index != f->type_index) return TVMFFIPyFieldReadInherited(self, obj, type);
+  return TVMFFIPyFieldRead(f, header);
+}
+
 /* property.__init__, after unbinding: a re-initialised property reads through
  * its (new) fget until bound again. */
 static int TVMFFIPyFieldPropertyInit(PyObject* self, PyObject* args, PyObject* kwargs) {
-  TVMFFIPyFieldAccessOf(self)->getter = NULL;
+  TVMFFIPyFieldAccessOf(self)->kind = kTVMFFIPyFieldReadUnbound;
   return tvm_ffi_py_field_property.base_init(self, args, kwargs);
 }
 
@@ -144,8 +220,8 @@ static void TVMFFIPyFieldPropertyBind(PyObject* prop, TVMFFIFieldGetter getter, 
   f->offset = offset;
   f->type_index = type_index;
   f->type_depth = type_depth;
-  f->kind = kind;
   f->getter = getter;
+  f->kind = kind;
 }
 
 /* The slots of property this type builds on; 0, or -1 with an error set. */
@@ -178,6 +254,12 @@ static int TVMFFIPyFieldPropertyBaseSlots(void) {
 /* Makes the type (a new reference) or returns NULL with an error set. */
 static PyObject* TVMFFIPyFieldPropertyTypeCreate(void) {
   if (TVMFFIPyFieldPropertyBaseSlots() != 0) return NULL;
+  for (int i = 0; i < TVMFFI_PY_SMALL_INT_COUNT; ++i) {
+    if (tvm_ffi_py_field_property.small_ints[i] != NULL) continue;
+    PyObject* v = PyLong_FromLong(TVMFFI_PY_SMALL_INT_MIN + i);
+    if (v == NULL) return NULL;
+    tvm_ffi_py_field_property.small_ints[i] = v;
+  }
   PyObject* size_obj = PyObject_GetAttrString((PyObject*)&PyProperty_Type, "__basicsize__");
   if (size_obj == NULL) return NULL;
   Py_ssize_t base_size = PyLong_AsSsize_t(size_obj);

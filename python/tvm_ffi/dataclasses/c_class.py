@@ -4,7 +4,7 @@ import typing
 import warnings
 
 from .. import _type_info, core, registry
-from .._dunder import _install_dataclass_dunders
+from .._dunder import _decorator_options, _install_dataclass_dunders
 from .field import Field, _identity_converter
 
 # Type attributes a C++ type may carry that the class exposes when it lacks them.
@@ -106,13 +106,7 @@ def c_class(
             if value is not None:
                 setattr(cls, name, value)
         _install_dataclass_dunders(
-            cls,
-            init=init,
-            repr=repr,
-            eq=eq,
-            order=order,
-            unsafe_hash=unsafe_hash,
-            match_args=match_args,
+            cls, _decorator_options(frozen, init, repr, eq, order, unsafe_hash, match_args)
         )
         cls.__ffi_is_dataclass__ = True
         return cls

@@ -10,6 +10,7 @@ import json
 import re
 
 from .. import core, registry
+from .._type_schema import _INDEX_ORIGIN
 
 _DYN_BEGIN = 128
 _OBJECT_BEGIN = 64
@@ -57,15 +58,9 @@ _SCALARS = {
     "Tensor": (_FFI + "Tensor", 8, 8),
 }
 _CONTAINERS = {"Array": "Array", "List": "List", "Map": "Map", "Dict": "Dict"}
-_STATIC_INDEX_ORIGIN = {
-    -1: "Any",
-    1: "int",
-    2: "bool",
-    3: "float",
-    4: "ctypes.c_void_p",
-    5: "dtype",
-    6: "Device",
-}
+# The POD kinds 1-6 (int ... Device) as the type schema names them, and -1 (an Any field).
+_STATIC_INDEX_ORIGIN = {i: _INDEX_ORIGIN[i] for i in range(1, 7)}
+_STATIC_INDEX_ORIGIN[-1] = "Any"
 # Raw type_schema names of native fields that are views or std types, not the owning form.
 _NON_CANONICAL = frozenset(
     [

@@ -17,7 +17,7 @@ import sys
 import typing
 
 from .. import _type_info, core, registry
-from .._dunder import _install_dataclass_dunders
+from .._dunder import _decorator_options, _install_dataclass_dunders
 from .._type_schema import _BUILDERS, TypeSchema, _enum_kind
 from .field import KW_ONLY, Field, _identity_converter, field, init_property
 
@@ -478,7 +478,8 @@ _FAST_ORIGINS = {"int": "int", "float": "float", "bool": "bool", "str": "str"}
 
 def _field_converter(schema):
     """The converter of a field: a native plan for int/float/bool/str/object-typed fields (and
-    Optional of these), with the schema's Python converter behind it for every other value."""
+    Optional of these), with the schema's Python converter behind it for every other value
+    (whose errors carry the bare detail, as assignment reports them)."""
     optional = schema.origin == "Optional"
     target = schema.args[0] if optional else schema
     fast = _FAST_ORIGINS.get(target.origin)
@@ -489,8 +490,8 @@ def _field_converter(schema):
         and index >= 64
         and _enum_kind(index) is None
     ):
-        return core._PyClassFieldConverter(schema.convert, "object", optional, index)
-    return core._PyClassFieldConverter(schema.convert, fast, optional and fast is not None)
+        return core._PyClassFieldConverter(schema._convert_field, "object", optional, index)
+    return core._PyClassFieldConverter(schema._convert_field, fast, optional and fast is not None)
 
 
 def _make_setter(kind, schema, keep_alive):
@@ -500,32 +501,6 @@ def _make_setter(kind, schema, keep_alive):
     converter = _field_converter(schema)
     keep_alive.append(converter)
     return _rt("ffi.MakeFieldSetter")(kind, converter.address, core._py_class_field_convert_addr())
-
-
-class _PyClassFieldProperty(_type_info.FFIProperty):
-    """A py_class field's property: reads go straight to the native slot (see
-    ``core._enable_py_class_fast_get``), writes through the field's setter."""
-
-    __slots__ = ("_reader",)
-
-
-class _FrozenPyClassFieldProperty(_type_info._FrozenFFIProperty):
-    """A frozen py_class field's property (the fast read of _PyClassFieldProperty)."""
-
-    __slots__ = ("_reader",)
-
-
-for _prop_cls in (_PyClassFieldProperty, _FrozenPyClassFieldProperty):
-    core._enable_py_class_fast_get(_prop_cls)
-
-
-def _field_property(cls, tf):
-    """The property of a py_class field: an FFIProperty with the native read."""
-    named = tf.as_property(cls)
-    prop_cls = _FrozenPyClassFieldProperty if tf.frozen else _PyClassFieldProperty
-    prop = prop_cls(named.fget, named._ffi_fset, tf.frozen, doc=tf.doc)
-    prop._reader = core._PyClassFieldReader(named.fget, tf.field_static_type_index)
-    return prop
 
 
 def _register_fields(type_index, parent_info, own, keep_alive):
@@ -582,9 +557,10 @@ def _init_property_setters(cls):
 
 
 def _make_py_class_init(cls, type_info, ffi_init):
-    """The generated ``__init__``: constructs through the runtime's ``__ffi_init__``, which
-    checks the arguments, applies defaults and converts every value by its field's schema;
-    then stores the init_property values and calls ``__post_init__``."""
+    """The generated ``__init__``: maps the raw payloads of IntEnum/StrEnum fields to their
+    singletons, constructs through the runtime's ``__ffi_init__``, which checks the arguments,
+    applies defaults and converts every value by its field's schema; then stores the
+    init_property values and calls ``__post_init__``."""
     init_properties = _init_property_setters(cls)
 
     def __init__(self, *args, **kwargs):
@@ -606,6 +582,7 @@ def _make_py_class_init(cls, type_info, ffi_init):
         if hasattr(type(self), "__post_init__"):
             self.__post_init__()
 
+    __init__ = registry._with_enum_payloads(__init__, type_info)
     __init__.__signature__ = registry._make_init_signature(type_info)
     return __init__
 
@@ -766,18 +743,8 @@ def py_class(
         key = type_key if type_key is not None else "%s.%s" % (cls.__module__, cls.__qualname__)
         parent_cls, parent_info = _find_parent(cls)
         _check_native_ancestors(cls, parent_info)
-        decorator_args = {
-            "frozen": frozen,
-            "init": init,
-            "repr": repr,
-            "eq": eq,
-            "order": order,
-            "unsafe_hash": unsafe_hash,
-            "match_args": match_args,
-            "kw_only": kw_only,
-            "structural_eq": structural_eq,
-            "field_markers": (),
-        }
+        decorator_args = _decorator_options(frozen, init, repr, eq, order, unsafe_hash, match_args)
+        decorator_args.update(kw_only=kw_only, structural_eq=structural_eq, field_markers=())
         py_methods = _collect_py_methods(cls)
         if key in _PY_CLASS_KEYS or (
             key not in _REUSABLE_KEYS and core._object_type_key_to_index(key) is not None
@@ -825,7 +792,7 @@ def py_class(
                     f = by_name[tf.name]
                     tf.dataclass_field = f
                     tf.frozen = f.frozen
-                    setattr(cls, tf.name, _field_property(cls, tf))
+                    setattr(cls, tf.name, tf.as_property(cls))
                 registry._add_class_attrs(cls, type_info)
                 type_info._decorator_args = decorator_args
                 ffi_init = core._lookup_type_attr(type_index, "__ffi_init__")
@@ -837,16 +804,7 @@ def py_class(
                     init_fn.__qualname__ = "%s.__init__" % cls.__qualname__
                     init_fn.__module__ = cls.__module__
                     cls.__init__ = init_fn
-                _install_dataclass_dunders(
-                    cls,
-                    init=init,
-                    repr=repr,
-                    eq=eq,
-                    order=order,
-                    unsafe_hash=unsafe_hash,
-                    match_args=match_args,
-                    py_class_mode=True,
-                )
+                _install_dataclass_dunders(cls, decorator_args)
             except BaseException:
                 _rollback(cls, key, type_index)
                 if not fields_started:
