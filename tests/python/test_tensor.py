@@ -398,6 +398,16 @@ def test_require_contiguous_ignores_unit_dimensions():
     assert tvm_ffi.from_dlpack(view, require_contiguous=True).shape == (3, 1)
 
 
+def test_refused_numpy_array_keeps_its_reference_count():
+    import sys
+
+    view = np.zeros((4, 4), dtype="float32")[:, ::2]
+    refs = sys.getrefcount(view)
+    with pytest.raises(RuntimeError, match="not contiguous"):
+        tvm_ffi.from_dlpack(view, require_contiguous=True)
+    assert sys.getrefcount(view) == refs
+
+
 def test_refused_producer_capsule_stays_unconsumed():
     producer = CapsuleProducer(np.zeros((4, 4), dtype="float32")[:, ::2])
     with pytest.raises(RuntimeError, match="not contiguous"):
