@@ -297,14 +297,3 @@ cdef int check_call(int ret) except -1:
         return 0
     raise_last_ffi_error()
     return -1
-
-
-cdef inline str arg_str(object x, str what):
-    """x as an exact str: str subclasses (core.String, tvm_ffi.dtype) are accepted as their
-    text; anything else is the TypeError Cython gives a `str` parameter."""
-    if type(x) is str:
-        return <str>x
-    if isinstance(x, str):
-        return str.__str__(x)
-    raise TypeError("Argument '%s' has incorrect type (expected str, got %s)"
-                    % (what, type(x).__name__))

@@ -339,14 +339,6 @@ cdef int convert_arg_slow(object x, TVMFFIAny* out, ArgStore* store) except -1:
         out.type_index = kTVMFFIFloat
         out.v_float64 = x
         return 0
-    if t is String or t is Bytes:
-        cached = x._tvm_ffi_cached_object
-        if cached is not None:
-            # The Str/Bytes object it came from: passed as is (borrowed for the call).
-            out.type_index = (<TVMFFIObject*>(<Object>cached).chandle).type_index
-            out.zero_padding = 0
-            out.v_obj = <TVMFFIObject*>(<Object>cached).chandle
-            return 0
     if isinstance(x, str):
         return convert_str(x, out, store)
     if isinstance(x, bytes):
@@ -448,24 +440,17 @@ cdef object owned_object_to_py(TVMFFIObjectHandle handle):
     cdef TVMFFIByteArray* arr
     cdef Function func
     if tindex == kTVMFFIStr:
-        # A String holding the object: passed back, the same object goes (no copy).
         arr = <TVMFFIByteArray*>TVMFFIPyObjectCell(handle)
         try:
-            text = str.__new__(String, bytearray_to_str(arr))
-        except BaseException:
+            return bytearray_to_str(arr)
+        finally:
             TVMFFIObjectDecRef(handle)
-            raise
-        text._tvm_ffi_cached_object = wrap_object(handle)
-        return text
     if tindex == kTVMFFIBytes:
         arr = <TVMFFIByteArray*>TVMFFIPyObjectCell(handle)
         try:
-            data = bytes.__new__(Bytes, bytearray_to_bytes(arr))
-        except BaseException:
+            return bytearray_to_bytes(arr)
+        finally:
             TVMFFIObjectDecRef(handle)
-            raise
-        data._tvm_ffi_cached_object = wrap_object(handle)
-        return data
     if tindex == kTVMFFIBigInt:
         try:
             return big_int_to_py(handle)

@@ -403,8 +403,7 @@ cdef Function rt_func(str name):
     return <Function>f
 
 
-def _get_global_func(name, bint allow_missing=False):
-    name = arg_str(name, "name")
+def _get_global_func(str name, bint allow_missing=False):
     cdef TVMFFIByteArray c_name = str_to_bytearray(name)
     cdef TVMFFIObjectHandle handle = NULL
     check_call(TVMFFIFunctionGetGlobal(&c_name, &handle))
@@ -418,14 +417,12 @@ def _get_global_func(name, bint allow_missing=False):
     return func
 
 
-def _global_func_metadata_text(name):
+def _global_func_metadata_text(str name):
     """The metadata JSON of the global function name, or None."""
-    name = arg_str(name, "name")
     return rt_func("ffi.GetGlobalFuncMetadata")(name)
 
 
-def _register_global_func(name, func, bint override=False):
-    name = arg_str(name, "name")
+def _register_global_func(str name, func, bint override=False):
     cdef TVMFFIByteArray c_name = str_to_bytearray(name)
     cdef Function f
     if isinstance(func, Function):

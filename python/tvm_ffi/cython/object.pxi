@@ -111,8 +111,7 @@ cdef class Object:
         # e.g. functions, raise the serializer's TypeError).
         if self.chandle == NULL:
             return (_new_object, (type(self),), {"handle": None})
-        # A plain str: the returned core.String would pickle as a separate builtins.str call.
-        text = str.__str__(rt_func("ffi.ToJSONGraphString")(self, None))
+        text = rt_func("ffi.ToJSONGraphString")(self, None)
         return (_new_object, (type(self),), {"handle": text})
 
     def __setstate__(self, state):
@@ -222,8 +221,7 @@ cdef object wrap_object(TVMFFIObjectHandle handle):
     return obj
 
 
-def _type_key_to_index(type_key):
-    type_key = arg_str(type_key, "type_key")
+def _type_key_to_index(str type_key):
     cdef TVMFFIByteArray key = str_to_bytearray(type_key)
     cdef int32_t tindex = -1
     if TVMFFITypeKeyToIndex(&key, &tindex) != 0:

@@ -369,10 +369,7 @@ cdef TVMFFIErrorCell* error_cell(Object err) except NULL:
     return <TVMFFIErrorCell*>TVMFFIPyObjectCell(err.chandle)
 
 
-def _error_new(kind, message, backtrace):
-    kind = arg_str(kind, "kind")
-    message = arg_str(message, "message")
-    backtrace = arg_str(backtrace, "backtrace")
+def _error_new(str kind, str message, str backtrace):
     cdef TVMFFIByteArray c_kind = str_to_bytearray(kind)
     cdef TVMFFIByteArray c_msg = str_to_bytearray(message)
     cdef TVMFFIByteArray c_bt = str_to_bytearray(backtrace)
@@ -392,8 +389,7 @@ def _error_fields(Object err):
             bytearray_to_str(&cell.backtrace), extra)
 
 
-def _error_update_backtrace(Object err, backtrace):
-    backtrace = arg_str(backtrace, "backtrace")
+def _error_update_backtrace(Object err, str backtrace):
     cdef TVMFFIErrorCell* cell = error_cell(err)
     cdef TVMFFIByteArray c_bt = str_to_bytearray(backtrace)
     cell.update_backtrace(err.chandle, &c_bt, 0)

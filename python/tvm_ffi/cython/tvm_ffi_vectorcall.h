@@ -124,9 +124,9 @@ static int TVMFFIPyCallWithEnv(void* handle, int release_gil, TVMFFIAny* packed,
   return 0;
 }
 
-/* The Python value of an owned result: PODs, small strings and (when the call
- * had a framework's exchange API) tensors here, the rest through convert.pxi,
- * which tags containers with api and makes Str objects core.String. */
+/* The Python value of an owned result: PODs, strings and (when the call had
+ * a framework's exchange API) tensors here, the rest through convert.pxi,
+ * which tags containers with api. */
 static inline PyObject* TVMFFIPyResultToPy(TVMFFIAny* result, const DLPackExchangeAPI* api) {
   switch (result->type_index) {
     case kTVMFFINone:
@@ -139,6 +139,13 @@ static inline PyObject* TVMFFIPyResultToPy(TVMFFIAny* result, const DLPackExchan
       return PyFloat_FromDouble(result->v_float64);
     case kTVMFFISmallStr:
       return PyUnicode_DecodeUTF8(result->v_bytes, (Py_ssize_t)result->small_str_len, "replace");
+    case kTVMFFIStr: {
+      const TVMFFIByteArray* str =
+          (const TVMFFIByteArray*)((char*)result->v_obj + sizeof(TVMFFIObject));
+      PyObject* out = PyUnicode_DecodeUTF8(str->data, (Py_ssize_t)str->size, "replace");
+      TVMFFIObjectDecRef(result->v_obj);
+      return out;
+    }
     case kTVMFFITensor:
       if (api != NULL) {
         PyObject* out = TVMFFIPyExchangeImport(result->v_obj, api);

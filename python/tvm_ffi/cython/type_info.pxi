@@ -260,9 +260,8 @@ def _type_ancestor_indices(int32_t type_index):
     return [info.type_ancestors[i].type_index for i in range(info.type_depth)]
 
 
-def _object_type_key_to_index(type_key):
+def _object_type_key_to_index(str type_key):
     """Type index of a registered type key, or None."""
-    type_key = arg_str(type_key, "type_key")
     return _type_key_to_index(type_key)
 
 
@@ -276,10 +275,9 @@ cdef object column_value(const TVMFFITypeAttrColumn* column, int32_t type_index)
     return any_view_to_py(&column.data[slot])
 
 
-def _lookup_type_attr(int32_t type_index, name, bint ancestor=False):
+def _lookup_type_attr(int32_t type_index, str name, bint ancestor=False):
     """The type attribute `name` of a type (None when absent). With `ancestor`, a type
     without it takes the value of its nearest ancestor that has one."""
-    name = arg_str(name, "name")
     cdef TVMFFIByteArray key = str_to_bytearray(name)
     cdef const TVMFFITypeAttrColumn* column = TVMFFIGetTypeAttrColumn(&key)
     cdef const TVMFFITypeInfo* info
@@ -301,9 +299,8 @@ def _lookup_type_attr(int32_t type_index, name, bint ancestor=False):
     return None
 
 
-def _register_type_attr(int32_t type_index, name, value):
+def _register_type_attr(int32_t type_index, str name, value):
     """Set the type attribute `name` of a type (the runtime keeps its own reference)."""
-    name = arg_str(name, "name")
     cdef TVMFFIByteArray key = str_to_bytearray(name)
     cdef TVMFFIAny view
     cdef ArgStore store
@@ -415,12 +412,11 @@ cdef int init_handle(Object obj, Function ffi_init, tuple args) except -1:
     return 0
 
 
-def _make_reflected_init(type_info, Function ffi_init, cls_name, bint post_init):
+def _make_reflected_init(type_info, Function ffi_init, str cls_name, bint post_init):
     """The ``__init__`` that register_object installs: ``ffi_init(*args)``, or with keywords
     ``ffi_init(*args, KWARGS, name, value, ...)`` (values that are MISSING are dropped), then
     ``__post_init__()`` when post_init. Called on an instance of a class bound to another
     type (``super().__init__()`` from a registered subclass) it raises TypeError."""
-    cls_name = arg_str(cls_name, "cls_name")
 
     def __init__(self, *args, **kwargs):
         if type(self).__tvm_ffi_type_info__ is not type_info:
