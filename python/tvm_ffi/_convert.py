@@ -26,6 +26,9 @@ def convert(value):
     """
     if isinstance(value, Object) and not isinstance(value, (Function, core.Tensor)):
         return value
+    if isinstance(value, core.Tensor):
+        # As the reference does: a new Tensor (new handle) on the same memory.
+        return core.from_dlpack(value)
     if isinstance(value, _UNCHANGED) or value is None:
         return value
     if isinstance(value, tuple) and hasattr(value, "__tvm_ffi_object__"):

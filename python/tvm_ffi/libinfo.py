@@ -121,6 +121,15 @@ def find_python_helper_include_path():
     )
 
 
+def find_windows_implib():
+    """The import library tvm_ffi.lib next to the tvm_ffi DLL (linking on Windows).
+
+    The path is derived from the library's location; on other systems no such file exists,
+    and the path says where it would be.
+    """
+    return os.path.join(os.path.dirname(find_libtvm_ffi()), "tvm_ffi.lib")
+
+
 def include_paths():
     """Every include directory a C++ user of the headers needs: sorted, without duplicates."""
     paths = {find_include_path(), find_dlpack_include_path()}

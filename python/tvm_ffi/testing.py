@@ -49,6 +49,19 @@ def load_testing_library():
 load_testing_library()
 
 
+def create_object(type_key, **kwargs):
+    """A new object of the registered type type_key with its fields set from kwargs.
+
+    Fields not given take their defaults; a field without a default that is not given, or a
+    name that is no field, is a TypeError (through ``ffi.MakeObjectFromPackedArgs``).
+    """
+    args = [type_key]
+    for name, value in kwargs.items():
+        args.append(name)
+        args.append(value)
+    return registry.get_global_func("ffi.MakeObjectFromPackedArgs")(*args)
+
+
 def __getattr__(name):
     func = registry.get_global_func("testing." + name, allow_missing=True)
     if func is None:

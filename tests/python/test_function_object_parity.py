@@ -262,6 +262,32 @@ def test_moved_object_reaches_a_typed_parameter():
     assert lst.__chandle__() == 0 or list(lst) == [1, 2]
 
 
+def test_moved_object_reaches_a_python_callback_which_takes_it():
+    lst = tvm_ffi.List([1, 2])
+    seen = []
+
+    def callback(x):
+        seen.append(x)
+        return len(x)
+
+    assert tvm_ffi.convert(callback)(lst._move()) == 2
+    assert lst.__chandle__() == 0
+    assert isinstance(seen[0], tvm_ffi.List) and list(seen[0]) == [1, 2]
+
+
+def test_moved_object_forwarded_by_cpp_is_taken_by_the_final_callee():
+    lst = tvm_ffi.List([3])
+    out = tvm_ffi.get_global_func("testing.apply")(lambda x: x, lst._move())
+    assert lst.__chandle__() == 0 and list(out) == [3]
+
+
+def test_move_of_an_emptied_object_is_refused():
+    lst = tvm_ffi.List([1])
+    tvm_ffi.convert(lambda x: None)(lst._move())
+    with pytest.raises(ValueError, match="handle is NULL"):
+        tvm_ffi.get_global_func("testing.echo")(lst._move())
+
+
 def test_move_passes_an_object_rvalue_ref():
     lst = tvm_ffi.List([1])
     kind = tvm_ffi.get_global_func("testing.type_index")(lst._move())

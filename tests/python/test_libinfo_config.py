@@ -5,6 +5,7 @@ import shutil
 import subprocess
 import sys
 
+import pytest
 import tvm_ffi
 from tvm_ffi import libinfo
 
@@ -108,6 +109,57 @@ def test_find_library_missing_lists_the_directories(tmp_path):
             "no-such-dist", "nothing_here", [pathlib.Path(tmp_path)], use_env_path=False
         )
     assert str(tmp_path) in str(info.value)
+
+
+def test_python_helper_header_is_found():
+    path = libinfo.find_python_helper_include_path()
+    assert os.path.isfile(os.path.join(path, "tvm_ffi_python_helpers.h"))
+
+
+def test_python_helper_header_installed_with_the_cxx_headers():
+    installed = os.path.join(os.path.dirname(tvm_ffi.__file__), "include")
+    if not os.path.isdir(installed):
+        pytest.skip("running from a source tree, not an installed package")
+    assert libinfo.find_python_helper_include_path() == libinfo.find_include_path()
+    assert libinfo.include_paths() == [libinfo.find_include_path()]
+
+
+def test_find_windows_implib_is_next_to_the_library():
+    implib = libinfo.find_windows_implib()
+    assert os.path.basename(implib) == "tvm_ffi.lib"
+    assert os.path.dirname(implib) == os.path.dirname(libinfo.find_libtvm_ffi())
+
+
+def test_config_command_does_not_import_the_core(tmp_path):
+    # A script named like the console script: the package sees argv[0] and stays light.
+    script = tmp_path / "tvm-ffi-config"
+    script.write_text(
+        "import sys\n"
+        "from tvm_ffi.config import main\n"
+        "main(['--libs'])\n"
+        "print(sorted(m for m in ('tvm_ffi.core', 'tvm_ffi.cpp') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines() == ["-ltvm_ffi", "[]"] and out.stderr == ""
+
+
+def test_config_module_run_does_not_import_the_core():
+    if sys.version_info < (3, 10):
+        pytest.skip("sys.orig_argv (how -m is recognised) is new in Python 3.10")
+    out = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "tvm_ffi.config", "--libs"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.strip() == "-ltvm_ffi"
+    assert "tvm_ffi.libinfo" in out.stderr and "tvm_ffi.core" not in out.stderr
+
+
+def test_package_import_elsewhere_still_loads_everything():
+    code = "import tvm_ffi, sys; print('tvm_ffi.core' in sys.modules, hasattr(tvm_ffi, 'cpp'))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True True"
 
 
 def test_include_paths_are_sorted_and_unique():

@@ -110,9 +110,34 @@ def test_dlpack_own_device_is_accepted():
     )
 
 
-def test_from_dlpack_of_tensor_is_the_same_tensor():
-    t = tvm_ffi.from_dlpack(np.zeros(3, dtype="float32"))
-    assert tvm_ffi.from_dlpack(t).same_as(t)
+def test_from_dlpack_of_tensor_is_a_new_tensor_on_the_same_memory():
+    arr = np.arange(3, dtype="float32")
+    t = tvm_ffi.from_dlpack(arr)
+    again = tvm_ffi.from_dlpack(t)
+    assert type(again) is tvm_ffi.Tensor and not again.same_as(t)
+    assert again.data_ptr() == t.data_ptr() == arr.ctypes.data
+    assert (again.shape, again.dtype) == ((3,), "float32")
+
+
+def test_from_dlpack_of_tensor_keeps_the_memory_alive_alone():
+    t = tvm_ffi.from_dlpack(np.arange(3, dtype="int64"))
+    again = tvm_ffi.from_dlpack(t)
+    del t
+    gc.collect()
+    assert list(np.from_dlpack(again)) == [0, 1, 2]
+
+
+def test_convert_of_tensor_is_a_new_tensor_on_the_same_memory():
+    t = tvm_ffi.from_dlpack(np.zeros(4, dtype="int8"))
+    out = tvm_ffi.convert(t)
+    assert isinstance(out, tvm_ffi.Tensor) and not out.same_as(t)
+    assert out.data_ptr() == t.data_ptr()
+
+
+def test_from_dlpack_of_tensor_checks_requirements():
+    t = tvm_ffi.from_dlpack(np.zeros((4, 4), dtype="float32")[:, ::2])
+    with pytest.raises(RuntimeError, match=r"^FromDLPack: Tensor is not contiguous\.$"):
+        tvm_ffi.from_dlpack(t, require_contiguous=True)
 
 
 def test_from_dlpack_capsule_producer_consumes_versioned_capsule():
@@ -327,14 +352,74 @@ def test_object_array_rejected_with_reason():
 
 def test_require_contiguous_rejects_strided_view():
     view = np.zeros((4, 4), dtype="float32")[:, ::2]
-    with pytest.raises(ValueError, match="contiguous"):
+    with pytest.raises(RuntimeError) as info:
         tvm_ffi.from_dlpack(view, require_contiguous=True)
+    assert str(info.value) == "FromDLPack: Tensor is not contiguous."
 
 
 def test_require_alignment_rejects_misaligned_data():
     view = np.zeros(16, dtype="uint8")[1:]
-    with pytest.raises(ValueError, match="aligned"):
+    with pytest.raises(RuntimeError) as info:
         tvm_ffi.from_dlpack(view, require_alignment=8)
+    assert str(info.value) == "FromDLPack: Data is not aligned to 8 bytes."
+
+
+def test_require_alignment_need_not_be_a_power_of_two():
+    arr = np.zeros(16, dtype="uint8")
+    skew = next(k for k in range(3) if (arr.ctypes.data + k) % 3 != 0)
+    with pytest.raises(RuntimeError, match="aligned to 3 bytes"):
+        tvm_ffi.from_dlpack(arr[skew:], require_alignment=3)
+    fit = next(k for k in range(3) if (arr.ctypes.data + k) % 3 == 0)
+    assert tvm_ffi.from_dlpack(arr[fit:], require_alignment=3).shape == (16 - fit,)
+
+
+def test_require_alignment_counts_the_byte_offset():
+    arr = np.zeros(16, dtype="uint8")
+    base = tvm_ffi.from_dlpack(arr, require_alignment=16)
+    assert base.data_ptr() % 16 == 0
+    with pytest.raises(RuntimeError, match="aligned to 16 bytes"):
+        tvm_ffi.from_dlpack(arr[8:], require_alignment=16)
+
+
+def test_negative_require_alignment_is_a_value_error():
+    with pytest.raises(ValueError, match="require_alignment"):
+        tvm_ffi.from_dlpack(np.zeros(2), require_alignment=-1)
+
+
+def test_requirements_met_give_a_tensor():
+    arr = np.zeros((2, 3), dtype="float64")
+    t = tvm_ffi.from_dlpack(arr, require_alignment=8, require_contiguous=True)
+    assert t.shape == (2, 3) and t.data_ptr() == arr.ctypes.data
+
+
+def test_require_contiguous_ignores_unit_dimensions():
+    view = np.zeros((3, 1), dtype="float32")[:, ::1]
+    view = np.lib.stride_tricks.as_strided(view, shape=(3, 1), strides=(4, 400))
+    assert tvm_ffi.from_dlpack(view, require_contiguous=True).shape == (3, 1)
+
+
+def test_refused_numpy_array_keeps_its_reference_count():
+    import sys
+
+    view = np.zeros((4, 4), dtype="float32")[:, ::2]
+    refs = sys.getrefcount(view)
+    with pytest.raises(RuntimeError, match="not contiguous"):
+        tvm_ffi.from_dlpack(view, require_contiguous=True)
+    assert sys.getrefcount(view) == refs
+
+
+def test_refused_producer_capsule_stays_unconsumed():
+    producer = CapsuleProducer(np.zeros((4, 4), dtype="float32")[:, ::2])
+    with pytest.raises(RuntimeError, match="not contiguous"):
+        tvm_ffi.from_dlpack(producer, require_contiguous=True)
+    assert _capsule_name_is(producer.capsules[-1], b"dltensor_versioned")
+
+
+def test_refused_raw_capsule_can_still_be_imported():
+    capsule = np.zeros(16, dtype="uint8")[1:].__dlpack__()
+    with pytest.raises(RuntimeError, match="not aligned"):
+        tvm_ffi.from_dlpack(capsule, require_alignment=4)
+    assert tvm_ffi.from_dlpack(capsule).shape == (15,)
 
 
 def test_tensor_view_parameter_from_numpy_no_copy():

@@ -510,10 +510,12 @@ cdef object any_view_to_py(const TVMFFIAny* value):
     if tindex == kTVMFFIDevice:
         return make_device(value.v_device)
     if tindex == kTVMFFIObjectRValueRef:
+        # The caller moved the object in: the Python side takes the reference over, and
+        # the caller's handle is left empty.
         obj = (<TVMFFIObject**>value.v_ptr)[0]
         if obj == NULL:
             return None
-        TVMFFIObjectIncRef(obj)
+        (<TVMFFIObject**>value.v_ptr)[0] = NULL
         return owned_object_to_py(obj)
     if tindex == kTVMFFIDLTensorPtr:
         # The DLTensor is borrowed for the call only; a Python object could outlive it.

@@ -232,7 +232,18 @@ cdef class DataType:
         return hash(pack_dl(self.cdtype))
 
     def __reduce__(self):
-        return (DataType, (str(self),))
+        # By the numbers, as the reference pickles it: pickles load in either implementation.
+        return (_create_cdtype_from_tuple,
+                (type(self), self.cdtype.code, self.cdtype.bits, <int16_t>self.cdtype.lanes))
+
+
+def _create_cdtype_from_tuple(cls, type_code, bits, lanes):
+    """Unpickle a DataType (or subclass) from its DLDataType fields."""
+    cdef DataType out = <DataType>cls.__new__(cls)
+    out.cdtype.code = <uint8_t>type_code
+    out.cdtype.bits = <uint8_t>bits
+    out.cdtype.lanes = <uint16_t><int16_t>lanes
+    return out
 
 
 # Parsed form of every dtype string seen, and the dtype of every packed DLDataType.

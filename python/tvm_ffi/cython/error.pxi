@@ -1,16 +1,18 @@
 # Errors crossing the boundary in both directions.
 #
 # Native -> Python: the Error object's kind picks the exception class
-# (ERROR_KIND_TO_CLS, extended by register_error); its backtrace (most recent
-# call first, lines `  File "f", line N, in func`) becomes real traceback
-# entries appended after the Python frames, so traceback.format_exc() shows
-# them in most-recent-call-last order.
+# (ERROR_KIND_TO_CLS, extended by register_error; unregistered kinds give
+# RuntimeError) and the exception is made from the message alone; it carries
+# the Error as __tvm_ffi_error__. The backtrace (most recent call first, lines
+# `  File "f", line N, in func`) becomes traceback entries appended after the
+# Python frames, so traceback.format_exc() shows them most recent call last.
 #
-# Python -> native: an exception raised in a Python callback becomes an Error
-# with kind = the exception's class name (or its registered kind) and the
-# Python frames as backtrace text. The exception object itself rides along in
-# the Error's extra_context (an OpaquePyObject), so when the error comes back
-# to Python the very same exception object is raised again.
+# Python -> native: an exception leaving a Python callback (or passed as a
+# value) becomes an Error whose kind is the registered kind of its exact class,
+# else "RuntimeError", with message str(exc) and the Python frames as
+# backtrace. An exception that came from native code carries its Error, which is
+# reused (with the frames it crossed appended), so the kind, message and
+# identity of a native error survive a Python layer.
 
 import os as _os
 import types as _types
@@ -30,10 +32,6 @@ ERROR_CLS_TO_KIND = {cls: kind for kind, cls in ERROR_KIND_TO_CLS.items()}
 # Compiled on first use: `re` and `traceback` are imported lazily to keep import fast.
 _FRAME_RE = None
 _FRAME_PATTERN = r'^\s*File "(?P<file>[^"]*)", line (?P<line>\d+), in (?P<func>.*)$'
-# Attributes stored on Python exceptions that crossed the boundary.
-_ATTR_NUM_PY_FRAMES = "__tvm_ffi_num_py_frames__"
-_ATTR_KIND = "__tvm_ffi_error_kind__"
-_ATTR_MESSAGE = "__tvm_ffi_error_message__"
 
 
 def register_error(name_or_cls=None, cls=None):
@@ -169,35 +167,30 @@ def _traceback_with_native_frames(frames_recent_first, tail):
 
 
 def _format_py_frames(tb):
-    """Backtrace text (most recent call first) of a Python traceback, and its frame count."""
-    import traceback
-    summary = traceback.extract_tb(tb)
-    lines = ['  File "%s", line %d, in %s\n' % (f.filename, f.lineno or 0, f.name)
-             for f in reversed(summary)]
-    return "".join(lines), len(summary)
+    """Backtrace text (most recent call first) of a Python traceback, and its frame count.
+
+    Frames standing for native code (_native_frame) are left out: they came from an Error's
+    backtrace, which has them already.
+    """
+    lines = []
+    while tb is not None:
+        frame = tb.tb_frame
+        if frame.f_globals.get("__name__") != "<native>":
+            lines.append('  File "%s", line %d, in %s\n'
+                         % (frame.f_code.co_filename, tb.tb_lineno or 0, frame.f_code.co_name))
+        tb = tb.tb_next
+    lines.reverse()
+    return "".join(lines), len(lines)
 
 
 cdef object error_to_py_exception(TVMFFIObjectHandle err):
     """The Python exception of an Error object; steals the reference to err."""
     cdef TVMFFIErrorCell* cell = <TVMFFIErrorCell*>TVMFFIPyObjectCell(err)
-    cdef TVMFFIObject* extra
     cdef object exc = None
     try:
         kind = bytearray_to_str(&cell.kind)
         message = bytearray_to_str(&cell.message)
         frames = _parse_backtrace(bytearray_to_str(&cell.backtrace))
-        extra = <TVMFFIObject*>cell.extra_context
-        if extra != NULL and extra.type_index == kTVMFFIOpaquePyObject:
-            candidate = <object>(<TVMFFIOpaqueObjectCell*>TVMFFIPyObjectCell(extra)).handle
-            if isinstance(candidate, BaseException):
-                exc = candidate
-        if exc is not None:
-            # The leading frames are the Python ones recorded when exc left
-            # Python; exc.__traceback__ already holds them as real frames.
-            skip = getattr(exc, _ATTR_NUM_PY_FRAMES, 0)
-            exc.__traceback__ = _traceback_with_native_frames(
-                _drop_caller_frames(frames[skip:]), exc.__traceback__)
-            return exc
         cls = ERROR_KIND_TO_CLS.get(kind)
         if cls is not None:
             try:
@@ -206,11 +199,8 @@ cdef object error_to_py_exception(TVMFFIObjectHandle err):
                 # A registered class whose constructor wants more than a message.
                 exc = None
         if exc is None:
-            # Unregistered kinds: a RuntimeError with the message (the kind is kept below).
             exc = RuntimeError(message)
         try:
-            setattr(exc, _ATTR_KIND, kind)
-            setattr(exc, _ATTR_MESSAGE, message)
             TVMFFIObjectIncRef(err)
             exc.__tvm_ffi_error__ = wrap_object(err)
         except (AttributeError, TypeError):
@@ -247,8 +237,7 @@ cdef int raise_ffi_error(TVMFFIObjectHandle err) except -1:
 
 
 cdef TVMFFIObjectHandle py_exception_to_error(object exc) except NULL:
-    """A new Error object (owned) carrying exc: kind, message, Python backtrace, exc itself."""
-    cdef TVMFFIObjectHandle opaque = NULL
+    """A new reference to the Error object of exc: kind, message, Python backtrace."""
     cdef TVMFFIObjectHandle out = NULL
     cdef TVMFFIByteArray c_kind, c_msg, c_bt
     cdef TVMFFIObjectHandle reused
@@ -264,32 +253,14 @@ cdef TVMFFIObjectHandle py_exception_to_error(object exc) except NULL:
             (<TVMFFIErrorCell*>TVMFFIPyObjectCell(reused)).update_backtrace(reused, &c_bt, 1)
         TVMFFIObjectIncRef(reused)
         return reused
-    kind = getattr(exc, _ATTR_KIND, None)
-    message = getattr(exc, _ATTR_MESSAGE, None)
-    if not isinstance(kind, str):
-        # The exact class decides; unregistered classes are "RuntimeError" on the native side.
-        kind = ERROR_CLS_TO_KIND.get(type(exc), "RuntimeError")
-    if not isinstance(message, str):
-        if len(exc.args) == 1 and isinstance(exc.args[0], str):
-            message = exc.args[0]
-        else:
-            message = str(exc)
-    backtrace, num_frames = _format_py_frames(exc.__traceback__)
-    try:
-        setattr(exc, _ATTR_NUM_PY_FRAMES, num_frames)
-    except (AttributeError, TypeError):
-        pass
+    # The exact class decides (no MRO walk); unregistered classes are "RuntimeError".
+    kind = ERROR_CLS_TO_KIND.get(type(exc), "RuntimeError")
+    backtrace, _ = _format_py_frames(exc.__traceback__)
     c_kind = str_to_bytearray(kind)
-    c_msg = str_to_bytearray(message)
+    c_msg = str_to_bytearray(str(exc))
     c_bt = str_to_bytearray(backtrace)
-    Py_INCREF(exc)
-    if TVMFFIObjectCreateOpaque(<void*>exc, kTVMFFIOpaquePyObject, TVMFFIPyDecRefDeleter,
-                                &opaque) != 0:
-        Py_XDECREF(<PyObject*>exc)
-        raise_last_ffi_error()
-    ret = TVMFFIErrorCreateWithCauseAndExtraContext(&c_kind, &c_msg, &c_bt, NULL, opaque, &out)
-    TVMFFIObjectDecRef(opaque)
-    check_call(ret)
+    check_call(TVMFFIErrorCreateWithCauseAndExtraContext(&c_kind, &c_msg, &c_bt, NULL, NULL,
+                                                         &out))
     return out
 
 

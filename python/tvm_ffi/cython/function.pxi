@@ -22,11 +22,15 @@ cdef int py_safe_call(void* handle, const TVMFFIAny* args, int32_t num_args,
     cdef PyObject* stack_argv[kStackArgs]
     cdef PyObject** argv = stack_argv
     cdef PyObject* rv = NULL
+    if PyErr_Occurred() != NULL:
+        # Native code swallowed the error of a signal check and called back: the callback
+        # does not run under that pending Python error. It stays pending, and the call
+        # fails with the kind that says so, so that Python raises it (KeyboardInterrupt)
+        # when the error reaches it.
+        TVMFFIErrorSetRaisedFromCStr("EnvErrorAlreadySet",
+                                     "a Python error is pending; the callback did not run")
+        return -1
     try:
-        if PyErr_Occurred() != NULL:
-            # Native code swallowed the error of a signal check and called back: the
-            # callback fails with that pending Python error instead of running under it.
-            raise_pending_py_error()
         if num_args > kStackArgs:
             argv = <PyObject**>malloc(num_args * sizeof(PyObject*))
             if argv == NULL:
@@ -270,7 +274,13 @@ cdef uint64_t view_mask_from_metadata(object text):
     import json
     try:
         schema = json.loads(json.loads(text)["type_schema"])
-        params = schema["args"][1:]  # args[0] is the result
+        if "named_args" in schema:
+            # The reference's form: {"named_args": {"return": [...], "params": [...]}}.
+            params = schema["named_args"]["params"]
+        else:
+            params = schema["args"][1:]  # args[0] is the result
+        if not isinstance(params, list):
+            return 0
     except Exception:
         return 0
     cdef uint64_t mask = 0
@@ -278,6 +288,11 @@ cdef uint64_t view_mask_from_metadata(object text):
         if isinstance(param, dict) and param.get("type") == "DLTensor*":
             mask |= (<uint64_t>1) << i
     return mask
+
+
+def _dltensor_param_mask(text):
+    """The DLTensor* parameter bits view_mask_from_metadata reads from a metadata JSON."""
+    return view_mask_from_metadata(text)
 
 
 cdef uint64_t function_view_mask(Function f):

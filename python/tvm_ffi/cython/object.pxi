@@ -132,11 +132,6 @@ def _new_object(cls):
     return cls.__new__(cls)
 
 
-# Pickles name this helper by module path; it must be the package's (as in the reference
-# package), not the bare extension name, so that pickles load in either implementation.
-_new_object.__module__ = "tvm_ffi.core"
-
-
 def object_repr(obj):
     """The ffi.ReprPrint text of an Object; never raises (falls back to the address)."""
     cdef uintptr_t handle = <uintptr_t>(<Object>obj).chandle

@@ -490,3 +490,8 @@ def _convert_to_ffi_func(f, tensor_cls=None):
         return f(*[arg_as_tensor_cls(a, call_api, container_base) for a in args])
 
     return Function(call_with_framework_tensors)
+
+
+def _print_debug_info():
+    """Print the sizes of the per-type argument dispatch caches (a debugging aid)."""
+    print("TVMFFIPyGetArgDispatchMapSize: %d" % (len(_PRE_KIND) + len(_POST_KIND)))

@@ -21,3 +21,8 @@ def _env_set_stream(int32_t device_type, int32_t device_id, stream):
 def _env_get_stream(int32_t device_type, int32_t device_id):
     """This thread's stream of (device_type, device_id) as an int (0 when none is set)."""
     return <uintptr_t>TVMFFIEnvGetStream(device_type, device_id)
+
+
+# The reference package's names of the two functions above.
+_env_set_current_stream = _env_set_stream
+_env_get_current_stream = _env_get_stream

@@ -181,19 +181,7 @@ cdef class Tensor(Object):
 
     def is_contiguous(self):
         """Whether the layout is compact row-major (size-1 dimensions' strides ignored)."""
-        cdef DLTensor* t = tensor_dl(self)
-        cdef int64_t expected = 1
-        cdef int i
-        if t.strides == NULL:
-            return True
-        for i in range(t.ndim):
-            if t.shape[i] == 0:
-                return True
-        for i in range(t.ndim - 1, -1, -1):
-            if t.shape[i] != 1 and t.strides[i] != expected:
-                return False
-            expected *= t.shape[i]
-        return True
+        return dl_is_contiguous(tensor_dl(self))
 
     @property
     def byte_offset(self):
@@ -398,6 +386,35 @@ cdef void numpy_tensor_deleter(DLManagedTensorVersioned* self) noexcept nogil:
     free(self)
 
 
+cdef bint dl_is_contiguous(const DLTensor* t) noexcept:
+    """Compact row-major layout: NULL strides, an empty tensor, or strides equal to the
+    compact ones (those of size-1 dimensions ignored)."""
+    cdef int64_t expected = 1
+    cdef int i
+    if t.strides == NULL:
+        return True
+    for i in range(t.ndim):
+        if t.shape[i] == 0:
+            return True
+    for i in range(t.ndim - 1, -1, -1):
+        if t.shape[i] != 1 and t.strides[i] != expected:
+            return False
+        expected *= t.shape[i]
+    return True
+
+
+cdef int check_dlpack_requirements(const DLTensor* t, int32_t require_alignment,
+                                   int32_t require_contiguous) except -1:
+    """The from_dlpack requirements, checked before the import so that a refused tensor is
+    left to its producer; RuntimeError with the reference's texts."""
+    if require_alignment > 0 and (
+            (<uintptr_t>t.data + <uintptr_t>t.byte_offset) % <uintptr_t>require_alignment != 0):
+        raise RuntimeError("FromDLPack: Data is not aligned to %d bytes." % require_alignment)
+    if require_contiguous and not dl_is_contiguous(t):
+        raise RuntimeError("FromDLPack: Tensor is not contiguous.")
+    return 0
+
+
 cdef TVMFFIObjectHandle managed_to_handle(DLManagedTensorVersioned* managed, object owner,
                                           bint readonly, int32_t require_alignment,
                                           int32_t require_contiguous) except NULL:
@@ -409,6 +426,11 @@ cdef TVMFFIObjectHandle managed_to_handle(DLManagedTensorVersioned* managed, obj
     Py_INCREF(owner)
     managed.manager_ctx = <void*>owner
     managed.deleter = numpy_tensor_deleter
+    try:
+        check_dlpack_requirements(&managed.dl_tensor, require_alignment, require_contiguous)
+    except RuntimeError:
+        managed.deleter(managed)
+        raise
     # The import copies shape and strides, so stack arrays for them suffice.
     if TVMFFITensorFromDLPackVersioned(managed, require_alignment, require_contiguous,
                                        &out) != 0:
@@ -548,12 +570,14 @@ cdef TVMFFIObjectHandle capsule_to_handle(object capsule, object producer,
     cdef TVMFFIObjectHandle out = NULL
     if capsule_is_versioned(capsule, producer):
         versioned = <DLManagedTensorVersioned*>PyCapsule_GetPointer(capsule, kCapsuleVersioned)
+        check_dlpack_requirements(&versioned.dl_tensor, require_alignment, require_contiguous)
         check_call(TVMFFITensorFromDLPackVersioned(versioned, require_alignment,
                                                    require_contiguous, &out))
         # From here the Tensor owns the producer's tensor: the capsule must not delete it.
         PyCapsule_SetName(capsule, kCapsuleVersionedUsed)
         return out
     legacy = <DLManagedTensor*>PyCapsule_GetPointer(capsule, kCapsuleLegacy)
+    check_dlpack_requirements(&legacy.dl_tensor, require_alignment, require_contiguous)
     check_call(TVMFFITensorFromDLPack(legacy, require_alignment, require_contiguous, &out))
     PyCapsule_SetName(capsule, kCapsuleLegacyUsed)
     return out
@@ -564,10 +588,7 @@ cdef TVMFFIObjectHandle dlpack_to_handle(object obj, int32_t require_alignment,
     """An owned Tensor handle sharing obj's memory (obj: a DLPack producer)."""
     cdef TVMFFIObjectHandle out = NULL
     cdef TVMFFIObjectHandle raw
-    if isinstance(obj, Tensor):
-        (<Tensor>obj)._check_handle()
-        TVMFFIObjectIncRef((<Tensor>obj).chandle)
-        return (<Tensor>obj).chandle
+    # A tvm_ffi.Tensor goes through its own __dlpack__ like any producer: a new handle.
     # Framework tensors (torch): through the class's DLPack C exchange table.
     out = exchange_to_handle(obj, require_alignment, require_contiguous)
     if out != NULL:
@@ -599,7 +620,14 @@ cdef TVMFFIObjectHandle exchange_to_handle(object obj, int32_t require_alignment
         raise_pending_py_error()
     if api == NULL:
         return NULL
-    if TVMFFIPyExchangeToHandle(obj, api, require_alignment, require_contiguous, &out) == 0:
+    # Each export is a fresh DLPack tensor: the requirements are checked on the import.
+    if TVMFFIPyExchangeToHandle(obj, api, 0, 0, &out) == 0:
+        try:
+            check_dlpack_requirements(tensor_cell(out), require_alignment,
+                                      require_contiguous)
+        except RuntimeError:
+            TVMFFIObjectDecRef(out)
+            raise
         return out
     if PyErr_ExceptionMatches(BufferError):
         PyErr_Clear()
@@ -640,8 +668,11 @@ def from_dlpack(obj, *, int require_alignment=0, bint require_contiguous=False):
     require_alignment: bytes the first element's address must be a multiple of
     (0: no requirement). require_contiguous: reject non-compact layouts.
     The producer's memory stays alive as long as the Tensor (or any consumer
-    it is passed on to) holds it. Raises ValueError when a requirement fails.
+    it is passed on to) holds it. Raises RuntimeError when a requirement fails.
     """
+    if require_alignment < 0:
+        raise ValueError("from_dlpack: require_alignment must not be negative (got %d)"
+                         % require_alignment)
     return wrap_object(dlpack_to_handle(obj, require_alignment, 1 if require_contiguous else 0))
 
 
