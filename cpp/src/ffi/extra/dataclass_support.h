@@ -81,8 +81,8 @@ inline const reflection::TypeAttrColumn& CompareHooks() {
 inline bool AppendContainerItems(const Object* obj, int32_t type_index, std::vector<Any>* items) {
   if (type_index == kTVMFFIArray || type_index == kTVMFFIList) {
     const SeqBaseObj* seq = static_cast<const SeqBaseObj*>(obj);
-    items->reserve(items->size() + static_cast<size_t>(seq->size));
-    for (int64_t i = 0; i < seq->size; ++i) {
+    items->reserve(items->size() + static_cast<size_t>(seq->SeqCell()->size));
+    for (int64_t i = 0; i < seq->SeqCell()->size; ++i) {
       items->push_back(Any(AnyView::CopyFromTVMFFIAny(seq->slots()[i])));
     }
     return true;

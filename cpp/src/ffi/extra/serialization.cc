@@ -206,8 +206,8 @@ class GraphWriter {
     if (tindex == kTVMFFIArray || tindex == kTVMFFIList) {
       const auto* seq = reinterpret_cast<const detail::SeqBaseObj*>(cell->v_obj);
       const TVMFFIAny* slots = seq->slots();
-      f.children.reserve(static_cast<size_t>(seq->size));
-      for (int64_t i = 0; i < seq->size; ++i) {
+      f.children.reserve(static_cast<size_t>(seq->SeqCell()->size));
+      for (int64_t i = 0; i < seq->SeqCell()->size; ++i) {
         f.children.push_back(*reinterpret_cast<const Any*>(slots + i));
       }
     } else if (tindex == kTVMFFIMap || tindex == kTVMFFIDict) {
