@@ -33,7 +33,6 @@ TEST(SeqBaseApi, SizeCapacityAndEmptyReadTheCell) {
   EXPECT_EQ(o->SeqCell()->size, 3);
   Array<int> a;
   EXPECT_TRUE(a.GetArrayObj()->empty());
-  EXPECT_EQ(a.GetArrayObj()->capacity(), 4u);
 }
 
 TEST(SeqBaseApi, AtAndIndexReturnTheElementsAsAny) {
