@@ -71,8 +71,8 @@ TEST(ArrayObjStatics, CreateRepeated) {
 TEST(ArrayObjStatics, CopyFromKeepsTheSourceAndChecksCapacity) {
   Array<int> a = {1, 2, 3};
   ffi::ObjectPtr<ffi::ArrayObj> c = ffi::ArrayObj::CopyFrom(8, a.GetArrayObj());
-  EXPECT_EQ(c->capacity, 8);
-  EXPECT_EQ(c->size, 3);
+  EXPECT_EQ(c->SeqCell()->capacity, 8);
+  EXPECT_EQ(c->SeqCell()->size, 3);
   EXPECT_EQ(a.size(), 3u);
   try {
     ffi::ArrayObj::CopyFrom(2, a.GetArrayObj());
@@ -93,7 +93,7 @@ TEST(ArrayObjStatics, MoveFromEmptiesTheSourceAndChecksCapacity) {
   }
   EXPECT_EQ(a.size(), 3u);  // unchanged by the failed move
   ffi::ObjectPtr<ffi::ArrayObj> m = ffi::ArrayObj::MoveFrom(4, a.GetArrayObj());
-  EXPECT_EQ(m->size, 3);
+  EXPECT_EQ(m->SeqCell()->size, 3);
   EXPECT_EQ(a.size(), 0u);
 }
 

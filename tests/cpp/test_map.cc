@@ -74,25 +74,26 @@ TEST(Map, DefaultIsEmpty) {
   EXPECT_EQ(m.count("x"), 0);
 }
 
-TEST(Map, AtMissingStringKeyRaisesKeyErrorNamingIt) {
+// The KeyError text is fixed by the spec (cpp_api.md §2.12): the same for every key.
+TEST(Map, AtMissingStringKeyRaisesKeyError) {
   Map<String, int> m = {{"Alice", 100}};
   try {
     m.at("Carol");
     FAIL() << "no exception";
   } catch (const ffi::Error& e) {
     EXPECT_EQ(e.kind(), "KeyError");
-    EXPECT_NE(e.message().find("\"Carol\""), std::string::npos) << e.message();
+    EXPECT_EQ(e.message(), "key is not in Map");
   }
 }
 
-TEST(Map, AtMissingIntKeyRaisesKeyErrorNamingIt) {
+TEST(Map, IndexingMissingIntKeyRaisesKeyError) {
   Map<int64_t, String> m = {{1, "one"}};
   try {
     m[42];
     FAIL() << "no exception";
   } catch (const ffi::Error& e) {
     EXPECT_EQ(e.kind(), "KeyError");
-    EXPECT_NE(e.message().find("42"), std::string::npos) << e.message();
+    EXPECT_EQ(e.message(), "key is not in Map");
   }
 }
 
@@ -512,7 +513,7 @@ TEST(MapGlobals, GetItemMissingRaisesKeyError) {
     FAIL() << "no exception";
   } catch (const ffi::Error& e) {
     EXPECT_EQ(e.kind(), "KeyError");
-    EXPECT_NE(e.message().find("\"nope\""), std::string::npos) << e.message();
+    EXPECT_EQ(e.message(), "key is not in Map");
   }
 }
 
@@ -616,18 +617,6 @@ TEST(Map, FromUnorderedMap) {
   EXPECT_EQ(m.at("b"), 2);
   ffi::Dict<String, int> d(src);
   EXPECT_EQ(d.at("a"), 1);
-}
-
-TEST(Map, AtMissingKeyRaisesKeyErrorNamingTheKey) {
-  Map<String, int> m = {{"a", 1}};
-  try {
-    m.at("nope");
-    FAIL() << "no exception";
-  } catch (const ffi::Error& e) {
-    EXPECT_EQ(e.kind(), "KeyError");
-    EXPECT_NE(e.message().find("key is not in Map"), std::string::npos) << e.message();
-    EXPECT_NE(e.message().find("\"nope\""), std::string::npos) << e.message();
-  }
 }
 
 TEST(Map, GetReturnsStdOptional) {

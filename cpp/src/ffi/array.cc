@@ -64,7 +64,7 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       .def(
           "ffi.ArraySize",
           [](AnyView array) -> int64_t {
-            return SeqArg(array, kTVMFFIArray, "ffi.ArraySize")->size;
+            return SeqArg(array, kTVMFFIArray, "ffi.ArraySize")->SeqCell()->size;
           },
           "The number of elements of an Array.")
       .def_packed(
@@ -84,7 +84,9 @@ TVM_FFI_STATIC_INIT_BLOCK() {
           "The element at index (IndexError when out of range).")
       .def(
           "ffi.ListSize",
-          [](AnyView list) -> int64_t { return SeqArg(list, kTVMFFIList, "ffi.ListSize")->size; },
+          [](AnyView list) -> int64_t {
+            return SeqArg(list, kTVMFFIList, "ffi.ListSize")->SeqCell()->size;
+          },
           "The number of elements of a List.")
       .def(
           "ffi.ListSetItem",

@@ -54,7 +54,7 @@ const detail::SeqBaseObj* SeqArg(const AnyView& arg, int32_t type_index, const c
 }
 
 bool SeqContains(const detail::SeqBaseObj* seq, const AnyView& value) {
-  for (int64_t i = 0; i < seq->size; ++i) {
+  for (int64_t i = 0; i < seq->SeqCell()->size; ++i) {
     if (AnyEqual()(AnyView(seq->GetItem(i)), value)) return true;
   }
   return false;
@@ -94,7 +94,7 @@ class NonCPUDeviceFinder {
         if (!visited_.insert(obj).second) return false;
         const auto* seq =
             static_cast<const detail::SeqBaseObj*>(reinterpret_cast<const Object*>(obj));
-        for (int64_t i = 0; i < seq->size; ++i) {
+        for (int64_t i = 0; i < seq->SeqCell()->size; ++i) {
           if (Find(AnyView(seq->GetItem(i)), out)) return true;
         }
         return false;
@@ -172,8 +172,8 @@ TVM_FFI_STATIC_INIT_BLOCK() {
             const auto* seq =
                 static_cast<const detail::SeqBaseObj*>(reinterpret_cast<const Object*>(r));
             std::vector<Any> items;
-            items.reserve(static_cast<size_t>(seq->size));
-            for (int64_t i = 0; i < seq->size; ++i) items.emplace_back(seq->GetItem(i));
+            items.reserve(static_cast<size_t>(seq->SeqCell()->size));
+            for (int64_t i = 0; i < seq->SeqCell()->size; ++i) items.emplace_back(seq->GetItem(i));
             int64_t new_size = static_cast<int64_t>(l.size()) - (stop - start) +
                                static_cast<int64_t>(items.size());
             // Reserve before editing so that running out of memory changes nothing.

@@ -63,12 +63,12 @@ AnyView KeyView(const AnyView& key, Any* storage) {
   return AnyView(*storage);
 }
 
-Any GetItem(const detail::MapCore* table, const AnyView& key, const char* container) {
+Any GetItem(const detail::MapCore* table, const AnyView& key) {
   Any storage;
   AnyView k = KeyView(key, &storage);
   const TVMFFIAny* kcell = detail::AnyUnsafe::GetTVMFFIAny(k);
   const TVMFFIAny* v = table->FindValue(kcell);
-  if (v == nullptr) detail::ThrowMapKeyError(container, kcell);
+  if (v == nullptr) detail::ThrowMapKeyError();
   return Any(AnyView::CopyFromTVMFFIAny(*v));
 }
 
@@ -150,7 +150,7 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       .def(
           "ffi.MapGetItem",
           [](AnyView map, AnyView key) -> Any {
-            return GetItem(TableArg(map, kTVMFFIMap, "ffi.MapGetItem"), key, "Map");
+            return GetItem(TableArg(map, kTVMFFIMap, "ffi.MapGetItem"), key);
           },
           "The value of key (KeyError when missing).")
       .def(
@@ -192,7 +192,7 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       .def(
           "ffi.DictGetItem",
           [](AnyView dict, AnyView key) -> Any {
-            return GetItem(TableArg(dict, kTVMFFIDict, "ffi.DictGetItem"), key, "Dict");
+            return GetItem(TableArg(dict, kTVMFFIDict, "ffi.DictGetItem"), key);
           },
           "The value of key (KeyError when missing).")
       .def(
@@ -233,7 +233,7 @@ TVM_FFI_STATIC_INIT_BLOCK() {
             AnyView k = KeyView(key, &storage);
             const TVMFFIAny* kcell = detail::AnyUnsafe::GetTVMFFIAny(k);
             if (!MutableDictArg(dict, "ffi.DictErase")->Erase(kcell)) {
-              detail::ThrowMapKeyError("Dict", kcell);
+              detail::ThrowMapKeyError();
             }
           },
           "Remove key in place (KeyError when missing).")

@@ -21,6 +21,7 @@
 #include <atomic>
 #include <exception>
 #include <iostream>
+#include <memory>
 #include <new>
 #include <optional>
 #include <sstream>
@@ -230,9 +231,24 @@ namespace detail {
  */
 class ErrorBuilder {
  public:
+  /*! \brief The backtrace is taken at the throw, starting at file:line in func. */
   ErrorBuilder(const char* kind, const char* file, int line, const char* func,
                bool log_before_throw = false)
       : kind_(kind), file_(file), line_(line), func_(func), log_(log_before_throw) {}
+  /*! \brief An error with a backtrace the caller already has (most recent call first). */
+  ErrorBuilder(std::string kind, std::string backtrace, bool log_before_throw)
+      : kind_(std::move(kind)), backtrace_(std::move(backtrace)), log_(log_before_throw) {}
+  /*! \brief As above, with the backtrace as a byte array (NULL: none). */
+  ErrorBuilder(std::string kind, const TVMFFIByteArray* backtrace, bool log_before_throw)
+      : ErrorBuilder(std::move(kind), ByteArrayString(backtrace), log_before_throw) {}
+  /*! \brief As above, and the error records its cause and an extra context object. */
+  ErrorBuilder(std::string kind, const TVMFFIByteArray* backtrace, bool log_before_throw,
+               std::optional<Error> cause_chain, std::optional<ObjectRef> extra_context)
+      : kind_(std::move(kind)),
+        backtrace_(ByteArrayString(backtrace)),
+        log_(log_before_throw),
+        cause_chain_(std::move(cause_chain)),
+        extra_context_(std::move(extra_context)) {}
   ErrorBuilder(const ErrorBuilder&) = delete;
   ErrorBuilder& operator=(const ErrorBuilder&) = delete;
   std::ostringstream& stream() { return stream_; }
@@ -243,19 +259,29 @@ class ErrorBuilder {
   [[noreturn]]
 #endif
   ~ErrorBuilder() noexcept(false) {
-    const TVMFFIByteArray* bt = TVMFFIBacktrace(file_, line_, func_, 0);
-    std::string_view trace = bt ? std::string_view(bt->data, bt->size) : std::string_view();
-    Error error(kind_, stream_.str(), trace);
+    if (file_ != nullptr) {
+      const TVMFFIByteArray* bt = TVMFFIBacktrace(file_, line_, func_, 0);
+      if (bt != nullptr) backtrace_.assign(bt->data, bt->size);
+    }
+    Error error(kind_, stream_.str(), backtrace_, std::move(cause_chain_),
+                std::move(extra_context_));
     if (log_) std::cerr << error.FullMessage();
     throw error;
   }
 
  private:
-  const char* kind_;
-  const char* file_;
-  int line_;
-  const char* func_;
+  static std::string ByteArrayString(const TVMFFIByteArray* b) {
+    return b != nullptr ? std::string(b->data, b->size) : std::string();
+  }
+
+  std::string kind_;
+  const char* file_ = nullptr;
+  int line_ = 0;
+  const char* func_ = nullptr;
+  std::string backtrace_;
   bool log_;
+  std::optional<Error> cause_chain_;
+  std::optional<ObjectRef> extra_context_;
   std::ostringstream stream_;
 };
 
@@ -298,6 +324,14 @@ TVM_FFI_NAMESPACE_END
 
 #ifndef TVM_FFI_ALWAYS_LOG_BEFORE_THROW
 #define TVM_FFI_ALWAYS_LOG_BEFORE_THROW 0
+#endif
+// Build configuration defaults user code may test (cpp_api.md §3.1): backtraces come from the
+// runtime (libtvm_ffi decides how it walks the stack); these only record the wheel's defaults.
+#ifndef TVM_FFI_USE_LIBBACKTRACE
+#define TVM_FFI_USE_LIBBACKTRACE 1
+#endif
+#ifndef TVM_FFI_BACKTRACE_ON_SEGFAULT
+#define TVM_FFI_BACKTRACE_ON_SEGFAULT 1
 #endif
 
 /*! \brief Throw an ffi::Error of the given kind: TVM_FFI_THROW(ValueError) << "msg". */
@@ -349,6 +383,28 @@ TVM_FFI_DEFINE_BINARY_CHECK_(LE, <=)
 TVM_FFI_DEFINE_BINARY_CHECK_(GT, >)
 TVM_FFI_DEFINE_BINARY_CHECK_(GE, >=)
 #undef TVM_FFI_DEFINE_BINARY_CHECK_
+
+/*! \return " (x vs. y) ", the operand part of a failed binary check's message. */
+template <typename X, typename Y>
+inline std::unique_ptr<std::string> LogCheckFormat(const X& x, const Y& y) {
+  std::ostringstream os;
+  os << " (" << x << " vs. " << y << ") ";
+  return std::make_unique<std::string>(os.str());
+}
+// LogCheck_OP(x, y): null when `x OP y` holds, else LogCheckFormat(x, y).
+#define TVM_FFI_DEFINE_LOG_CHECK_(name, op)                                     \
+  template <typename X, typename Y>                                             \
+  inline std::unique_ptr<std::string> LogCheck_##name(const X& x, const Y& y) { \
+    if (TVM_FFI_LIKELY(x op y)) return nullptr;                                 \
+    return LogCheckFormat(x, y);                                                \
+  }
+TVM_FFI_DEFINE_LOG_CHECK_(LT, <)
+TVM_FFI_DEFINE_LOG_CHECK_(GT, >)
+TVM_FFI_DEFINE_LOG_CHECK_(LE, <=)
+TVM_FFI_DEFINE_LOG_CHECK_(GE, >=)
+TVM_FFI_DEFINE_LOG_CHECK_(EQ, ==)
+TVM_FFI_DEFINE_LOG_CHECK_(NE, !=)
+#undef TVM_FFI_DEFINE_LOG_CHECK_
 }  // namespace detail
 TVM_FFI_NAMESPACE_END
 

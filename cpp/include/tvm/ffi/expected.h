@@ -87,11 +87,15 @@ class Expected {
                 !detail::kIsExpected<std::decay_t<U>> && !detail::kIsUnexpected<std::decay_t<U>> &&
                 !std::is_base_of_v<Error, std::decay_t<U>>>>
   Expected(U&& value) : data_(T(std::forward<U>(value))) {}  // NOLINT(runtime/explicit)
-  /*! \brief An Expected of another value type: its error, or its value converted to T. */
+  /*!
+   * \brief An Expected of another value type: its error, or its value as T (the stored value
+   *  as is when T subsumes U, else converted).
+   */
   template <typename U,
-            typename = std::enable_if_t<!std::is_same_v<U, T> && std::is_convertible_v<U, T>>>
+            typename = std::enable_if_t<!std::is_same_v<U, T> &&
+                                        (type_subsumes_v<T, U> || std::is_convertible_v<U, T>)>>
   Expected(const Expected<U>& other)  // NOLINT(runtime/explicit)
-      : data_(other.is_ok() ? Any(T(other.value())) : Any(other.error())) {}
+      : data_(FromOther(other)) {}
   Expected(Error error) : data_(std::move(error)) {}  // NOLINT(runtime/explicit)
   template <typename E>
   Expected(Unexpected<E> unexpected)  // NOLINT(runtime/explicit)
@@ -171,6 +175,14 @@ class Expected {
  private:
   Expected() = default;
   explicit Expected(Any data, int) : data_(std::move(data)) {}
+  template <typename U>
+  static Any FromOther(const Expected<U>& other) {
+    if constexpr (type_subsumes_v<T, U>) {
+      return other.data_;
+    } else {
+      return other.is_ok() ? Any(T(other.value())) : Any(other.error());
+    }
+  }
   Error MismatchError(const std::string& target) const {
     return Error("TypeError",
                  "Cannot treat type `" + data_.GetTypeKey() + "` as type `" + target + "`");
@@ -279,6 +291,10 @@ class UnexpectedBuilder {
   std::ostringstream stream_;
 };
 }  // namespace detail
+
+/*! \brief Expected<T> holds an Expected<U> as is when T subsumes U. */
+template <typename T, typename U>
+inline constexpr bool type_subsumes_v<Expected<T>, Expected<U>, void> = type_subsumes_v<T, U>;
 
 template <typename T>
 struct TypeTraits<Expected<T>> : TypeTraitsBase {

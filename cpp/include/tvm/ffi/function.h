@@ -41,6 +41,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -444,6 +445,17 @@ inline std::vector<String> Function::ListGlobalNames() {
     result.push_back(AnyView::CopyFromTVMFFIAny(items[i]).cast<String>());
   }
   return result;
+}
+
+/*!
+ * \brief The runtime type index registered for a type key (TVMFFITypeKeyToIndex); an
+ *  unknown key raises the runtime's error.
+ */
+inline int32_t TypeKeyToIndex(std::string_view type_key) {
+  TVMFFIByteArray key{type_key.data(), type_key.size()};
+  int32_t index = 0;
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeKeyToIndex(&key, &index));
+  return index;
 }
 
 /*!

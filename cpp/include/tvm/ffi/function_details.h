@@ -202,6 +202,64 @@ template <typename F>
 using FuncTypeOf = typename ToFuncType<typename FuncSignature<std::decay_t<F>>::RetType,
                                        typename FuncSignature<std::decay_t<F>>::ArgsTuple>::type;
 
+/*!
+ * \brief "0: int, 1: str": the numbered parameter list of a signature, for messages.
+ *  `Arg2Str<std::tuple<Args...>>::Run(os, std::index_sequence_for<Args...>{})`.
+ */
+template <typename ArgsTuple>
+struct Arg2Str;
+template <typename... Args>
+struct Arg2Str<std::tuple<Args...>> {
+  template <size_t... I>
+  static void Run(std::ostream& os, std::index_sequence<I...>) {
+    ((os << (I == 0 ? "" : ", ") << I << ": "
+         << FuncSignatureImpl<void, Args...>::template TypeStrOf<Args>()),
+     ...);
+  }
+};
+
+/*! \brief Facts of a typed callable R(Args...), as user code and tests read them. */
+template <typename R, typename... Args>
+struct FunctionInfoImpl {
+  using RetType = R;
+  using ArgType = std::tuple<Args...>;
+  static constexpr int32_t num_args = static_cast<int32_t>(sizeof...(Args));
+  /*! \brief Whether every parameter can be filled from a packed argument. */
+  static constexpr bool unpacked_supported = (kIsValidParam<Args> && ...);
+  /*! \brief "(0: int, 1: str) -> int" */
+  static std::string Sig() { return FuncSignatureImpl<R, Args...>::Sig(); }
+  /*! \brief The JSON type schema of the function. */
+  static std::string TypeSchema() { return FuncSignatureImpl<R, Args...>::Schema(); }
+};
+
+/*! \brief The receiver parameter of a method of C: `C*` for objects, `C` for references. */
+template <typename C, bool kConst>
+using MethodSelfType =
+    std::conditional_t<std::is_base_of_v<Object, C>, std::conditional_t<kConst, const C*, C*>,
+                       std::conditional_t<kConst, const C, C>>;
+
+/*!
+ * \brief FunctionInfo<F> for F a function type, pointer or reference, a lambda or functor,
+ *  or a member function pointer of an Object subclass (receiver `C*`) or of an ObjectRef
+ *  subclass (receiver `C`).
+ */
+template <typename F, typename = void>
+struct FunctionInfo
+    : FunctionInfo<typename ToFuncType<typename FuncSignature<std::decay_t<F>>::RetType,
+                                       typename FuncSignature<std::decay_t<F>>::ArgsTuple>::type> {
+};
+template <typename R, typename... Args>
+struct FunctionInfo<R(Args...)> : FunctionInfoImpl<R, Args...> {};
+template <typename R, typename... Args>
+struct FunctionInfo<R (*)(Args...)> : FunctionInfoImpl<R, Args...> {};
+template <typename R, typename... Args>
+struct FunctionInfo<R (&)(Args...)> : FunctionInfoImpl<R, Args...> {};
+template <typename C, typename R, typename... Args>
+struct FunctionInfo<R (C::*)(Args...)> : FunctionInfoImpl<R, MethodSelfType<C, false>, Args...> {};
+template <typename C, typename R, typename... Args>
+struct FunctionInfo<R (C::*)(Args...) const>
+    : FunctionInfoImpl<R, MethodSelfType<C, true>, Args...> {};
+
 /*! \brief Call a typed callable with packed arguments (used by the export macro). */
 template <typename F>
 inline void CallTypedPacked(const F& f, const char* name, const TVMFFIAny* args, int32_t num_args,

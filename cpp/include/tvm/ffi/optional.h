@@ -228,6 +228,13 @@ class Optional<T, std::enable_if_t<use_object_ref_optional_v<T>>> : public Objec
   Optional(std::nullptr_t) {}                           // NOLINT(runtime/explicit)
   Optional(const T& value) : ObjectRef(value) {}        // NOLINT(runtime/explicit)
   Optional(T&& value) : ObjectRef(std::move(value)) {}  // NOLINT(runtime/explicit)
+  /*! \brief Share the reference of an Optional of a subclass (Optional<Var> as Optional<Expr>). */
+  template <typename U, typename = std::enable_if_t<use_object_ref_optional_v<U> &&
+                                                    !std::is_same_v<U, T> && type_subsumes_v<T, U>>>
+  Optional(const Optional<U>& other) : ObjectRef(other) {}  // NOLINT(runtime/explicit)
+  template <typename U, typename = std::enable_if_t<use_object_ref_optional_v<U> &&
+                                                    !std::is_same_v<U, T> && type_subsumes_v<T, U>>>
+  Optional(Optional<U>&& other) : ObjectRef(std::move(other)) {}  // NOLINT(runtime/explicit)
   template <typename U, typename = std::enable_if_t<detail::kOptionalConvertible<T, Optional, U>>>
   Optional(U&& value) : ObjectRef(T(std::forward<U>(value))) {}  // NOLINT(runtime/explicit)
   template <typename U, typename = std::enable_if_t<detail::kOptionalConvertible<T, Optional, U>>>

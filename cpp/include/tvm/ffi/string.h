@@ -39,19 +39,30 @@
 
 TVM_FFI_NAMESPACE_BEGIN
 
+namespace detail {
+/*! \brief Common base of the heap objects of String and Bytes: header, then {data, size}. */
+class BytesObjBase : public Object, public TVMFFIByteArray {};
+}  // namespace detail
+
 /*! \brief Heap storage of a String: header, then {data, size}, then the bytes. */
-class StringObj : public Object, public TVMFFIByteArray {
+class StringObj : public detail::BytesObjBase {
  public:
   static constexpr int32_t _type_index = kTVMFFIStr;
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC("ffi.String", StringObj, Object);
 };
 
 /*! \brief Heap storage of Bytes; same layout as StringObj. */
-class BytesObj : public Object, public TVMFFIByteArray {
+class BytesObj : public detail::BytesObjBase {
  public:
   static constexpr int32_t _type_index = kTVMFFIBytes;
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC("ffi.Bytes", BytesObj, Object);
 };
+
+namespace detail {
+// 0.1.16 code names the heap objects through detail (cpp_api.md §2.6).
+using StringObj = ::tvm::ffi::StringObj;
+using BytesObj = ::tvm::ffi::BytesObj;
+}  // namespace detail
 
 namespace detail {
 template <typename StrT, int32_t kSmall, int32_t kHeap, int32_t kBorrowed>
@@ -610,6 +621,36 @@ struct TypeTraits<const char*> : TypeTraitsBase {
   }
   static std::string TypeStr() { return "str"; }
   static std::string TypeSchema() { return detail::SchemaOf("const char*"); }
+};
+
+/*!
+ * \brief A byte buffer passed by pointer: viewed as kTVMFFIByteArrayPtr (no copy, the caller
+ *  keeps it alive), stored as Bytes. Read back only from a ByteArrayPtr cell (no strict form).
+ */
+template <>
+struct TypeTraits<TVMFFIByteArray*> : TypeTraitsBase {
+  static constexpr bool storage_enabled = false;  // converted on every crossing
+  static void CopyToAnyView(TVMFFIByteArray* const& src, TVMFFIAny* r) {
+    TVM_FFI_ICHECK_NOTNULL(src);
+    r->type_index = kTVMFFIByteArrayPtr;
+    r->zero_padding = 0;
+    r->v_int64 = 0;
+    r->v_ptr = src;
+  }
+  static void MoveToAny(TVMFFIByteArray* src, TVMFFIAny* r) {
+    TVM_FFI_ICHECK_NOTNULL(src);
+    TypeTraits<Bytes>::MoveToAny(Bytes(*src), r);
+  }
+  static bool CheckAnyStrict(const TVMFFIAny*) { return false; }
+  static TVMFFIByteArray* CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
+    return static_cast<TVMFFIByteArray*>(src->v_ptr);
+  }
+  static std::optional<TVMFFIByteArray*> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (src->type_index == kTVMFFIByteArrayPtr) return static_cast<TVMFFIByteArray*>(src->v_ptr);
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return "TVMFFIByteArray*"; }
+  static std::string TypeSchema() { return detail::SchemaOf("TVMFFIByteArray*"); }
 };
 
 /*! \brief String literals, viewed as const char*. */

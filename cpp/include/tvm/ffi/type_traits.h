@@ -272,8 +272,9 @@ struct IntegerOf<T, true> {
 }  // namespace detail
 
 /*!
- * \brief Shared rules of integers and integral enums, stored as Int;
- *  narrowing is range-checked.
+ * \brief Shared rules of integers and integral enums, stored as Int. Reading
+ *  into a narrower type is a plain static_cast, as cpp_api.md §2.1 fixes (an
+ *  Int 300 read as int8_t is 44); only storing a uint64 above INT64_MAX fails.
  */
 template <typename Int>
 struct TypeTraitsIntBase : TypeTraitsBase {
@@ -299,34 +300,16 @@ struct TypeTraitsIntBase : TypeTraitsBase {
     CopyInt64ToAnyView(static_cast<int64_t>(src), r);
   }
   static void MoveToAny(Int src, TVMFFIAny* r) { CopyToAnyView(src, r); }
-  static bool InRange(int64_t v) {
-    if constexpr (std::is_same_v<Raw, int64_t>) {
-      return true;
-    } else if constexpr (std::is_unsigned_v<Raw>) {
-      return v >= 0 && static_cast<uint64_t>(v) <= std::numeric_limits<Raw>::max();
-    } else {
-      return v >= std::numeric_limits<Raw>::min() && v <= std::numeric_limits<Raw>::max();
-    }
-  }
-  static bool CheckAnyStrict(const TVMFFIAny* src) {
-    return src->type_index == kTVMFFIInt && InRange(src->v_int64);
-  }
+  static bool CheckAnyStrict(const TVMFFIAny* src) { return src->type_index == kTVMFFIInt; }
   static Int CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
     return static_cast<Int>(src->v_int64);
   }
   static Int MoveFromAnyAfterCheck(TVMFFIAny* src) { return CopyFromAnyViewAfterCheck(src); }
   static std::optional<Int> TryCastFromAnyView(const TVMFFIAny* src) {
-    if ((src->type_index == kTVMFFIInt || src->type_index == kTVMFFIBool) &&
-        InRange(src->v_int64)) {
+    if (src->type_index == kTVMFFIInt || src->type_index == kTVMFFIBool) {
       return static_cast<Int>(src->v_int64);
     }
     return std::nullopt;
-  }
-  static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
-    if (src->type_index == kTVMFFIInt && !InRange(src->v_int64)) {
-      return "int (value " + std::to_string(src->v_int64) + " is out of range)";
-    }
-    return detail::AnyTypeStr(src);
   }
   static std::string TypeStr() { return "int"; }
   static std::string TypeSchema() { return detail::SchemaOf("int"); }
@@ -474,12 +457,19 @@ struct TypeTraits<DLTensor*> : TypeTraitsBase {
   static constexpr bool storage_enabled = false;
   static constexpr int32_t field_static_type_index = kTVMFFIDLTensorPtr;
   static void CopyToAnyView(DLTensor* const& src, TVMFFIAny* r) {
+    if (src == nullptr) {
+      TVM_FFI_THROW(InternalError) << "Check not null: src DLTensor* passed as an argument is null";
+    }
     r->type_index = kTVMFFIDLTensorPtr;
     r->zero_padding = 0;
     r->v_int64 = 0;
     r->v_ptr = src;
   }
-  static void MoveToAny(DLTensor* src, TVMFFIAny* r) { CopyToAnyView(src, r); }
+  // An owning Any cannot keep the tensor alive through a raw pointer (cpp_api.md §2.1).
+  static void MoveToAny(DLTensor*, TVMFFIAny*) {
+    TVM_FFI_THROW(RuntimeError)
+        << "DLTensor* cannot be held in Any as it does not retain ownership, use Tensor instead";
+  }
   static bool CheckAnyStrict(const TVMFFIAny* src) { return src->type_index == kTVMFFIDLTensorPtr; }
   static DLTensor* CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
     return static_cast<DLTensor*>(src->v_ptr);

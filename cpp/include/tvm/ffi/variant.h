@@ -35,9 +35,13 @@ template <typename T, typename... Rest>
 struct IndexOf<T, T, Rest...> : std::integral_constant<int, 0> {};
 template <typename T, typename First, typename... Rest>
 struct IndexOf<T, First, Rest...> : std::integral_constant<int, 1 + IndexOf<T, Rest...>::value> {};
+/*! \brief Whether some alternative subsumes T (its storage holds a T as is: a subclass reference
+ * of an alternative, or any value when an alternative is Any). */
+template <typename T, typename... Ts>
+constexpr bool kVariantContains = (type_subsumes_v<Ts, T> || ...);
 template <typename T, typename... Ts>
 constexpr bool kVariantAccepts =
-    kIsOneOf<std::decay_t<T>, Ts...> ||
+    kVariantContains<std::decay_t<T>, Ts...> ||
     (!std::is_arithmetic_v<std::decay_t<T>> && (std::is_constructible_v<Ts, T&&> || ...));
 }  // namespace detail
 
@@ -65,21 +69,32 @@ class Variant {
     return *this;
   }
 
-  /*! \return The value as T; TypeError when it holds another alternative. */
+  /*!
+   * \brief The value converted to T (Any's cast rules: an int held in Variant<int, String>
+   *  reads as double); TypeError "Cannot convert from type ..." when it does not convert.
+   */
   template <typename T>
-  T get() const {
-    static_assert(detail::kIsOneOf<T, Ts...>, "Variant::get<T>: T is not an alternative");
-    std::optional<T> v = as<T>();
-    if (!v.has_value()) detail::ThrowCastError(detail::AnyTypeStr(Raw()), TypeTraits<T>::TypeStr());
-    return std::move(*v);
+  T get() const& {
+    return data_.template cast<T>();
   }
-  /*! \return The value as T if it holds T, else std::nullopt. */
+  /*! \brief As get() const&, moving the value out when it already is a T. */
   template <typename T>
-  std::optional<T> as() const {
-    static_assert(detail::kIsOneOf<T, Ts...>, "Variant::as<T>: T is not an alternative");
-    if (index() != detail::IndexOf<T, Ts...>::value) return std::nullopt;
-    return TypeTraits<T>::CopyFromAnyViewAfterCheck(Raw());
+  T get() && {
+    return std::move(data_).template cast<T>();
   }
+  /*!
+   * \brief The value as T when it strictly is one (no conversion), else std::nullopt; T may be
+   *  any type an alternative subsumes (a subclass reference), or an Object subclass O, which
+   *  yields `const O*` (nullptr on mismatch).
+   */
+  template <typename T>
+  auto as() const {
+    return data_.template as<T>();
+  }
+  /*! \return The type key of the held value ("int", "ffi.String", "test.Int", ...). */
+  std::string GetTypeKey() const { return data_.GetTypeKey(); }
+  /*! \return Whether both hold the same value bit for bit (the same object for references). */
+  bool same_as(const Variant& other) const { return data_.same_as(other.data_); }
   /*! \return Whether the value holds alternative T. */
   template <typename T>
   bool holds() const {
@@ -114,7 +129,7 @@ class Variant {
   const TVMFFIAny* Raw() const { return detail::AnyUnsafe::GetTVMFFIAny(data_); }
   template <typename T>
   static Any Normalize(T&& value) {
-    if constexpr (detail::kIsOneOf<std::decay_t<T>, Ts...>) {
+    if constexpr (detail::kVariantContains<std::decay_t<T>, Ts...>) {
       return Any(std::forward<T>(value));
     } else {
       // The first alternative constructible from the value takes it.
@@ -138,6 +153,11 @@ class Variant {
   template <typename, typename>
   friend struct TypeTraits;
 };
+
+/*! \brief Variant<Ts...> holds a T as is when some alternative subsumes T. */
+template <typename... Ts, typename T>
+inline constexpr bool type_subsumes_v<Variant<Ts...>, T, void> =
+    std::is_same_v<Variant<Ts...>, T> || detail::kVariantContains<T, Ts...>;
 
 template <typename... Ts>
 struct TypeTraits<Variant<Ts...>> : TypeTraitsBase {

@@ -88,8 +88,8 @@ inline void ReserveMore(std::vector<Any>* items, size_t n) {
 inline bool AppendContainerItems(const Object* obj, int32_t type_index, std::vector<Any>* items) {
   if (type_index == kTVMFFIArray || type_index == kTVMFFIList) {
     const SeqBaseObj* seq = static_cast<const SeqBaseObj*>(obj);
-    ReserveMore(items, static_cast<size_t>(seq->size));
-    for (int64_t i = 0; i < seq->size; ++i) {
+    ReserveMore(items, static_cast<size_t>(seq->SeqCell()->size));
+    for (int64_t i = 0; i < seq->SeqCell()->size; ++i) {
       items->push_back(Any(AnyView::CopyFromTVMFFIAny(seq->slots()[i])));
     }
     return true;

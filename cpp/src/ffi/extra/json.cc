@@ -786,7 +786,7 @@ class Printer {
       case kTVMFFIArray:
       case kTVMFFIList: {
         const auto* seq = reinterpret_cast<const detail::SeqBaseObj*>(cell->v_obj);
-        Frame f{false, static_cast<size_t>(seq->size), 0, nullptr, seq->slots(), {}, {}};
+        Frame f{false, static_cast<size_t>(seq->SeqCell()->size), 0, nullptr, seq->slots(), {}, {}};
         if (cell->type_index == kTVMFFIList) {
           const Object* obj = reinterpret_cast<const Object*>(cell->v_obj);
           if (!open_lists_.insert(obj).second) {

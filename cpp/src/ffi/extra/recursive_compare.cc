@@ -265,14 +265,14 @@ class RecursiveComparer {
     if (type_index == kTVMFFIArray || type_index == kTVMFFIList) {
       const SeqBaseObj* sa = static_cast<const SeqBaseObj*>(a);
       const SeqBaseObj* sb = static_cast<const SeqBaseObj*>(b);
-      int64_t n = std::min(sa->size, sb->size);
+      int64_t n = std::min(sa->SeqCell()->size, sb->SeqCell()->size);
       frame.lhs.reserve(static_cast<size_t>(n));
       frame.rhs.reserve(static_cast<size_t>(n));
       for (int64_t i = 0; i < n; ++i) {
         frame.lhs.push_back(Any(AnyView::CopyFromTVMFFIAny(sa->slots()[i])));
         frame.rhs.push_back(Any(AnyView::CopyFromTVMFFIAny(sb->slots()[i])));
       }
-      frame.tail = ThreeWay(sa->size, sb->size);
+      frame.tail = ThreeWay(sa->SeqCell()->size, sb->SeqCell()->size);
     } else if (type_index == kTVMFFIMap || type_index == kTVMFFIDict) {
       const MapBaseObj* ma = static_cast<const MapBaseObj*>(a);
       const MapBaseObj* mb = static_cast<const MapBaseObj*>(b);

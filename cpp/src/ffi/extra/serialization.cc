@@ -353,7 +353,7 @@ class GraphWriter {
     if (tindex == kTVMFFIArray || tindex == kTVMFFIList) {
       const auto* seq = reinterpret_cast<const detail::SeqBaseObj*>(cell->v_obj);
       const TVMFFIAny* slots = seq->slots();
-      for (int64_t i = 0; i < seq->size; ++i) {
+      for (int64_t i = 0; i < seq->SeqCell()->size; ++i) {
         children_.push_back(*reinterpret_cast<const Any*>(slots + i));
       }
     } else if (tindex == kTVMFFIMap || tindex == kTVMFFIDict) {

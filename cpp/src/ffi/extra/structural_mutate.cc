@@ -40,9 +40,9 @@ TVMFFIAny MutateSeqHook(StructuralMutatorObj* mutator, AnyView value) noexcept {
     const auto* seq =
         reinterpret_cast<const detail::SeqBaseObj*>(detail::AnyUnsafe::GetTVMFFIAny(value)->v_obj);
     std::vector<Any> items;
-    items.reserve(static_cast<size_t>(seq->size));
+    items.reserve(static_cast<size_t>(seq->SeqCell()->size));
     bool changed = false;
-    for (int64_t i = 0; i < seq->size; ++i) {
+    for (int64_t i = 0; i < seq->SeqCell()->size; ++i) {
       Any elem = AnyView::CopyFromTVMFFIAny(seq->slots()[i]);
       MutateResult r = mutator->MutateExpected(elem);
       if (r.is_err()) return ToRaw(std::move(r));
@@ -67,7 +67,7 @@ TVMFFIAny MutateSeqInplaceHook(StructuralMutatorObj* mutator, AnyView value) noe
   try {
     auto* seq =
         reinterpret_cast<detail::SeqBaseObj*>(detail::AnyUnsafe::GetTVMFFIAny(value)->v_obj);
-    for (int64_t i = 0; i < seq->size; ++i) {
+    for (int64_t i = 0; i < seq->SeqCell()->size; ++i) {
       // Taken out of the slot so that a uniquely held element can itself be reused.
       TVMFFIAny* slot = seq->slots() + i;
       Any elem = detail::AnyUnsafe::MoveTVMFFIAnyToAny(slot);

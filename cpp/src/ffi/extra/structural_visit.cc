@@ -31,7 +31,7 @@ TVMFFIAny VisitSeqHook(StructuralVisitorObj* visitor, AnyView value) noexcept {
   try {
     const auto* seq =
         reinterpret_cast<const detail::SeqBaseObj*>(detail::AnyUnsafe::GetTVMFFIAny(value)->v_obj);
-    for (int64_t i = 0; i < seq->size; ++i) {
+    for (int64_t i = 0; i < seq->SeqCell()->size; ++i) {
       Any elem = AnyView::CopyFromTVMFFIAny(seq->slots()[i]);
       VisitResult r = visitor->VisitExpected(elem);
       if (r.type_index() != kTVMFFINone) return ToRaw(std::move(r));

@@ -62,7 +62,7 @@ class AccessPathFinder {
     int32_t type_index = value.type_index();
     if (type_index == kTVMFFIArray || type_index == kTVMFFIList) {
       const auto* seq = static_cast<const detail::SeqBaseObj*>(obj);
-      for (int64_t i = 0; i < seq->size; ++i) {
+      for (int64_t i = 0; i < seq->SeqCell()->size; ++i) {
         Any item = AnyView::CopyFromTVMFFIAny(seq->slots()[i]);
         if (item.type_index() == kTVMFFINone) continue;
         produced |= Search(item, path->ArrayItem(i), matched);

@@ -61,13 +61,13 @@ class ArrayObj : public detail::SeqBaseObj {
   }
   /*! \return A new array of capacity cap holding copies of from's elements. */
   static ObjectPtr<ArrayObj> CopyFrom(int64_t cap, ArrayObj* from) {
-    if (cap < from->size) TVM_FFI_THROW(ValueError) << "Not enough capacity";
+    if (cap < from->SeqCell()->size) TVM_FFI_THROW(ValueError) << "Not enough capacity";
     const TVMFFIAny* s = from->slots();
-    return detail::SeqCopyFrom<ArrayObj>(s, s + from->size, cap);
+    return detail::SeqCopyFrom<ArrayObj>(s, s + from->SeqCell()->size, cap);
   }
   /*! \return A new array of capacity cap that takes over from's elements (from is left empty). */
   static ObjectPtr<ArrayObj> MoveFrom(int64_t cap, ArrayObj* from) {
-    if (cap < from->size) TVM_FFI_THROW(RuntimeError) << "Not enough capacity";
+    if (cap < from->SeqCell()->size) TVM_FFI_THROW(RuntimeError) << "Not enough capacity";
     return detail::SeqStealFrom<ArrayObj>(from, cap);
   }
 };
@@ -143,8 +143,9 @@ class Array : public ObjectRef {
     }
     ObjectPtr<ArrayObj> p = detail::SeqAllocInplace<ArrayObj>(n);
     for (; first != last; ++first) {
-      if (p->size == p->capacity) {
-        p = detail::SeqStealFrom<ArrayObj>(p.get(), std::max<int64_t>(4, p->capacity * 2));
+      if (p->SeqCell()->size == p->SeqCell()->capacity) {
+        p = detail::SeqStealFrom<ArrayObj>(p.get(),
+                                           std::max<int64_t>(4, p->SeqCell()->capacity * 2));
       }
       p->AppendCellUnchecked(detail::SeqToCell<T>(*first));
     }
@@ -152,9 +153,9 @@ class Array : public ObjectRef {
   }
 
   /*! \return The number of elements. */
-  size_t size() const { return data_ ? static_cast<size_t>(obj()->size) : 0; }
+  size_t size() const { return data_ ? static_cast<size_t>(obj()->SeqCell()->size) : 0; }
   /*! \return The number of slots allocated. */
-  size_t capacity() const { return data_ ? static_cast<size_t>(obj()->capacity) : 0; }
+  size_t capacity() const { return data_ ? static_cast<size_t>(obj()->SeqCell()->capacity) : 0; }
   bool empty() const { return size() == 0; }
 
   /*! \return The element at i; IndexError when i is out of range. */
@@ -166,11 +167,13 @@ class Array : public ObjectRef {
   }
   T back() const {
     if (empty()) TVM_FFI_THROW(IndexError) << "back() on empty sequence";
-    return detail::SeqFromCell<T>(obj()->slots() + obj()->size - 1);
+    return detail::SeqFromCell<T>(obj()->slots() + obj()->SeqCell()->size - 1);
   }
 
   iterator begin() const { return iterator(data_ ? obj()->slots() : nullptr); }
-  iterator end() const { return iterator(data_ ? obj()->slots() + obj()->size : nullptr); }
+  iterator end() const {
+    return iterator(data_ ? obj()->slots() + obj()->SeqCell()->size : nullptr);
+  }
   reverse_iterator rbegin() const { return reverse_iterator(end()); }
   reverse_iterator rend() const { return reverse_iterator(begin()); }
 
@@ -194,7 +197,7 @@ class Array : public ObjectRef {
   void pop_back() {
     if (empty()) TVM_FFI_THROW(IndexError) << "pop_back on empty sequence";
     ArrayObj* p = CopyOnWrite(0);
-    p->ShrinkTo(p->size - 1);
+    p->ShrinkTo(p->SeqCell()->size - 1);
   }
   /*! \brief Insert item before position. */
   iterator insert(iterator position, const T& item) {
@@ -299,7 +302,7 @@ class Array : public ObjectRef {
       return;
     }
     ArrayObj* o = obj();
-    for (int64_t i = 0; i < o->size; ++i) {
+    for (int64_t i = 0; i < o->SeqCell()->size; ++i) {
       Any cur = detail::AnyUnsafe::MoveTVMFFIAnyToAny(o->slots() + i);
       T mapped = [&]() -> T {
         if constexpr (std::is_same_v<T, Any>) {
@@ -312,6 +315,18 @@ class Array : public ObjectRef {
     }
   }
 
+  /*!
+   * \brief One array of the arguments in order: each Array<T> argument contributes its
+   *  elements, any other argument is one element (converted to T).
+   *  `Array<int>::Agregate(1, Array<int>{2, 3}, 4)` is {1, 2, 3, 4}.
+   */
+  template <typename... Args>
+  static Array<T> Agregate(Args&&... args) {
+    Array<T> result;
+    (AgregateOne(&result, std::forward<Args>(args)), ...);
+    return result;
+  }
+
   /*! \return The ArrayObj itself (mutable; callers must respect copy-on-write). */
   ArrayObj* GetArrayObj() const { return obj(); }
 
@@ -322,8 +337,8 @@ class Array : public ObjectRef {
       data_ = detail::SeqAllocInplace<ArrayObj>(min_capacity);
     } else if (!data_.unique()) {
       const TVMFFIAny* s = obj()->slots();
-      data_ = detail::SeqCopyFrom<ArrayObj>(s, s + obj()->size, min_capacity);
-    } else if (obj()->capacity < min_capacity) {
+      data_ = detail::SeqCopyFrom<ArrayObj>(s, s + obj()->SeqCell()->size, min_capacity);
+    } else if (obj()->SeqCell()->capacity < min_capacity) {
       // Slots live inside the object, so growing means a new object.
       data_ = detail::SeqStealFrom<ArrayObj>(obj(), min_capacity);
     }
@@ -336,6 +351,15 @@ class Array : public ObjectRef {
  private:
   ArrayObj* obj() const { return static_cast<ArrayObj*>(data_.get()); }
 
+  template <typename U>
+  static void AgregateOne(Array<T>* result, U&& value) {
+    if constexpr (std::is_same_v<std::decay_t<U>, Array<T>>) {
+      result->insert(result->end(), value.begin(), value.end());
+    } else {
+      result->push_back(T(std::forward<U>(value)));
+    }
+  }
+
   const TVMFFIAny* CheckedCell(int64_t i) const {
     int64_t n = static_cast<int64_t>(size());
     if (i < 0 || i >= n) detail::ThrowSeqIndexError("Array", i, n);
@@ -347,7 +371,7 @@ class Array : public ObjectRef {
     int64_t cap = static_cast<int64_t>(capacity());
     if (need > cap && data_.unique()) need = std::max<int64_t>(need, std::max<int64_t>(4, cap * 2));
     ArrayObj* p = CopyOnWrite(need);
-    p->InsertCellsUnchecked(p->size, cells->data(), cells->size());
+    p->InsertCellsUnchecked(p->SeqCell()->size, cells->data(), cells->size());
     cells->release();
   }
 
@@ -366,6 +390,10 @@ class Array : public ObjectRef {
     return iterator(p->slots() + pos);
   }
 };
+
+/*! \brief Array<T> can share the storage of Array<U> when T subsumes U. */
+template <typename T, typename U>
+inline constexpr bool type_subsumes_v<Array<T>, Array<U>, void> = type_subsumes_v<T, U>;
 
 /*! \brief Concatenation of two arrays. */
 template <typename T>

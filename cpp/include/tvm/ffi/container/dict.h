@@ -88,6 +88,11 @@ class Dict : public ObjectRef, public detail::MapReadAPI<Dict<K, V>, K, V> {
   }
 };
 
+/*! \brief Dict<K, V> can share the storage of Dict<K2, V2> when K subsumes K2 and V subsumes V2. */
+template <typename K, typename V, typename K2, typename V2>
+inline constexpr bool type_subsumes_v<Dict<K, V>, Dict<K2, V2>, void> =
+    type_subsumes_v<K, K2> && type_subsumes_v<V, V2>;
+
 template <typename K, typename V>
 struct TypeTraits<Dict<K, V>> : detail::MapTypeTraitsBase<Dict<K, V>, DictObj, MapObj, K, V> {};
 

@@ -44,6 +44,16 @@ class ListObj : public detail::SeqBaseObj {
   static constexpr bool _type_mutable = true;
   static constexpr bool kSeqBufferOutOfLine = true;
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC("ffi.List", ListObj, Object);
+
+  /*! \return A new list of n copies of value (ValueError when n is negative). */
+  static ObjectPtr<ListObj> CreateRepeated(int64_t n, const Any& value) {
+    if (n < 0) TVM_FFI_THROW(ValueError) << "CreateRepeated: negative size " << n;
+    ObjectPtr<ListObj> p = detail::SeqAllocInplace<ListObj>(n);
+    for (int64_t i = 0; i < n; ++i) {
+      p->AppendCellUnchecked(detail::AnyUnsafe::MoveAnyToTVMFFIAny(Any(value)));
+    }
+    return p;
+  }
 };
 
 /*!
@@ -73,6 +83,17 @@ class List : public ObjectRef {
   explicit List(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
   explicit List(UnsafeInit tag) : ObjectRef(tag) {}
 
+  /*!
+   * \brief Share a list whose elements are all also T's (List<Derived> as List<Base>,
+   *  anything as List<Any>): both handles see the same ListObj.
+   */
+  template <typename U, typename = std::enable_if_t<detail::kSeqElementUpcast<T, U>>>
+  List(const List<U>& other)  // NOLINT(runtime/explicit)
+      : ObjectRef(detail::ObjectUnsafe::GetObjectPtr(other)) {}
+  template <typename U, typename = std::enable_if_t<detail::kSeqElementUpcast<T, U>>>
+  List(List<U>&& other)  // NOLINT(runtime/explicit)
+      : ObjectRef(std::move(detail::ObjectUnsafe::GetObjectPtrMutable(other))) {}
+
   List(std::initializer_list<T> init) : List(init.begin(), init.end()) {}  // NOLINT
   List(const std::vector<T>& init) : List(init.begin(), init.end()) {}     // NOLINT
   /*! \brief n copies of value. */
@@ -91,14 +112,29 @@ class List : public ObjectRef {
     }
     ObjectPtr<ListObj> p = detail::SeqAllocInplace<ListObj>(n);
     for (; first != last; ++first) {
-      p->GrowBuffer(p->size + 1);
+      p->GrowBuffer(p->SeqCell()->size + 1);
       p->AppendCellUnchecked(detail::SeqToCell<T>(*first));
     }
     data_ = std::move(p);
   }
 
-  size_t size() const { return static_cast<size_t>(obj()->size); }
-  size_t capacity() const { return static_cast<size_t>(obj()->capacity); }
+  /*!
+   * \brief Replace the content by the elements of [first, last), in place (every handle sees
+   *  it). The elements are converted first, so a failing conversion leaves the list unchanged.
+   */
+  template <typename IterType, typename = std::enable_if_t<detail::IsIteratorLike<IterType>::value>>
+  void Assign(IterType first, IterType last) {
+    detail::CellBuffer cells;
+    for (; first != last; ++first) cells.push_back(detail::SeqToCell<T>(*first));
+    ListObj* p = obj();
+    p->GrowBuffer(cells.size());
+    p->ShrinkTo(0);
+    p->InsertCellsUnchecked(0, cells.data(), cells.size());
+    cells.release();
+  }
+
+  size_t size() const { return static_cast<size_t>(obj()->SeqCell()->size); }
+  size_t capacity() const { return static_cast<size_t>(obj()->SeqCell()->capacity); }
   bool empty() const { return size() == 0; }
 
   /*! \return The element at i; IndexError when i is out of range. */
@@ -114,7 +150,7 @@ class List : public ObjectRef {
   }
 
   iterator begin() const { return iterator(obj()->slots()); }
-  iterator end() const { return iterator(obj()->slots() + obj()->size); }
+  iterator end() const { return iterator(obj()->slots() + obj()->SeqCell()->size); }
   reverse_iterator rbegin() const { return reverse_iterator(end()); }
   reverse_iterator rend() const { return reverse_iterator(begin()); }
 
@@ -128,7 +164,7 @@ class List : public ObjectRef {
   /*! \brief Remove the last element; IndexError when empty. */
   void pop_back() {
     if (empty()) TVM_FFI_THROW(IndexError) << "pop_back on empty sequence";
-    obj()->ShrinkTo(obj()->size - 1);
+    obj()->ShrinkTo(obj()->SeqCell()->size - 1);
   }
   /*! \brief Insert item before position. */
   iterator insert(iterator position, const T& item) {
@@ -171,7 +207,7 @@ class List : public ObjectRef {
   /*! \brief Resize to n elements, appending default-constructed T's. */
   void resize(int64_t n) {
     if (n < 0) TVM_FFI_THROW(ValueError) << "cannot resize a List to negative size";
-    int64_t cur = obj()->size;
+    int64_t cur = obj()->SeqCell()->size;
     if (n <= cur) {
       obj()->ShrinkTo(n);
       return;
@@ -195,34 +231,39 @@ class List : public ObjectRef {
   ListObj* obj() const { return static_cast<ListObj*>(data_.get()); }
 
   const TVMFFIAny* CheckedCell(int64_t i) const {
-    int64_t n = obj()->size;
+    int64_t n = obj()->SeqCell()->size;
     if (i < 0 || i >= n) detail::ThrowSeqIndexError("List", i, n);
     return obj()->slots() + i;
   }
   void AppendCell(TVMFFIAny cell) {
     detail::CellBuffer cells;
     cells.push_back(cell);
-    InsertCells(obj()->size, &cells);
+    InsertCells(obj()->SeqCell()->size, &cells);
   }
   iterator InsertCells(int64_t pos, detail::CellBuffer* cells) {
     ListObj* p = obj();
-    if (pos < 0 || pos > p->size) {
-      TVM_FFI_THROW(IndexError) << "Index " << pos << " out of bounds [0, " << p->size << "]";
+    if (pos < 0 || pos > p->SeqCell()->size) {
+      TVM_FFI_THROW(IndexError) << "Index " << pos << " out of bounds [0, " << p->SeqCell()->size
+                                << "]";
     }
-    p->GrowBuffer(p->size + cells->size());
+    p->GrowBuffer(p->SeqCell()->size + cells->size());
     p->InsertCellsUnchecked(pos, cells->data(), cells->size());
     cells->release();
     return iterator(p->slots() + pos);
   }
   void EraseRange(int64_t lo, int64_t hi) {
     if (lo == hi) return;  // an empty range is a no-op wherever it is
-    int64_t n = obj()->size;
+    int64_t n = obj()->SeqCell()->size;
     if (lo < 0 || hi > n || lo > hi) {
       TVM_FFI_THROW(IndexError) << "Erase range [" << lo << ", " << hi << ") out of bounds " << n;
     }
     obj()->EraseRange(lo, hi);
   }
 };
+
+/*! \brief List<T> can share the storage of List<U> when T subsumes U. */
+template <typename T, typename U>
+inline constexpr bool type_subsumes_v<List<T>, List<U>, void> = type_subsumes_v<T, U>;
 
 template <typename T>
 struct TypeTraits<List<T>> : detail::SeqTypeTraitsBase<List<T>, T, ListObj, kTVMFFIArray> {

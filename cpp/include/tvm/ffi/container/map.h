@@ -112,6 +112,11 @@ class Map : public ObjectRef, public detail::MapReadAPI<Map<K, V>, K, V> {
   MapObj* mutable_obj() { return static_cast<MapObj*>(data_.get()); }
 };
 
+/*! \brief Map<K, V> can share the storage of Map<K2, V2> when K subsumes K2 and V subsumes V2. */
+template <typename K, typename V, typename K2, typename V2>
+inline constexpr bool type_subsumes_v<Map<K, V>, Map<K2, V2>, void> =
+    type_subsumes_v<K, K2> && type_subsumes_v<V, V2>;
+
 /*! \brief lhs with every entry of rhs set into it (rhs wins on equal keys); lhs is copied on write.
  */
 template <typename K, typename V>

@@ -167,6 +167,12 @@ inline void MapCellDecRef(const TVMFFIAny& cell) {
 // Storage deleters: data_deleter_ frees only the memory; the pairs are released before.
 inline void MapFreeSmallStorage(void* data) { ::operator delete(data); }
 inline void MapFreeDenseStorage(void* data) { delete[] static_cast<DenseMapBlock*>(data); }
+/*! \brief KeyError of a lookup that found nothing: the same text for every key, Map or Dict. */
+[[noreturn]] inline void ThrowMapKeyError() {
+  TVM_FFI_THROW(KeyError) << "key is not in Map";
+  TVM_FFI_UNREACHABLE();  // the builder above throws
+}
+
 /*! \brief A printable form of a key for error messages: strings quoted, numbers as digits. */
 inline std::string MapKeyRepr(const TVMFFIAny* key) {
   std::string_view s;
@@ -349,12 +355,12 @@ class MapBaseObj : public Object {
   /*! \return The value of key; KeyError when it is missing. */
   const Any& at(const Any& key) const {
     const TVMFFIAny* v = FindValue(detail::AnyUnsafe::GetTVMFFIAny(key));
-    if (v == nullptr) ThrowMissingKey(detail::AnyUnsafe::GetTVMFFIAny(key));
+    if (v == nullptr) detail::ThrowMapKeyError();
     return *reinterpret_cast<const Any*>(v);
   }
   Any& at(const Any& key) {
     const TVMFFIAny* v = FindValue(detail::AnyUnsafe::GetTVMFFIAny(key));
-    if (v == nullptr) ThrowMissingKey(detail::AnyUnsafe::GetTVMFFIAny(key));
+    if (v == nullptr) detail::ThrowMapKeyError();
     return *reinterpret_cast<Any*>(const_cast<TVMFFIAny*>(v));
   }
   /*! \brief Remove the entry at it (in place). */
@@ -530,8 +536,6 @@ class MapBaseObj : public Object {
   }
 
  protected:
-  [[noreturn]] void ThrowMissingKey(const TVMFFIAny* key) const;
-
   detail::MapKV* SmallData() const { return static_cast<detail::MapKV*>(data_); }
   detail::DenseMapExtra* Extra() const {
     return reinterpret_cast<detail::DenseMapExtra*>(
@@ -895,12 +899,6 @@ class DictObj : public MapBaseObj {
   }
 };
 
-inline void MapBaseObj::ThrowMissingKey(const TVMFFIAny* key) const {
-  TVM_FFI_THROW(KeyError) << "key is not in " << (type_index() == kTVMFFIDict ? "Dict" : "Map")
-                          << ": " << detail::MapKeyRepr(key);
-  TVM_FFI_UNREACHABLE();
-}
-
 namespace detail {
 /*! \brief Former names of the table type and its pair, kept for existing callers. */
 using MapCore = MapBaseObj;
@@ -932,11 +930,10 @@ inline T MapCellAs(const TVMFFIAny* cell) {
   }
 }
 
-/*! \brief Whether Map<K2, V2> can be viewed as Map<K, V> unchanged: each type is kept or becomes
- * Any. */
+/*! \brief Whether Map<K2, V2> can be shared as Map<K, V> unchanged: K subsumes K2 and V subsumes
+ * V2 (type_subsumes_v), and the types are not the same. */
 template <typename K, typename V, typename K2, typename V2>
-constexpr bool kMapWidens = (std::is_same_v<K, Any> || std::is_same_v<K, K2>) &&
-                            (std::is_same_v<V, Any> || std::is_same_v<V, V2>) &&
+constexpr bool kMapWidens = type_subsumes_v<K, K2> && type_subsumes_v<V, V2> &&
                             !(std::is_same_v<K, K2> && std::is_same_v<V, V2>);
 
 template <typename Q>
@@ -971,11 +968,6 @@ inline decltype(auto) WithKeyCell(const Q& key, F&& f) {
     AnyView view(converted);
     return f(AnyUnsafe::GetTVMFFIAny(view));
   }
-}
-
-[[noreturn]] inline void ThrowMapKeyError(const char* container, const TVMFFIAny* key) {
-  TVM_FFI_THROW(KeyError) << "key is not in " << container << ": " << MapKeyRepr(key);
-  TVM_FFI_UNREACHABLE();  // the builder above throws
 }
 
 /*!
@@ -1060,7 +1052,7 @@ class MapReadAPI {
     return WithKeyCell<K>(key, [this](const TVMFFIAny* cell) -> V {
       const MapCore* c = core();
       const TVMFFIAny* v = c ? c->FindValue(cell) : nullptr;
-      if (v == nullptr) ThrowMapKeyError(Derived::kContainerName, cell);
+      if (v == nullptr) ThrowMapKeyError();
       return MapCellAs<V>(v);
     });
   }

@@ -21,6 +21,7 @@
 #include <tvm/ffi/object.h>
 #include <tvm/ffi/type_traits.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -48,7 +49,13 @@ inline TVMFFIAny SeqCopyCell(const TVMFFIAny& cell) {
   return cell;
 }
 
-/*! \brief Common base of ArrayObj and ListObj: the header, then the sequence cell. */
+/*!
+ * \brief Common base of ArrayObj and ListObj: the header, then the sequence cell.
+ *
+ * The public members are the element API of cpp_api.md §2.12 (size(), at(),
+ * insert(), erase(), ...); they hide the cell fields of the same names, which
+ * code of this project reaches through SeqCell().
+ */
 class SeqBaseObj : public Object, public TVMFFISeqCell {
  public:
   /*!
@@ -60,8 +67,8 @@ class SeqBaseObj : public Object, public TVMFFISeqCell {
 
   SeqBaseObj() {
     data = nullptr;
-    size = 0;
-    capacity = 0;
+    TVMFFISeqCell::size = 0;
+    TVMFFISeqCell::capacity = 0;
     data_deleter = nullptr;
   }
   SeqBaseObj(const SeqBaseObj&) = delete;
@@ -70,42 +77,167 @@ class SeqBaseObj : public Object, public TVMFFISeqCell {
     TVMFFIAny* s = slots();
     {
       detail::ContainerReleaseScope release;
-      for (int64_t i = 0; i < size; ++i) release.Release(s[i]);
+      for (int64_t i = 0; i < TVMFFISeqCell::size; ++i) release.Release(s[i]);
     }
-    size = 0;
+    TVMFFISeqCell::size = 0;
     if (data_deleter != nullptr) data_deleter(data);
   }
 
+  // ---- element API (cpp_api.md §2.12) ----------------------------------------
+
+  /*! \return The number of elements. */
+  size_t size() const { return static_cast<size_t>(TVMFFISeqCell::size); }
+  /*! \return The number of slots allocated. */
+  size_t capacity() const { return static_cast<size_t>(TVMFFISeqCell::capacity); }
+  /*! \return Whether there are no elements. */
+  bool empty() const { return TVMFFISeqCell::size == 0; }
+  /*! \return The element at i; IndexError "Index <i> out of bounds <size>" (negatives too). */
+  const Any& at(int64_t i) const {
+    CheckIndex(i);
+    return AnySlots()[i];
+  }
+  /*! \brief Same as at(). */
+  const Any& operator[](int64_t i) const { return at(i); }
+  /*! \return The first element; IndexError when empty. */
+  const Any& front() const {
+    if (empty()) TVM_FFI_THROW(IndexError) << "front() on empty sequence";
+    return AnySlots()[0];
+  }
+  /*! \return The last element; IndexError when empty. */
+  const Any& back() const {
+    if (empty()) TVM_FFI_THROW(IndexError) << "back() on empty sequence";
+    return AnySlots()[TVMFFISeqCell::size - 1];
+  }
+  /*! \return The first element slot. */
+  const Any* begin() const { return AnySlots(); }
+  /*! \return One past the last element slot. */
+  const Any* end() const { return AnySlots() + TVMFFISeqCell::size; }
+  /*! \brief Remove every element (the capacity stays). */
+  void clear() { ShrinkTo(0); }
+  /*! \brief Replace the element at i; IndexError as at(). */
+  void SetItem(int64_t i, Any value) {
+    CheckIndex(i);
+    SetItemAfterCheck(i, std::move(value));
+  }
+  /*! \brief Replace the element at i, which the caller checked to be in range. */
+  void SetItemAfterCheck(int64_t i, Any value) {
+    SetCell(i, AnyUnsafe::MoveAnyToTVMFFIAny(std::move(value)));
+  }
+  /*!
+   * \brief Construct the elements of [first, last) in the slots from idx on, which must
+   *  be the end of the sequence (idx == size()); the size grows by their number.
+   */
+  template <typename Iter>
+  void InitRange(int64_t idx, Iter first, Iter last) {
+    if (idx != TVMFFISeqCell::size) {
+      TVM_FFI_THROW(IndexError) << "InitRange at " << idx << " must start at the end "
+                                << TVMFFISeqCell::size;
+    }
+    for (; first != last; ++first) {
+      Any v(*first);
+      GrowBuffer(TVMFFISeqCell::size + 1);
+      AppendCellUnchecked(AnyUnsafe::MoveAnyToTVMFFIAny(std::move(v)));
+    }
+  }
+  /*! \brief Remove the last element; IndexError "pop_back on empty sequence". */
+  void pop_back() {
+    if (empty()) TVM_FFI_THROW(IndexError) << "pop_back on empty sequence";
+    ShrinkTo(TVMFFISeqCell::size - 1);
+  }
+  /*! \brief Remove the element at idx; IndexError as at(). */
+  void erase(int64_t idx) {
+    CheckIndex(idx);
+    EraseRange(idx, idx + 1);
+  }
+  /*!
+   * \brief Remove the elements of [first, last): a no-op when first == last, else
+   *  0 <= first < last <= size() or IndexError "Erase range [f, l) out of bounds <size>".
+   */
+  void erase(int64_t first, int64_t last) {
+    if (first == last) return;
+    if (first < 0 || last > TVMFFISeqCell::size || first > last) {
+      TVM_FFI_THROW(IndexError) << "Erase range [" << first << ", " << last << ") out of bounds "
+                                << TVMFFISeqCell::size;
+    }
+    EraseRange(first, last);
+  }
+  /*! \brief Insert value before idx (0 <= idx <= size(), else IndexError). */
+  void insert(int64_t idx, Any value) {
+    CheckInsertIndex(idx);
+    TVMFFIAny cell = AnyUnsafe::MoveAnyToTVMFFIAny(std::move(value));
+    try {
+      GrowBuffer(TVMFFISeqCell::size + 1);
+    } catch (...) {
+      SeqReleaseCell(&cell);
+      throw;
+    }
+    InsertCellsUnchecked(idx, &cell, 1);
+  }
+  /*! \brief Insert the elements of [first, last) before idx (0 <= idx <= size()). */
+  template <typename Iter>
+  void insert(int64_t idx, Iter first, Iter last) {
+    CheckInsertIndex(idx);
+    std::vector<Any> values;
+    for (; first != last; ++first) values.emplace_back(*first);
+    int64_t n = static_cast<int64_t>(values.size());
+    GrowBuffer(TVMFFISeqCell::size + n);
+    std::vector<TVMFFIAny> cells;
+    cells.reserve(values.size());
+    for (Any& v : values) cells.push_back(AnyUnsafe::MoveAnyToTVMFFIAny(std::move(v)));
+    InsertCellsUnchecked(idx, cells.data(), n);
+  }
+  /*! \brief Reverse the order of the elements in place. */
+  void Reverse() { std::reverse(slots(), slots() + TVMFFISeqCell::size); }
+  /*! \brief Shrink to n elements or grow with None; ValueError when n is negative. */
+  void resize(int64_t n) {
+    if (n < 0) TVM_FFI_THROW(ValueError) << "Cannot resize to negative size";
+    if (n <= TVMFFISeqCell::size) {
+      ShrinkTo(n);
+      return;
+    }
+    GrowBuffer(n);
+    while (TVMFFISeqCell::size < n) {
+      TVMFFIAny none;
+      SetNone(&none);
+      AppendCellUnchecked(none);
+    }
+  }
+
+  // ---- the raw cell, for this project's container code ---------------------------
+
+  /*! \return The ABI cell (size, capacity, data, data_deleter). */
+  TVMFFISeqCell* SeqCell() { return this; }
+  const TVMFFISeqCell* SeqCell() const { return this; }
   /*! \return The first slot. */
   TVMFFIAny* slots() const { return static_cast<TVMFFIAny*>(data); }
   /*! \return The element at i as a borrowed view (IndexError when out of range). */
   AnyView GetItem(int64_t i) const;
 
   /*! \brief Append an owned cell; the caller ensured capacity. */
-  void AppendCellUnchecked(TVMFFIAny cell) { slots()[size++] = cell; }
+  void AppendCellUnchecked(TVMFFIAny cell) { slots()[TVMFFISeqCell::size++] = cell; }
   /*! \brief Destroy the elements [n, size). */
   void ShrinkTo(int64_t n) {
     TVMFFIAny* s = slots();
-    for (int64_t i = n; i < size; ++i) SeqReleaseCell(s + i);
-    if (n < size) size = n;
+    for (int64_t i = n; i < TVMFFISeqCell::size; ++i) SeqReleaseCell(s + i);
+    if (n < TVMFFISeqCell::size) TVMFFISeqCell::size = n;
   }
   /*! \brief Move n owned cells into position pos; the caller ensured capacity. */
   void InsertCellsUnchecked(int64_t pos, const TVMFFIAny* cells, int64_t n) {
     TVMFFIAny* s = slots();
     if (n == 0) return;
     std::memmove(static_cast<void*>(s + pos + n), static_cast<const void*>(s + pos),
-                 static_cast<size_t>(size - pos) * sizeof(TVMFFIAny));
+                 static_cast<size_t>(TVMFFISeqCell::size - pos) * sizeof(TVMFFIAny));
     std::memcpy(static_cast<void*>(s + pos), static_cast<const void*>(cells),
                 static_cast<size_t>(n) * sizeof(TVMFFIAny));
-    size += n;
+    TVMFFISeqCell::size += n;
   }
   /*! \brief Destroy the elements [first, last) and close the gap. */
   void EraseRange(int64_t first, int64_t last) {
     TVMFFIAny* s = slots();
     for (int64_t i = first; i < last; ++i) SeqReleaseCell(s + i);
     std::memmove(static_cast<void*>(s + first), static_cast<const void*>(s + last),
-                 static_cast<size_t>(size - last) * sizeof(TVMFFIAny));
-    size -= last - first;
+                 static_cast<size_t>(TVMFFISeqCell::size - last) * sizeof(TVMFFIAny));
+    TVMFFISeqCell::size -= last - first;
   }
   /*! \brief Replace the element at i by an owned cell. */
   void SetCell(int64_t i, TVMFFIAny cell) {
@@ -122,20 +254,39 @@ class SeqBaseObj : public Object, public TVMFFISeqCell {
    *  elements to a separately allocated buffer (amortized doubling).
    */
   void GrowBuffer(int64_t min_capacity) {
-    if (min_capacity <= capacity) return;
-    int64_t new_cap = capacity * 2;
+    int64_t cap = TVMFFISeqCell::capacity;
+    if (min_capacity <= cap) return;
+    int64_t new_cap = cap * 2;
     if (new_cap < 4) new_cap = 4;
     if (new_cap < min_capacity) new_cap = min_capacity;
     void* buf = ::operator new(static_cast<size_t>(new_cap) * sizeof(TVMFFIAny));
-    if (size != 0) {
-      std::memcpy(buf, data, static_cast<size_t>(size) * sizeof(TVMFFIAny));
+    if (TVMFFISeqCell::size != 0) {
+      std::memcpy(buf, data, static_cast<size_t>(TVMFFISeqCell::size) * sizeof(TVMFFIAny));
     }
     if (data_deleter != nullptr) data_deleter(data);
     data = buf;
-    capacity = new_cap;
+    TVMFFISeqCell::capacity = new_cap;
     data_deleter = &SeqBaseObj::FreeBuffer;
   }
+
+ private:
+  const Any* AnySlots() const { return reinterpret_cast<const Any*>(data); }
+  void CheckIndex(int64_t i) const {
+    if (i < 0 || i >= TVMFFISeqCell::size) {
+      TVM_FFI_THROW(IndexError) << "Index " << i << " out of bounds " << TVMFFISeqCell::size;
+    }
+  }
+  void CheckInsertIndex(int64_t i) const {
+    if (i < 0 || i > TVMFFISeqCell::size) {
+      TVM_FFI_THROW(IndexError) << "Index " << i << " out of bounds [0, " << TVMFFISeqCell::size
+                                << "]";
+    }
+  }
 };
+
+// Elements are read in place as Any: the two must have one layout.
+static_assert(sizeof(Any) == sizeof(TVMFFIAny) && alignof(Any) == alignof(TVMFFIAny),
+              "Any must be exactly one TVMFFIAny");
 
 // The cell must follow the 24-byte header directly (docs/abi.md §2.4).
 static_assert(sizeof(SeqBaseObj) == sizeof(TVMFFIObject) + sizeof(TVMFFISeqCell),
@@ -148,8 +299,8 @@ static_assert(sizeof(SeqBaseObj) == sizeof(TVMFFIObject) + sizeof(TVMFFISeqCell)
 }
 
 inline AnyView SeqBaseObj::GetItem(int64_t i) const {
-  if (i < 0 || i >= size) {
-    ThrowSeqIndexError(type_index() == kTVMFFIList ? "List" : "Array", i, size);
+  if (i < 0 || i >= TVMFFISeqCell::size) {
+    ThrowSeqIndexError(type_index() == kTVMFFIList ? "List" : "Array", i, TVMFFISeqCell::size);
   }
   return AnyView::CopyFromTVMFFIAny(slots()[i]);
 }
@@ -164,13 +315,13 @@ inline ObjectPtr<Obj> SeqAllocInplace(int64_t capacity) {
     ObjectPtr<Obj> p = make_object<Obj>();
     p->data =
         capacity == 0 ? nullptr : ::operator new(static_cast<size_t>(capacity) * sizeof(TVMFFIAny));
-    p->capacity = capacity;
+    p->SeqCell()->capacity = capacity;
     p->data_deleter = &SeqBaseObj::FreeBuffer;
     return p;
   } else {
     ObjectPtr<Obj> p = make_inplace_array_object<Obj, TVMFFIAny>(static_cast<size_t>(capacity));
     p->data = InplaceArrayBase<Obj, TVMFFIAny>(p.get());
-    p->capacity = capacity;
+    p->SeqCell()->capacity = capacity;
     return p;
   }
 }
@@ -192,13 +343,14 @@ inline ObjectPtr<Obj> SeqCopyFrom(const TVMFFIAny* begin, const TVMFFIAny* end, 
  */
 template <typename Obj>
 inline ObjectPtr<Obj> SeqStealFrom(SeqBaseObj* from, int64_t capacity) {
-  if (capacity < from->size) capacity = from->size;
+  if (capacity < from->SeqCell()->size) capacity = from->SeqCell()->size;
   ObjectPtr<Obj> p = SeqAllocInplace<Obj>(capacity);
-  if (from->size != 0) {
-    std::memcpy(p->data, from->data, static_cast<size_t>(from->size) * sizeof(TVMFFIAny));
+  if (from->SeqCell()->size != 0) {
+    std::memcpy(p->data, from->data,
+                static_cast<size_t>(from->SeqCell()->size) * sizeof(TVMFFIAny));
   }
-  p->size = from->size;
-  from->size = 0;
+  p->SeqCell()->size = from->SeqCell()->size;
+  from->SeqCell()->size = 0;
   return p;
 }
 
@@ -348,7 +500,7 @@ inline int64_t SeqFirstNonStrict(const SeqBaseObj* obj) {
     return -1;
   } else {
     const TVMFFIAny* s = obj->slots();
-    for (int64_t i = 0; i < obj->size; ++i) {
+    for (int64_t i = 0; i < obj->SeqCell()->size; ++i) {
       if (!TypeTraits<T>::CheckAnyStrict(s + i)) return i;
     }
     return -1;
@@ -378,8 +530,8 @@ inline const char* SeqKindName(const SeqBaseObj* obj) {
 template <typename T, typename Obj>
 inline ObjectPtr<Obj> SeqConvertElements(const SeqBaseObj* src, int64_t first) {
   const TVMFFIAny* s = src->slots();
-  ObjectPtr<Obj> out = SeqAllocInplace<Obj>(src->size);
-  for (int64_t i = 0; i < src->size; ++i) {
+  ObjectPtr<Obj> out = SeqAllocInplace<Obj>(src->SeqCell()->size);
+  for (int64_t i = 0; i < src->SeqCell()->size; ++i) {
     if (i < first) {
       out->AppendCellUnchecked(SeqCopyCell(s[i]));
       continue;
@@ -411,7 +563,7 @@ inline std::string SeqMismatchInfo(const TVMFFIAny* src) {
   if (obj == nullptr) return AnyTypeStr(src);
   if constexpr (!kSeqAcceptsAll<T>) {
     const TVMFFIAny* s = obj->slots();
-    for (int64_t i = 0; i < obj->size; ++i) {
+    for (int64_t i = 0; i < obj->SeqCell()->size; ++i) {
       if (TypeTraits<T>::CheckAnyStrict(s + i)) continue;
       if (TypeTraits<T>::TryCastFromAnyView(s + i).has_value()) continue;
       return std::string(SeqKindName(obj)) + "[index " + std::to_string(i) + ": " +
@@ -421,23 +573,13 @@ inline std::string SeqMismatchInfo(const TVMFFIAny* src) {
   return AnyTypeStr(src);
 }
 
-template <typename T, typename U, typename = void>
-struct SeqRefUpcast : std::false_type {};
-template <typename T, typename U>
-struct SeqRefUpcast<T, U,
-                    std::enable_if_t<std::is_base_of_v<ObjectRef, T> &&
-                                     std::is_base_of_v<ObjectRef, U> && std::is_base_of_v<T, U>>>
-    : std::bool_constant<std::is_base_of_v<typename T::ContainerType, typename U::ContainerType> &&
-                         (T::_type_is_nullable || !U::_type_is_nullable) &&
-                         !HasCustomAnyTraits<T>::value && !HasCustomAnyTraits<U>::value> {};
-
 /*!
- * \brief Whether every strict U is also a strict T, so a sequence of U can be
- *  shared as a sequence of T (Array<Derived> -> Array<Base>, anything -> Array<Any>).
+ * \brief Whether a sequence of U can be shared as a sequence of T without
+ *  converting an element (type_subsumes_v: Array<Derived> as Array<Base>,
+ *  anything as Array<Any>, element-wise for nested containers).
  */
 template <typename T, typename U>
-constexpr bool kSeqElementUpcast =
-    !std::is_same_v<T, U> && (std::is_same_v<T, Any> || SeqRefUpcast<T, U>::value);
+constexpr bool kSeqElementUpcast = !std::is_same_v<T, U> && type_subsumes_v<T, U>;
 
 }  // namespace detail
 

@@ -60,6 +60,25 @@ class TensorObj : public Object, public DLTensor {
   }
   static constexpr int32_t _type_index = kTVMFFITensor;
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC("ffi.Tensor", TensorObj, Object);
+
+  /*!
+   * \brief Export as a legacy DLPack tensor sharing this memory: a new struct copying the
+   *  DLTensor whose manager holds one extra reference to this object, released by its deleter.
+   */
+  DLManagedTensor* ToDLPack() const {
+    DLManagedTensor* out = nullptr;
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFITensorToDLPack(Handle(), &out));
+    return out;
+  }
+  /*! \brief Export as a DLPack 1.x tensor (see ToDLPack); the version is this header's. */
+  DLManagedTensorVersioned* ToDLPackVersioned() const {
+    DLManagedTensorVersioned* out = nullptr;
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFITensorToDLPackVersioned(Handle(), &out));
+    return out;
+  }
+
+ private:
+  TVMFFIObjectHandle Handle() const { return detail::ObjectUnsafe::GetHeader(this); }
 };
 
 /*!

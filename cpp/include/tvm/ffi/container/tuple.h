@@ -33,6 +33,26 @@
 
 TVM_FFI_NAMESPACE_BEGIN
 
+template <typename... Types>
+class Tuple;
+
+namespace detail {
+template <typename T>
+inline constexpr bool kIsTuple = false;
+template <typename... Types>
+inline constexpr bool kIsTuple<Tuple<Types...>> = true;
+
+template <typename To, typename From, typename = void>
+struct TupleUpcast : std::false_type {};
+template <typename... Ts, typename... Us>
+struct TupleUpcast<Tuple<Ts...>, Tuple<Us...>, std::enable_if_t<sizeof...(Ts) == sizeof...(Us)>>
+    : std::bool_constant<!std::is_same_v<Tuple<Ts...>, Tuple<Us...>> &&
+                         (type_subsumes_v<Ts, Us> && ...)> {};
+/*! \brief Whether Tuple From can be shared as Tuple To: same arity, each element subsumed. */
+template <typename To, typename From>
+inline constexpr bool kTupleUpcast = TupleUpcast<To, From>::value;
+}  // namespace detail
+
 /*!
  * \brief Fixed-size heterogeneous sequence backed by an ArrayObj.
  * \tparam Types The element types.
@@ -64,12 +84,26 @@ class Tuple : public ObjectRef {
   explicit Tuple(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
   explicit Tuple(UnsafeInit tag) : ObjectRef(tag) {}
 
-  /*! \brief A tuple of the given elements, each converted to its type. */
+  /*!
+   * \brief Share a tuple whose elements are all also of these types, element-wise
+   *  (Tuple<Derived, int> as Tuple<Base, Any>).
+   */
   template <typename... UTypes,
-            typename = std::enable_if_t<
-                sizeof...(UTypes) == kSize && kSize != 0 &&
-                !(kSize == 1 && std::conjunction_v<std::is_same<std::decay_t<UTypes>, Tuple>...>) &&
-                std::conjunction_v<std::is_constructible<Types, UTypes&&>...>>>
+            typename = std::enable_if_t<detail::kTupleUpcast<Tuple, Tuple<UTypes...>>>>
+  Tuple(const Tuple<UTypes...>& other)  // NOLINT(runtime/explicit)
+      : ObjectRef(detail::ObjectUnsafe::GetObjectPtr(other)) {}
+  template <typename... UTypes,
+            typename = std::enable_if_t<detail::kTupleUpcast<Tuple, Tuple<UTypes...>>>>
+  Tuple(Tuple<UTypes...>&& other)  // NOLINT(runtime/explicit)
+      : ObjectRef(std::move(detail::ObjectUnsafe::GetObjectPtrMutable(other))) {}
+
+  /*! \brief A tuple of the given elements, each converted to its type (a single Tuple argument
+   *  is a copy or an upcast, never an element). */
+  template <typename... UTypes,
+            typename =
+                std::enable_if_t<sizeof...(UTypes) == kSize && kSize != 0 &&
+                                 !(kSize == 1 && (detail::kIsTuple<std::decay_t<UTypes>> && ...)) &&
+                                 std::conjunction_v<std::is_constructible<Types, UTypes&&>...>>>
   explicit Tuple(UTypes&&... args) : ObjectRef(nullptr) {
     ObjectPtr<ArrayObj> p = detail::SeqAllocInplace<ArrayObj>(static_cast<int64_t>(kSize));
     (p->AppendCellUnchecked(detail::SeqToCell<Types>(std::forward<UTypes>(args))), ...);
@@ -81,9 +115,22 @@ class Tuple : public ObjectRef {
 
   /*! \return The I-th element. */
   template <size_t I>
-  ElemType<I> get() const {
+  ElemType<I> get() const& {
     static_assert(I < kSize, "Tuple index out of range");
     return detail::SeqFromCell<ElemType<I>>(obj()->slots() + I);
+  }
+  /*! \return The I-th element, moved out when this handle is the only owner of the tuple. */
+  template <size_t I>
+  ElemType<I> get() && {
+    static_assert(I < kSize, "Tuple index out of range");
+    if (!data_.unique()) return detail::SeqFromCell<ElemType<I>>(obj()->slots() + I);
+    TVMFFIAny* cell = obj()->slots() + I;
+    if constexpr (std::is_same_v<ElemType<I>, Any>) {
+      return detail::AnyUnsafe::MoveTVMFFIAnyToAny(cell);
+    } else {
+      // Elements are strict (the tuple's invariant), so the cell can be taken as is.
+      return TypeTraits<ElemType<I>>::MoveFromAnyAfterCheck(cell);
+    }
   }
 
   /*! \brief Replace the I-th element, copying the object first if it is shared. */
@@ -179,7 +226,7 @@ struct TypeTraits<Tuple<Types...>> : TypeTraitsBase {
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     if (src->type_index != kTVMFFIArray) return false;
     const detail::SeqBaseObj* seq = AsSeq(src->v_obj);
-    return seq->size == kSize && Helper::FirstNonStrict(seq->slots(), Indices{}) < 0;
+    return seq->SeqCell()->size == kSize && Helper::FirstNonStrict(seq->slots(), Indices{}) < 0;
   }
   static Tuple<Types...> CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
     return detail::ObjectUnsafe::ObjectRefFromObjectPtr<Tuple<Types...>>(
@@ -193,7 +240,7 @@ struct TypeTraits<Tuple<Types...>> : TypeTraitsBase {
   }
   static std::optional<Tuple<Types...>> TryCastFromAnyView(const TVMFFIAny* src) {
     const detail::SeqBaseObj* seq = detail::SeqObjectOf(src, true);
-    if (seq == nullptr || seq->size != kSize) return std::nullopt;
+    if (seq == nullptr || seq->SeqCell()->size != kSize) return std::nullopt;
     if (seq->type_index() == kTVMFFIArray && Helper::FirstNonStrict(seq->slots(), Indices{}) < 0) {
       return detail::ObjectUnsafe::ObjectRefFromObjectPtr<Tuple<Types...>>(
           detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(const_cast<detail::SeqBaseObj*>(seq)));
@@ -205,8 +252,9 @@ struct TypeTraits<Tuple<Types...>> : TypeTraitsBase {
   static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
     const detail::SeqBaseObj* seq = detail::SeqObjectOf(src, true);
     if (seq == nullptr) return detail::AnyTypeStr(src);
-    if (seq->size != kSize) {
-      return std::string(detail::SeqKindName(seq)) + "[size " + std::to_string(seq->size) + "]";
+    if (seq->SeqCell()->size != kSize) {
+      return std::string(detail::SeqKindName(seq)) + "[size " +
+             std::to_string(seq->SeqCell()->size) + "]";
     }
     std::string r = Helper::Mismatch(seq, Indices{});
     return r.empty() ? detail::AnyTypeStr(src) : r;
@@ -221,6 +269,26 @@ struct TypeTraits<Tuple<Types...>> : TypeTraitsBase {
     return static_cast<const detail::SeqBaseObj*>(reinterpret_cast<const Object*>(obj));
   }
 };
+
+/*! \return The I-th element of t (found by argument-dependent lookup: `get<0>(t)`). */
+template <size_t I, typename... Types>
+inline std::tuple_element_t<I, std::tuple<Types...>> get(const Tuple<Types...>& t) {
+  return t.template get<I>();
+}
+/*! \return The I-th element of t, moved out when t is the only owner. */
+template <size_t I, typename... Types>
+inline std::tuple_element_t<I, std::tuple<Types...>> get(Tuple<Types...>&& t) {
+  return std::move(t).template get<I>();
+}
+
+/*! \brief `Tuple t(1, String("a"))` is a Tuple<int, String>. */
+template <typename... UTypes>
+Tuple(UTypes...) -> Tuple<std::decay_t<UTypes>...>;
+
+/*! \brief Tuple<Ts...> can share the storage of Tuple<Us...> (same arity, element-wise). */
+template <typename... Ts, typename... Us>
+inline constexpr bool type_subsumes_v<Tuple<Ts...>, Tuple<Us...>, void> =
+    std::is_same_v<Tuple<Ts...>, Tuple<Us...>> || detail::kTupleUpcast<Tuple<Ts...>, Tuple<Us...>>;
 
 TVM_FFI_NAMESPACE_END
 

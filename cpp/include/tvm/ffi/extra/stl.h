@@ -108,13 +108,13 @@ struct StlSeqTraits : StlNoViewTraitsBase<Self> {
   }
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     const SeqBaseObj* seq = StlStrictArray(src);
-    return seq != nullptr && (N < 0 || seq->size == N) && SeqFirstNonStrict<T>(seq) < 0;
+    return seq != nullptr && (N < 0 || seq->SeqCell()->size == N) && SeqFirstNonStrict<T>(seq) < 0;
   }
   static Self CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
     const SeqBaseObj* seq = StlStrictArray(src);
     Self out{};
-    if constexpr (N < 0) out.reserve(static_cast<size_t>(seq->size));
-    for (int64_t i = 0; i < seq->size; ++i) {
+    if constexpr (N < 0) out.reserve(static_cast<size_t>(seq->SeqCell()->size));
+    for (int64_t i = 0; i < seq->SeqCell()->size; ++i) {
       if constexpr (N < 0) {
         out.push_back(StlElemStrict<T>(seq->slots() + i));
       } else {
@@ -130,10 +130,10 @@ struct StlSeqTraits : StlNoViewTraitsBase<Self> {
   }
   static std::optional<Self> TryCastFromAnyView(const TVMFFIAny* src) {
     const SeqBaseObj* seq = SeqObjectOf(src, true);
-    if (seq == nullptr || (N >= 0 && seq->size != N)) return std::nullopt;
+    if (seq == nullptr || (N >= 0 && seq->SeqCell()->size != N)) return std::nullopt;
     Self out{};
-    if constexpr (N < 0) out.reserve(static_cast<size_t>(seq->size));
-    for (int64_t i = 0; i < seq->size; ++i) {
+    if constexpr (N < 0) out.reserve(static_cast<size_t>(seq->SeqCell()->size));
+    for (int64_t i = 0; i < seq->SeqCell()->size; ++i) {
       std::optional<T> v = StlElemFrom<T>(seq->slots() + i);
       if (!v.has_value()) return std::nullopt;
       if constexpr (N < 0) {
@@ -146,8 +146,8 @@ struct StlSeqTraits : StlNoViewTraitsBase<Self> {
   }
   static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
     const SeqBaseObj* seq = SeqObjectOf(src, true);
-    if (seq != nullptr && N >= 0 && seq->size != N) {
-      return std::string(SeqKindName(seq)) + "[size " + std::to_string(seq->size) + "]";
+    if (seq != nullptr && N >= 0 && seq->SeqCell()->size != N) {
+      return std::string(SeqKindName(seq)) + "[size " + std::to_string(seq->SeqCell()->size) + "]";
     }
     return SeqMismatchInfo<T>(src);
   }
@@ -167,7 +167,7 @@ struct StlTupleTraits : StlNoViewTraitsBase<Self> {
   static void MoveToAny(Self src, TVMFFIAny* r) { MoveImpl(std::move(src), r, Indices{}); }
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     const SeqBaseObj* seq = StlStrictArray(src);
-    return seq != nullptr && seq->size == kSize &&
+    return seq != nullptr && seq->SeqCell()->size == kSize &&
            Helper::FirstNonStrict(seq->slots(), Indices{}) < 0;
   }
   static Self CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
@@ -180,14 +180,14 @@ struct StlTupleTraits : StlNoViewTraitsBase<Self> {
   }
   static std::optional<Self> TryCastFromAnyView(const TVMFFIAny* src) {
     const SeqBaseObj* seq = SeqObjectOf(src, true);
-    if (seq == nullptr || seq->size != kSize) return std::nullopt;
+    if (seq == nullptr || seq->SeqCell()->size != kSize) return std::nullopt;
     return CastImpl(seq->slots(), Indices{});
   }
   static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
     const SeqBaseObj* seq = SeqObjectOf(src, true);
     if (seq == nullptr) return AnyTypeStr(src);
-    if (seq->size != kSize) {
-      return std::string(SeqKindName(seq)) + "[size " + std::to_string(seq->size) + "]";
+    if (seq->SeqCell()->size != kSize) {
+      return std::string(SeqKindName(seq)) + "[size " + std::to_string(seq->SeqCell()->size) + "]";
     }
     std::string r = Helper::Mismatch(seq, Indices{});
     return r.empty() ? AnyTypeStr(src) : r;
