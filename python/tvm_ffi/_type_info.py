@@ -35,7 +35,8 @@ class FFIProperty(core._FieldProperty):
 
     A frozen field has no public setter (assignment raises AttributeError); ``set(obj, value)``
     always writes, with the same conversion as an assignment. Reads with a FieldGetter as
-    fget are done in C, without calling fget (``core._FieldProperty``, a property).
+    fget are done in C, without calling fget (``core._FieldProperty``, a property); so are
+    assignments of simple values with a FieldSetter over a C setter as fset.
     """
 
     def __new__(cls, fget, fset, frozen, fdel=None, doc=None):
@@ -45,7 +46,7 @@ class FFIProperty(core._FieldProperty):
 
     def __init__(self, fget, fset, frozen, fdel=None, doc=None):
         super().__init__(fget, None if frozen else fset, fdel, doc)
-        core._bind_field_property(self, fget)
+        core._bind_field_property(self, fget, None if frozen else fset)
         # A property subclass would otherwise show the class docstring.
         self.__doc__ = doc
         self._ffi_fset = fset

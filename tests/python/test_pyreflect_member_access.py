@@ -146,6 +146,79 @@ def test_property_refers_to_its_class_once_for_the_collector():
     assert gc.get_referents(prop).count(type(prop)) == 1
 
 
+# ---- field writes --------------------------------------------------------------------------
+
+
+def _write_error(write):
+    with pytest.raises(Exception) as info:
+        write()
+    return type(info.value), str(info.value)
+
+
+@pytest.mark.parametrize(
+    "name, value",
+    [("v_i64", 41), ("v_i64", -(2**63)), ("v_f64", -0.25), ("v_f64", 3), ("v_bool", False)],
+)
+def test_c_write_stores_what_the_setter_stores(name, value):
+    via_assign = _make_derived_derived()
+    via_fset = _make_derived_derived()
+    setattr(via_assign, name, value)
+    _prop(type(via_fset), name).fset(via_fset, value)
+    assert getattr(via_assign, name) == getattr(via_fset, name)
+    assert type(getattr(via_assign, name)) is type(getattr(via_fset, name))
+
+
+@pytest.mark.parametrize("value", [2**63, None, "text", [1]])
+def test_c_write_of_a_value_the_setter_refuses_raises_the_fset_error(value):
+    obj = _make_derived_derived()
+    fset = _prop(type(obj), "v_i64").fset
+    expected = _write_error(lambda: fset(obj, value))
+    assert _write_error(lambda: setattr(obj, "v_i64", value)) == expected
+    assert obj.v_i64 == -5
+
+
+def test_c_write_of_an_object_to_an_int_field_raises_the_fset_error():
+    obj = _make_derived_derived()
+    other = tvm_ffi.convert([1])
+    expected = _write_error(lambda: _prop(type(obj), "v_i64").fset(obj, other))
+    assert _write_error(lambda: setattr(obj, "v_i64", other)) == expected
+    assert obj.v_i64 == -5
+
+
+def test_write_on_object_of_other_type_raises_the_setters_error():
+    prop = _prop(type(_make_derived_derived()), "v_i64")
+    with pytest.raises(TypeError, match="belongs to testing.TestCxxClassBase"):
+        prop.__set__(tvm_ffi.convert([1]), 3)
+
+
+def test_write_on_non_object_raises_the_setters_error():
+    prop = _prop(type(_make_derived_derived()), "v_i64")
+    with pytest.raises(TypeError, match="is written on a tvm_ffi.Object"):
+        prop.__set__(3, 3)
+
+
+def test_write_on_empty_object_raises_the_setters_error():
+    cls = type(_make_derived_derived())
+    with pytest.raises(ValueError, match="handle is NULL"):
+        _prop(cls, "v_i64").__set__(cls.__new__(cls), 3)
+
+
+def test_frozen_property_with_a_field_setter_refuses_assignment():
+    obj = _make_derived_derived()
+    prop = _prop(type(obj), "v_i64")
+    frozen = FFIProperty(prop.fget, prop.fset, True)
+    with pytest.raises(AttributeError, match="has no setter"):
+        frozen.__set__(obj, 3)
+    assert obj.v_i64 == -5
+
+
+def test_field_property_delete_keeps_propertys_error():
+    obj = _make_derived_derived()
+    with pytest.raises(AttributeError):
+        del obj.v_i64
+    assert obj.v_i64 == -5
+
+
 # ---- method calls --------------------------------------------------------------------------
 
 

@@ -5,6 +5,7 @@ cdef extern from "tvm_ffi_field_property.h":
     void TVMFFIPyFieldPropertyBind(object prop, TVMFFIFieldGetter getter, int64_t offset,
                                    int32_t type_index, int32_t type_depth,
                                    int32_t kind) noexcept
+    void TVMFFIPyFieldPropertyBindSetter(object prop, TVMFFIFieldSetter setter) noexcept
     object TVMFFIPyFieldPropertyTypeCreate()
 
 
@@ -18,10 +19,13 @@ cdef extern from "tvm_ffi_method_descr.h":
 _FieldProperty = TVMFFIPyFieldPropertyTypeCreate()
 
 
-def _bind_field_property(prop, fget):
+def _bind_field_property(prop, fget, fset=None):
     """Make reads of prop (a _FieldProperty) take the C path when fget is a FieldGetter;
-    returns whether it did. Other fget keep property's own path (a call of fget)."""
+    returns whether it did. Other fget keep property's own path (a call of fget). Writes
+    take the C path too when fset is a FieldSetter calling a C setter (not a Function);
+    pass None for a frozen field, whose assignment must keep failing."""
     cdef FieldGetter getter
+    cdef FieldSetter setter
     if not isinstance(prop, _FieldProperty):
         raise TypeError("_bind_field_property expects a _FieldProperty, got %s"
                         % type(prop).__name__)
@@ -30,6 +34,12 @@ def _bind_field_property(prop, fget):
     getter = <FieldGetter>fget
     TVMFFIPyFieldPropertyBind(prop, getter.c_getter, getter.offset, getter.type_index,
                               getter.type_depth, getter.read_kind)
+    if type(fset) is FieldSetter:
+        setter = <FieldSetter>fset
+        # The C path checks the object against the getter's declaring type.
+        if (setter.c_setter != NULL and not setter.setter_is_function
+                and setter.type_index == getter.type_index and setter.offset == getter.offset):
+            TVMFFIPyFieldPropertyBindSetter(prop, <TVMFFIFieldSetter>setter.c_setter)
     return True
 
 

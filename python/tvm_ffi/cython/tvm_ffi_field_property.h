@@ -13,8 +13,16 @@
  * through the C getter. Anything the fast path does not take (class access,
  * a non-Object or empty object, an object of an unrelated type) goes to
  * property's own tp_descr_get, which calls fget, so errors keep the
- * FieldGetter's messages. Writes are property's (fset); FFIProperty adds the
- * frozen-field error in Python.
+ * FieldGetter's messages.
+ *
+ * Writes bound to a FieldSetter with a C setter (TVMFFIPyFieldPropertyBindSetter)
+ * convert the simplest values (exact int, float, bool, None, a tvm_ffi.Object)
+ * to an AnyView here and call the C setter, the same view and the same call
+ * as the FieldSetter's. Every other write, and every write the setter refuses,
+ * goes to property's tp_descr_set (a call of fset), which converts and
+ * calls again, so errors keep the FieldSetter's messages and the setter's
+ * texts. A frozen field's property (FFIProperty) is never bound for writes
+ * and overrides __set__ in Python.
  *
  * The interpreter's generic attribute lookup that leads here costs more than
  * this function (CPython specializes LOAD_ATTR for __slots__ members, not for
@@ -53,6 +61,8 @@ typedef struct TVMFFIPyFieldAccess {
   int64_t offset;
   TVMFFIFieldGetter getter;
   int32_t type_depth;
+  /* NULL until bound for writes, when every write goes through fset. */
+  TVMFFIFieldSetter setter;
 } TVMFFIPyFieldAccess;
 
 /* The ints CPython caches (-5 to 256), held here so that reading a small
@@ -64,6 +74,7 @@ typedef struct TVMFFIPyFieldAccess {
 static struct {
   Py_ssize_t data_offset;
   descrgetfunc base_get;
+  descrsetfunc base_set;
   initproc base_init;
   destructor base_dealloc;
   traverseproc base_traverse;
@@ -193,10 +204,79 @@ static PyObject* TVMFFIPyFieldPropertyGet(PyObject* self, PyObject* obj, PyObjec
   return TVMFFIPyFieldRead(f, header);
 }
 
+/* The AnyView of value as the FieldSetter's conversion makes it, for the
+ * values whose view borrows from value and needs no store; 0 when made, 1 for
+ * any other value. */
+static inline int TVMFFIPyFieldWriteArg(PyObject* value, TVMFFIAny* out) {
+  PyTypeObject* t = Py_TYPE(value);
+  out->zero_padding = 0;
+  if (t == &PyLong_Type) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+    if (overflow != 0) return 1;
+    out->type_index = kTVMFFIInt;
+    out->v_int64 = v;
+    return 0;
+  }
+  if (t == &PyFloat_Type) {
+    out->type_index = kTVMFFIFloat;
+    out->v_float64 = PyFloat_AS_DOUBLE(value);
+    return 0;
+  }
+  if (value == Py_None || t == &PyBool_Type) {
+    out->type_index = value == Py_None ? kTVMFFINone : kTVMFFIBool;
+    out->v_int64 = value == Py_True;
+    return 0;
+  }
+  if (TVMFFIPyFieldIsObject(value)) {
+    TVMFFIObject* obj = (TVMFFIObject*)TVMFFIPyObjectHandle(value);
+    out->type_index = obj == NULL ? kTVMFFINone : obj->type_index;
+    /* A container converted while tags are live records its tag: general path. */
+    if (tvm_ffi_py_tag_count > 0 && TVMFFIPyIsContainerIndex(out->type_index)) return 1;
+    out->v_int64 = 0;
+    out->v_obj = obj;
+    return 0;
+  }
+  return 1;
+}
+
+/* A write the setter refused: its error is dropped and property's path
+ * converts and calls again, raising the FieldSetter's exception. */
+TVMFFI_PY_FIELD_NOINLINE static int TVMFFIPyFieldWriteRefused(PyObject* self, PyObject* obj,
+                                                              PyObject* value) {
+  TVMFFIObjectHandle err = NULL;
+  TVMFFIErrorMoveFromRaised(&err);
+  if (err != NULL) TVMFFIObjectDecRef(err);
+  return tvm_ffi_py_field_property.base_set(self, obj, value);
+}
+
+static int TVMFFIPyFieldPropertySet(PyObject* self, PyObject* obj, PyObject* value) {
+  const TVMFFIPyFieldAccess* f = TVMFFIPyFieldAccessOf(self);
+  /* Deletion, unbound properties, non-Objects, empty objects, objects of an
+   * unrelated type and values that need a store take property's path. */
+  if (f->setter == NULL || value == NULL || !TVMFFIPyFieldIsObject(obj)) {
+    return tvm_ffi_py_field_property.base_set(self, obj, value);
+  }
+  TVMFFIObject* header = (TVMFFIObject*)TVMFFIPyObjectHandle(obj);
+  if (header == NULL ||
+      (header->type_index != f->type_index && !TVMFFIPyFieldOwnerMatches(f, header->type_index))) {
+    return tvm_ffi_py_field_property.base_set(self, obj, value);
+  }
+  TVMFFIAny view;
+  if (TVMFFIPyFieldWriteArg(value, &view) != 0) {
+    return tvm_ffi_py_field_property.base_set(self, obj, value);
+  }
+  if (f->setter((char*)header + f->offset, &view) != 0) {
+    return TVMFFIPyFieldWriteRefused(self, obj, value);
+  }
+  return 0;
+}
+
 /* property.__init__, after unbinding: a re-initialised property reads through
  * its (new) fget until bound again. */
 static int TVMFFIPyFieldPropertyInit(PyObject* self, PyObject* args, PyObject* kwargs) {
   TVMFFIPyFieldAccessOf(self)->kind = kTVMFFIPyFieldReadUnbound;
+  TVMFFIPyFieldAccessOf(self)->setter = NULL;
   return tvm_ffi_py_field_property.base_init(self, args, kwargs);
 }
 
@@ -224,23 +304,32 @@ static void TVMFFIPyFieldPropertyBind(PyObject* prop, TVMFFIFieldGetter getter, 
   f->kind = kind;
 }
 
+/* Writes of prop (already bound for reads) now take the C path, calling the
+ * field's C setter. */
+static void TVMFFIPyFieldPropertyBindSetter(PyObject* prop, TVMFFIFieldSetter setter) {
+  TVMFFIPyFieldAccessOf(prop)->setter = setter;
+}
+
 /* The slots of property this type builds on; 0, or -1 with an error set. */
 static int TVMFFIPyFieldPropertyBaseSlots(void) {
   PyTypeObject* base = &PyProperty_Type;
 #if TVMFFI_PY_LIMITED_API
   tvm_ffi_py_field_property.base_get = (descrgetfunc)PyType_GetSlot(base, Py_tp_descr_get);
+  tvm_ffi_py_field_property.base_set = (descrsetfunc)PyType_GetSlot(base, Py_tp_descr_set);
   tvm_ffi_py_field_property.base_init = (initproc)PyType_GetSlot(base, Py_tp_init);
   tvm_ffi_py_field_property.base_dealloc = (destructor)PyType_GetSlot(base, Py_tp_dealloc);
   tvm_ffi_py_field_property.base_traverse = (traverseproc)PyType_GetSlot(base, Py_tp_traverse);
   tvm_ffi_py_field_property.base_clear = (inquiry)PyType_GetSlot(base, Py_tp_clear);
 #else
   tvm_ffi_py_field_property.base_get = base->tp_descr_get;
+  tvm_ffi_py_field_property.base_set = base->tp_descr_set;
   tvm_ffi_py_field_property.base_init = base->tp_init;
   tvm_ffi_py_field_property.base_dealloc = base->tp_dealloc;
   tvm_ffi_py_field_property.base_traverse = base->tp_traverse;
   tvm_ffi_py_field_property.base_clear = base->tp_clear;
 #endif
-  if (tvm_ffi_py_field_property.base_get == NULL || tvm_ffi_py_field_property.base_init == NULL ||
+  if (tvm_ffi_py_field_property.base_get == NULL || tvm_ffi_py_field_property.base_set == NULL ||
+      tvm_ffi_py_field_property.base_init == NULL ||
       tvm_ffi_py_field_property.base_dealloc == NULL ||
       tvm_ffi_py_field_property.base_traverse == NULL) {
     if (!PyErr_Occurred()) {
@@ -270,16 +359,18 @@ static PyObject* TVMFFIPyFieldPropertyTypeCreate(void) {
   /* tp_clear is not inherited once tp_traverse is given: name property's. */
   static PyType_Slot slots[] = {
       {Py_tp_descr_get, (void*)TVMFFIPyFieldPropertyGet},
+      {Py_tp_descr_set, (void*)TVMFFIPyFieldPropertySet},
       {Py_tp_init, (void*)TVMFFIPyFieldPropertyInit},
       {Py_tp_dealloc, (void*)TVMFFIPyFieldPropertyDealloc},
       {Py_tp_traverse, (void*)TVMFFIPyFieldPropertyTraverse},
-      {Py_tp_doc, (void*)"A property reading a reflected field in C (the base of FFIProperty)."},
+      {Py_tp_doc,
+       (void*)"A property reading and writing a reflected field in C (the base of FFIProperty)."},
       {0, NULL},
       {0, NULL},
   };
   if (tvm_ffi_py_field_property.base_clear != NULL) {
-    slots[5].slot = Py_tp_clear;
-    slots[5].pfunc = (void*)tvm_ffi_py_field_property.base_clear;
+    slots[6].slot = Py_tp_clear;
+    slots[6].pfunc = (void*)tvm_ffi_py_field_property.base_clear;
   }
   static PyType_Spec spec;
   spec.name = "tvm_ffi.core._FieldProperty";
