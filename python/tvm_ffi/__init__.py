@@ -20,6 +20,7 @@ _LIB = LIB
 from . import (
     _convert,
     _dtype,
+    _optional_torch_c_dlpack,
     _structural_visit,
     _tensor,
     access_path,

@@ -173,6 +173,7 @@ static PyObject* TVMFFIPyFunctionVectorcall(PyObject* self, PyObject* const* arg
     DLTensor views[kTVMFFIPyFastArgs];
     int64_t view_dims[kTVMFFIPyFastArgs][2 * kTVMFFIPyViewDims];
     TVMFFIObjectHandle owned[kTVMFFIPyFastArgs];
+    PyObject* owned_args[kTVMFFIPyFastArgs];
     int num_owned = 0;
     TVMFFIPyCallEnv env;
     TVMFFIPyCallEnvInit(&env);
@@ -190,24 +191,24 @@ static PyObject* TVMFFIPyFunctionVectorcall(PyObject* self, PyObject* const* arg
       if (TVMFFIPyExchangeLookup(Py_TYPE(args[i]), &api) != 0) goto fail;
       if (api == NULL || !state->view_known) break;
       DLTensor* view = ((state->view_mask >> i) & 1) ? &views[i] : NULL;
-      if (TVMFFIPyExchangeArg(args[i], api, view, view_dims[i], &packed[i], &owned[num_owned],
+      if (TVMFFIPyExchangeArg(args[i], api, view, view_dims[i], &packed[i], &owned[num_owned], 1,
                               &env) != 0) {
         goto fail;
       }
-      if (owned[num_owned] != NULL) ++num_owned;
+      if (owned[num_owned] != NULL) owned_args[num_owned++] = args[i];
     }
     if (i == n) {
       /* The caller's references keep every borrowed argument alive during the call. */
       TVMFFIAny result;
       int rc = TVMFFIPyCallWithEnv(handle, state->release_gil, packed, (int32_t)n, &env, &result);
-      for (int k = 0; k < num_owned; ++k) TVMFFIObjectDecRef(owned[k]);
+      for (int k = 0; k < num_owned; ++k) TVMFFIPyReleaseCallTensor(owned[k], owned_args[k]);
       if (rc != 0) return NULL;
       return TVMFFIPyResultToPy(&result, env.result_api);
     }
-    for (int k = 0; k < num_owned; ++k) TVMFFIObjectDecRef(owned[k]);
+    for (int k = 0; k < num_owned; ++k) TVMFFIPyReleaseCallTensor(owned[k], owned_args[k]);
     goto general;
   fail:
-    for (int k = 0; k < num_owned; ++k) TVMFFIObjectDecRef(owned[k]);
+    for (int k = 0; k < num_owned; ++k) TVMFFIPyReleaseCallTensor(owned[k], owned_args[k]);
     return NULL;
   }
 general:
