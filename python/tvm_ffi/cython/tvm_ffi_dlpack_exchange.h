@@ -42,7 +42,13 @@ enum { kTVMFFIPyExchangeCacheSize = 64 };
 typedef struct TVMFFIPyExchangeCacheEntry {
   PyTypeObject* type;           /* a strong reference, never dropped */
   const DLPackExchangeAPI* api; /* NULL: the type publishes none */
+  /* api when type is no tvm_ffi.Object (whose instances pass as themselves):
+   * the call fast path takes such arguments on this entry alone. */
+  const DLPackExchangeAPI* foreign_api;
 } TVMFFIPyExchangeCacheEntry;
+
+/* tvm_ffi.Object, set at import (TVMFFIPyEnableVectorcall). */
+static PyTypeObject* tvm_ffi_py_exchange_object_type = NULL;
 
 static TVMFFIPyExchangeCacheEntry tvm_ffi_py_exchange_cache[kTVMFFIPyExchangeCacheSize];
 /* 1: TVM_FFI_SKIP_DLPACK_C_EXCHANGE_API=1 (no type has a table); -1: not set; 0: not read. */
@@ -200,6 +206,10 @@ static int TVMFFIPyExchangeLookup(PyTypeObject* type, const DLPackExchangeAPI** 
   Py_INCREF((PyObject*)type);
   entry->type = type;
   entry->api = api;
+  entry->foreign_api = (api != NULL && tvm_ffi_py_exchange_object_type != NULL &&
+                        !PyType_IsSubtype(type, tvm_ffi_py_exchange_object_type))
+                           ? api
+                           : NULL;
   *out = api;
   return 0;
 }
@@ -382,6 +392,19 @@ static void TVMFFIPyBorrowedTensorDelete(void* self, int flags) {
 /* Dimensions up to which the borrowed form is used (beyond: the managed export). */
 enum { kTVMFFIPyBorrowedMaxDims = 64 };
 
+/* Objects of the call fast path have room for this many dimensions, so that
+ * one whose call is over can serve the next call: the fast path keeps one
+ * such spare block (creation and release both run with the GIL held there). */
+enum { kTVMFFIPyBorrowedSpareDims = 8 };
+#ifndef Py_GIL_DISABLED
+static TVMFFIPyBorrowedTensor* tvm_ffi_py_borrowed_spare = NULL;
+#endif
+
+static inline size_t TVMFFIPyBorrowedSize(int32_t ndim) {
+  return offsetof(TVMFFIPyBorrowedTensor, dims) +
+         2 * (size_t)(ndim > 0 ? ndim : 1) * sizeof(int64_t);
+}
+
 /* *out = a TVMFFIPyBorrowedTensor over x when the producer fills DLTensors and
  * the description is one the runtime would import as is (holding a reference
  * to x when take_owner is set): 0 with *out set; 1
@@ -402,9 +425,18 @@ static int TVMFFIPyBorrowedTensorNew(PyObject* x, const DLPackExchangeAPI* api, 
   for (int32_t i = 0; i < n; ++i) {
     if (view.shape[i] < 0) return 1;
   }
-  size_t slots = 2 * (size_t)(n > 0 ? n : 1);
-  TVMFFIPyBorrowedTensor* t = (TVMFFIPyBorrowedTensor*)malloc(
-      offsetof(TVMFFIPyBorrowedTensor, dims) + slots * sizeof(int64_t));
+  TVMFFIPyBorrowedTensor* t = NULL;
+  if (!take_owner && n <= kTVMFFIPyBorrowedSpareDims) {
+    /* A call's own object (see TVMFFIPyReleaseCallTensor): standard size. */
+#ifndef Py_GIL_DISABLED
+    t = tvm_ffi_py_borrowed_spare;
+    tvm_ffi_py_borrowed_spare = NULL;
+#endif
+    if (t == NULL)
+      t = (TVMFFIPyBorrowedTensor*)malloc(TVMFFIPyBorrowedSize(kTVMFFIPyBorrowedSpareDims));
+  } else {
+    t = (TVMFFIPyBorrowedTensor*)malloc(TVMFFIPyBorrowedSize(n));
+  }
   if (t == NULL) {
     PyErr_NoMemory();
     return -1;
@@ -436,14 +468,21 @@ static int TVMFFIPyBorrowedTensorNew(PyObject* x, const DLPackExchangeAPI* api, 
 }
 
 /* Releases a call's reference to the Tensor object its argument x became
- * (TVMFFIPyExchangeArg), x still alive in the caller's hands. An object made
- * without an owner is freed right here if nothing else refers to it; if the
- * callee kept it, it takes its reference to x now, before the call lets go. */
+ * (TVMFFIPyExchangeArg), x still alive in the caller's hands, with the GIL
+ * held. An object made without an owner is recycled or freed right here if
+ * nothing else refers to it; if the callee kept it, it takes its reference to
+ * x now, before the call lets go. */
 static inline void TVMFFIPyReleaseCallTensor(TVMFFIObjectHandle handle, PyObject* x) {
   TVMFFIPyBorrowedTensor* t = (TVMFFIPyBorrowedTensor*)handle;
   if (t->header.deleter == TVMFFIPyBorrowedTensorDelete && t->owner == NULL) {
     if (__atomic_load_n(&t->header.combined_ref_count, __ATOMIC_ACQUIRE) ==
         (((uint64_t)1 << 32) | 1)) {
+#ifndef Py_GIL_DISABLED
+      if (tvm_ffi_py_borrowed_spare == NULL && t->tensor.ndim <= kTVMFFIPyBorrowedSpareDims) {
+        tvm_ffi_py_borrowed_spare = t;
+        return;
+      }
+#endif
       free(t);
       return;
     }

@@ -179,16 +179,23 @@ static PyObject* TVMFFIPyFunctionVectorcall(PyObject* self, PyObject* const* arg
     TVMFFIPyCallEnvInit(&env);
     Py_ssize_t i = 0;
     for (; i < n; ++i) {
-      int rc = TVMFFIPyFastArg(args[i], &packed[i]);
-      if (rc == 0) {
-        /* A container may carry a framework's tag: the general path reads it. */
-        if (tvm_ffi_py_tag_count > 0 && TVMFFIPyIsContainerIndex(packed[i].type_index)) break;
-        continue;
+      /* A framework tensor (exchange API) whose type was seen before skips the
+       * scalar and Object checks. */
+      PyTypeObject* type = Py_TYPE(args[i]);
+      const TVMFFIPyExchangeCacheEntry* seen =
+          &tvm_ffi_py_exchange_cache[TVMFFIPyExchangeSlot(type)];
+      const DLPackExchangeAPI* api = seen->type == type ? seen->foreign_api : NULL;
+      if (api == NULL) {
+        int rc = TVMFFIPyFastArg(args[i], &packed[i]);
+        if (rc == 0) {
+          /* A container may carry a framework's tag: the general path reads it. */
+          if (tvm_ffi_py_tag_count > 0 && TVMFFIPyIsContainerIndex(packed[i].type_index)) break;
+          continue;
+        }
+        if (rc < 0) goto fail;
+        if (TVMFFIPyExchangeLookup(type, &api) != 0) goto fail;
       }
-      if (rc < 0) goto fail;
-      /* A framework tensor (exchange API): a view where the schema says DLTensor*. */
-      const DLPackExchangeAPI* api;
-      if (TVMFFIPyExchangeLookup(Py_TYPE(args[i]), &api) != 0) goto fail;
+      /* A framework tensor: a view where the schema says DLTensor*. */
       if (api == NULL || !state->view_known) break;
       DLTensor* view = ((state->view_mask >> i) & 1) ? &views[i] : NULL;
       if (TVMFFIPyExchangeArg(args[i], api, view, view_dims[i], &packed[i], &owned[num_owned], 1,
@@ -236,6 +243,7 @@ static void TVMFFIPyEnableVectorcall(PyObject* type_obj, PyObject* object_type, 
   tvm_ffi_py_call.result = (TVMFFIPyResultImpl)result;
   tvm_ffi_py_call.raise = (TVMFFIPyRaiseImpl)raise;
   tvm_ffi_py_call.object_type = (PyTypeObject*)object_type;
+  tvm_ffi_py_exchange_object_type = (PyTypeObject*)object_type;
 #if TVMFFI_PY_LIMITED_API
   (void)type_obj;
 #else
