@@ -2,6 +2,7 @@
 """Per-call overhead of tvm_ffi next to nanobind, pybind11, ctypes and cffi.
 
 Usage: python benchmarks/bench_calls.py [--quick] [--build-dir DIR] [--wheel DIR] [--torch-only]
+       [--cpu-time]
 
 Builds the peer modules from benchmarks/peers/ into a cache directory (first
 run takes about a minute: nanobind's sources are compiled), then times each
@@ -29,6 +30,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import time
 import timeit
 from concurrent.futures import ThreadPoolExecutor
 
@@ -270,18 +272,26 @@ def torch_namespace(kernels):
     }
 
 
-def torch_worker(kernels):
+def row_timer(cpu_time):
+    """The clock of the torch table: wall time, or this thread's CPU time (--cpu-time), which
+    a loaded machine inflates far less (time spent descheduled is not counted)."""
+    return time.thread_time if cpu_time else timeit.default_timer
+
+
+def torch_worker(kernels, cpu_time):
     """Worker loop (in the wheel's process): 'number statement' lines in, ns per call out."""
+    clock = row_timer(cpu_time)
     ns = torch_namespace(kernels)
     assert type(ns["alloc_like"](ns["x"])) is ns["torch"].Tensor
     print("ready", flush=True)
     for line in sys.stdin:
         number, stmt = line.rstrip("\n").split(" ", 1)
         number = int(number)
-        print(timeit.Timer(stmt, globals=ns).timeit(number) / number * 1e9, flush=True)
+        timer = timeit.Timer(stmt, timer=clock, globals=ns)
+        print(timer.timeit(number) / number * 1e9, flush=True)
 
 
-def run_torch_table(out_dir, wheel_dir, repeat, budget):
+def run_torch_table(out_dir, wheel_dir, repeat, budget, cpu_time=False):
     import tvm_ffi
 
     ours_flags = shlex.split(
@@ -292,8 +302,9 @@ def run_torch_table(out_dir, wheel_dir, repeat, budget):
     ns = torch_namespace(ours_lib)
     assert type(ns["alloc_like"](ns["x"])) is ns["torch"].Tensor
     env = dict(os.environ, PYTHONPATH=wheel_dir)
+    worker_cmd = [sys.executable, os.path.abspath(__file__), "--torch-worker", wheel_lib]
     worker = subprocess.Popen(
-        [sys.executable, os.path.abspath(__file__), "--torch-worker", wheel_lib],
+        worker_cmd + (["--cpu-time"] if cpu_time else []),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
@@ -305,16 +316,22 @@ def run_torch_table(out_dir, wheel_dir, repeat, budget):
             raise RuntimeError("the wheel's worker process did not start")
         print(
             "\ntorch %s CPU tensors (16 x float32): this tree (tvm_ffi from %s) vs the "
-            "apache-tvm-ffi wheel in %s, ns per call, min of %d interleaved rounds\n"
-            % (ns["torch"].__version__, os.path.dirname(tvm_ffi.__file__), wheel_dir, repeat)
+            "apache-tvm-ffi wheel in %s, ns per call (%s), min of %d interleaved rounds\n"
+            % (
+                ns["torch"].__version__,
+                os.path.dirname(tvm_ffi.__file__),
+                wheel_dir,
+                "thread CPU time" if cpu_time else "wall time",
+                repeat,
+            )
         )
         header = "%-30s%12s%12s%10s%9s%7s" % ("call", "this tree", "wheel", "ratio", "target", "")
         print(header)
         print("-" * len(header))
         verdicts = []
         for row, stmt, target in TORCH_ROWS:
-            timer = timeit.Timer(stmt, globals=ns)
-            number, _ = timer.autorange()
+            timer = timeit.Timer(stmt, timer=row_timer(cpu_time), globals=ns)
+            number, _ = timeit.Timer(stmt, globals=ns).autorange()
             number = max(1, int(number * budget / 0.2))
             ours = wheel = float("inf")
             for _ in range(repeat):
@@ -495,10 +512,15 @@ def main():
     parser.add_argument(
         "--repeat", type=int, default=None, help="rounds per row (default 7, 3 with --quick)"
     )
+    parser.add_argument(
+        "--cpu-time",
+        action="store_true",
+        help="torch table: time each round by this thread's CPU time instead of wall time",
+    )
     parser.add_argument("--torch-worker", metavar="KERNELS", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.torch_worker:
-        return torch_worker(args.torch_worker)
+        return torch_worker(args.torch_worker, args.cpu_time)
     repeat, budget = (3, 0.05) if args.quick else (7, 0.1)
     if args.repeat:
         repeat = args.repeat
@@ -507,7 +529,7 @@ def main():
 
     if args.torch_only:
         os.makedirs(args.build_dir, exist_ok=True)
-        return run_torch_table(args.build_dir, args.wheel, repeat, budget)
+        return run_torch_table(args.build_dir, args.wheel, repeat, budget, args.cpu_time)
 
     print("building peers in %s ..." % args.build_dir, flush=True)
     paths = build_all(args.build_dir)
@@ -578,7 +600,7 @@ def main():
     if not os.path.isdir(os.path.join(args.wheel, "tvm_ffi")):
         print("torch table skipped: no apache-tvm-ffi wheel in %s (--wheel)" % args.wheel)
         return
-    run_torch_table(args.build_dir, args.wheel, repeat, budget)
+    run_torch_table(args.build_dir, args.wheel, repeat, budget, args.cpu_time)
 
 
 if __name__ == "__main__":

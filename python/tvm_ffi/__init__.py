@@ -48,6 +48,7 @@ if not _running_config_cli():
     from . import (
         _convert,
         _dtype,
+        _optional_torch_c_dlpack,
         _structural_visit,
         _tensor,
         access_path,

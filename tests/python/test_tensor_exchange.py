@@ -409,13 +409,52 @@ def test_from_dlpack_of_torch_shares_memory(lib):
 
 
 def test_from_dlpack_of_ctypes_producer_uses_the_table(lib):
-    x = Fake(5)
+    x = FakeNoView(5)
     t = tvm_ffi.from_dlpack(x)
     assert data_ptr(t) == ctypes.addressof(x.buf)
     assert len(_LIVE) == 1
     del t
     gc.collect()
     assert not _LIVE
+
+
+def test_from_dlpack_of_filling_producer_holds_the_producer_object_not_an_export(lib):
+    x = Fake(5)
+    refs = sys.getrefcount(x)
+    t = tvm_ffi.from_dlpack(x)
+    assert data_ptr(t) == ctypes.addressof(x.buf)
+    assert tuple(t.shape) == (5,)
+    assert not _LIVE
+    assert sys.getrefcount(x) == refs + 1
+    del t
+    assert sys.getrefcount(x) == refs
+
+
+def test_from_dlpack_with_requirements_takes_the_managed_export(lib):
+    x = Fake(5)
+    t = tvm_ffi.from_dlpack(x, require_contiguous=True)
+    assert len(_LIVE) == 1
+    del t
+    gc.collect()
+    assert not _LIVE
+
+
+def test_tensor_argument_not_kept_by_callee_leaves_references_balanced(lib):
+    x = torch.zeros(4)
+    refs = sys.getrefcount(x)
+    for _ in range(100):
+        lib.tensor_nop(x)
+    assert sys.getrefcount(x) == refs
+
+
+def test_tensor_argument_kept_by_callee_holds_the_torch_tensor_until_released(lib):
+    x = torch.full((4,), 3.0)
+    refs = sys.getrefcount(x)
+    lib.hold(x)
+    assert sys.getrefcount(x) == refs + 1
+    assert lib.held_sum() == 12.0
+    lib.release_held()
+    assert sys.getrefcount(x) == refs
 
 
 def test_from_dlpack_buffer_error_from_table_falls_back_to_dunder_dlpack(lib):

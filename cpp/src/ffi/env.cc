@@ -64,6 +64,17 @@ std::atomic<DLPackManagedTensorAllocator> g_global_allocator{nullptr};
 thread_local DLPackManagedTensorAllocator t_local_allocator = nullptr;
 
 /*!
+ * \brief The thread's allocator, else the global one. Shared by the getter and the
+ *  setter, which installs one around every Python call with torch tensors: the setter
+ *  calling the exported getter would go through the PLT and look the TLS slot up twice.
+ */
+inline DLPackManagedTensorAllocator CurrentAllocator(DLPackManagedTensorAllocator* local_slot) {
+  DLPackManagedTensorAllocator local = *local_slot;
+  if (local != nullptr) return local;
+  return g_global_allocator.load(std::memory_order_acquire);
+}
+
+/*!
  * \brief The SetError callback TVMFFIEnvTensorAlloc hands to allocators: raises
  *  the error verbatim and notes that it did (error_ctx is a bool*).
  */
@@ -141,8 +152,9 @@ TVM_FFI_DLL int TVMFFIEnvSetDLPackManagedTensorAllocator(
     DLPackManagedTensorAllocator* opt_out_original) {
   // The original is what the getter returned (the global fallback when the
   // thread had none of its own).
-  if (opt_out_original != nullptr) *opt_out_original = TVMFFIEnvGetDLPackManagedTensorAllocator();
-  tvm::ffi::t_local_allocator = allocator;
+  DLPackManagedTensorAllocator* local_slot = &tvm::ffi::t_local_allocator;
+  if (opt_out_original != nullptr) *opt_out_original = tvm::ffi::CurrentAllocator(local_slot);
+  *local_slot = allocator;
   if (write_to_global_context != 0) {
     tvm::ffi::g_global_allocator.store(allocator, std::memory_order_release);
   }
@@ -150,9 +162,7 @@ TVM_FFI_DLL int TVMFFIEnvSetDLPackManagedTensorAllocator(
 }
 
 TVM_FFI_DLL DLPackManagedTensorAllocator TVMFFIEnvGetDLPackManagedTensorAllocator(void) {
-  DLPackManagedTensorAllocator local = tvm::ffi::t_local_allocator;
-  if (local != nullptr) return local;
-  return tvm::ffi::g_global_allocator.load(std::memory_order_acquire);
+  return tvm::ffi::CurrentAllocator(&tvm::ffi::t_local_allocator);
 }
 
 TVM_FFI_DLL int TVMFFIEnvTensorAlloc(DLTensor* prototype, TVMFFIObjectHandle* out) {

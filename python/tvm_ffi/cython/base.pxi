@@ -248,7 +248,7 @@ cdef extern from "tvm_ffi_dlpack_exchange.h":
         kTVMFFIPyViewDims
     int TVMFFIPyExchangeArg(object x, const DLPackExchangeAPI* api, DLTensor* view,
                             int64_t* dims, TVMFFIAny* out, TVMFFIObjectHandle* owned,
-                            TVMFFIPyCallEnv* env) noexcept
+                            int call_release, TVMFFIPyCallEnv* env) noexcept
     int TVMFFIPyExchangeToHandle(object x, const DLPackExchangeAPI* api,
                                  int32_t require_alignment, int32_t require_contiguous,
                                  TVMFFIObjectHandle* out) noexcept
@@ -258,6 +258,7 @@ cdef extern from "tvm_ffi_dlpack_exchange.h":
     Py_ssize_t TVMFFIPyTagCount() noexcept
     bint TVMFFIPyIsContainerIndex(int32_t type_index) noexcept
     void TVMFFIPySetTensorType(object t) noexcept
+    void TVMFFIPySetExchangeMissingHook(object hook) noexcept
 
 cdef extern from "tvm_ffi_array_builder.h":
     int TVMFFIPyArrayFromViews(const TVMFFIAny* items, int64_t n, TVMFFIObjectHandle* out) noexcept

@@ -286,7 +286,7 @@ cdef int convert_exchange_arg(object x, const DLPackExchangeAPI* api, TVMFFIAny*
             and (function_view_mask(<Function>store.func) >> store.arg_index) & 1):
         view = &store.views.tensors[store.num_tensors]
         dims = store.views.exchange_dims[store.num_tensors]
-    if TVMFFIPyExchangeArg(x, api, view, dims, out, &owned, store.env) != 0:
+    if TVMFFIPyExchangeArg(x, api, view, dims, out, &owned, 0, store.env) != 0:
         return raise_pending_py_error()
     if owned != NULL:
         store.owned[store.num_owned] = owned

@@ -59,3 +59,9 @@ cdef object element_to_py(const TVMFFIAny* value, const DLPackExchangeAPI* api):
 def _exchange_tag_count():
     """How many tagged container wrappers are alive (for tests)."""
     return TVMFFIPyTagCount()
+
+
+def _set_exchange_missing_hook(hook):
+    """hook(cls) is asked the first time a type without __dlpack_c_exchange_api__ is
+    looked up (tvm_ffi_dlpack_exchange.h says what its answers mean); None removes it."""
+    TVMFFIPySetExchangeMissingHook(hook)

@@ -42,11 +42,69 @@ enum { kTVMFFIPyExchangeCacheSize = 64 };
 typedef struct TVMFFIPyExchangeCacheEntry {
   PyTypeObject* type;           /* a strong reference, never dropped */
   const DLPackExchangeAPI* api; /* NULL: the type publishes none */
+  /* api when type is no tvm_ffi.Object (whose instances pass as themselves):
+   * the call fast path takes such arguments on this entry alone. */
+  const DLPackExchangeAPI* foreign_api;
 } TVMFFIPyExchangeCacheEntry;
+
+/* tvm_ffi.Object, set at import (TVMFFIPyEnableVectorcall). */
+static PyTypeObject* tvm_ffi_py_exchange_object_type = NULL;
 
 static TVMFFIPyExchangeCacheEntry tvm_ffi_py_exchange_cache[kTVMFFIPyExchangeCacheSize];
 /* 1: TVM_FFI_SKIP_DLPACK_C_EXCHANGE_API=1 (no type has a table); -1: not set; 0: not read. */
 static int tvm_ffi_py_exchange_skip = 0;
+
+/* Called with a type that publishes no table, the first time one is looked up,
+ * until it reports itself settled: tvm_ffi._optional_torch_c_dlpack installs
+ * torch's table then (not at import, which must not import torch). It returns
+ * True when it installed a table (look again), False when it never will
+ * (dropped), anything else to be asked again for the next such type. */
+static PyObject* tvm_ffi_py_exchange_missing_hook = NULL;
+
+static void TVMFFIPySetExchangeMissingHook(PyObject* hook) {
+  PyObject* old = tvm_ffi_py_exchange_missing_hook;
+  if (hook == Py_None) hook = NULL;
+  Py_XINCREF(hook);
+  tvm_ffi_py_exchange_missing_hook = hook;
+  Py_XDECREF(old);
+}
+
+/* Asks the hook about type; 1 when the attribute should be looked up again. A
+ * failing hook is reported as unraisable and dropped: the type then simply
+ * has no table. */
+static int TVMFFIPyExchangeAskHook(PyTypeObject* type) {
+  PyObject* hook = tvm_ffi_py_exchange_missing_hook;
+  if (hook == NULL) return 0;
+  Py_INCREF(hook);
+  PyObject* answer = PyObject_CallFunctionObjArgs(hook, (PyObject*)type, NULL);
+  int again = 0;
+  if (answer == NULL) {
+    PyErr_WriteUnraisable(hook);
+    TVMFFIPySetExchangeMissingHook(NULL);
+  } else {
+    again = answer == Py_True;
+    if (answer == Py_False) TVMFFIPySetExchangeMissingHook(NULL);
+    Py_DECREF(answer);
+  }
+  Py_DECREF(hook);
+  return again;
+}
+
+/* attr = the table attribute of type (DLPack 1.3 name, else the 1.2 one), NULL
+ * when it has neither (no error set); -1 with a Python error. */
+static int TVMFFIPyExchangeGetAttr(PyTypeObject* type, PyObject** attr) {
+  *attr = PyObject_GetAttrString((PyObject*)type, TVMFFI_PY_EXCHANGE_ATTR);
+  if (*attr == NULL && PyErr_ExceptionMatches(PyExc_AttributeError)) {
+    /* DLPack 1.2 frameworks published the table under this name (an int address). */
+    PyErr_Clear();
+    *attr = PyObject_GetAttrString((PyObject*)type, TVMFFI_PY_EXCHANGE_ATTR_V12);
+  }
+  if (*attr == NULL) {
+    if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return -1;
+    PyErr_Clear();
+  }
+  return 0;
+}
 
 static inline size_t TVMFFIPyExchangeSlot(PyTypeObject* type) {
   return ((uintptr_t)type >> 4) % kTVMFFIPyExchangeCacheSize;
@@ -127,16 +185,12 @@ static int TVMFFIPyExchangeLookup(PyTypeObject* type, const DLPackExchangeAPI** 
   }
   const DLPackExchangeAPI* api = NULL;
   if (tvm_ffi_py_exchange_skip < 0) {
-    PyObject* attr = PyObject_GetAttrString((PyObject*)type, TVMFFI_PY_EXCHANGE_ATTR);
-    if (attr == NULL && PyErr_ExceptionMatches(PyExc_AttributeError)) {
-      /* DLPack 1.2 frameworks published the table under this name (an int address). */
-      PyErr_Clear();
-      attr = PyObject_GetAttrString((PyObject*)type, TVMFFI_PY_EXCHANGE_ATTR_V12);
+    PyObject* attr;
+    if (TVMFFIPyExchangeGetAttr(type, &attr) != 0) return -1;
+    if (attr == NULL && TVMFFIPyExchangeAskHook(type)) {
+      if (TVMFFIPyExchangeGetAttr(type, &attr) != 0) return -1;
     }
-    if (attr == NULL) {
-      if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return -1;
-      PyErr_Clear();
-    } else {
+    if (attr != NULL) {
       api = TVMFFIPyExchangeFromAttr(type, attr);
       Py_DECREF(attr);
       if (api == NULL && PyErr_Occurred() != NULL) return -1;
@@ -152,6 +206,10 @@ static int TVMFFIPyExchangeLookup(PyTypeObject* type, const DLPackExchangeAPI** 
   Py_INCREF((PyObject*)type);
   entry->type = type;
   entry->api = api;
+  entry->foreign_api = (api != NULL && tvm_ffi_py_exchange_object_type != NULL &&
+                        !PyType_IsSubtype(type, tvm_ffi_py_exchange_object_type))
+                           ? api
+                           : NULL;
   *out = api;
   return 0;
 }
@@ -288,12 +346,162 @@ static inline void TVMFFIPyRaiseBufferErrorFromFFI(const char* what) {
   TVMFFIObjectDecRef(err);
 }
 
+/* A Tensor object over a framework tensor that holds a reference to the
+ * framework's Python tensor instead of a managed export: the producer only
+ * fills a DLTensor (dltensor_from_py_object_no_sync), whose shape and strides
+ * are copied into the object. For torch this skips the export's at::Tensor
+ * copy and the deleter's GIL round trip (torch releases its Python object
+ * under pybind11's GIL guard), about half of what a Tensor argument costs.
+ * The object carries no DLPack flags (a DLTensor has none), as torch's
+ * exports carry none either. */
+typedef struct TVMFFIPyBorrowedTensor {
+  TVMFFIObject header;
+  DLTensor tensor;
+  /* Strong reference released by the deleter. NULL only while a call's fast
+   * path holds the object's one reference and its argument keeps the framework
+   * tensor alive (TVMFFIPyReleaseCallTensor). */
+  PyObject* owner;
+  int64_t dims[1]; /* shape, then strides: 2 * max(ndim, 1) values */
+} TVMFFIPyBorrowedTensor;
+
+/* Drops a reference from any thread: the owner may be released by native code
+ * that holds no GIL, or after the interpreter finalized (then it is leaked). */
+static void TVMFFIPyDecRefAnyThread(PyObject* obj) {
+  if (!Py_IsInitialized() || TVMFFIPyIsFinalizing()) return;
+#if !TVMFFI_PY_LIMITED_API
+  if (PyGILState_Check()) {
+    Py_DECREF(obj);
+    return;
+  }
+#endif
+  PyGILState_STATE state = PyGILState_Ensure();
+  Py_DECREF(obj);
+  PyGILState_Release(state);
+}
+
+static void TVMFFIPyBorrowedTensorDelete(void* self, int flags) {
+  TVMFFIPyBorrowedTensor* t = (TVMFFIPyBorrowedTensor*)self;
+  if ((flags & kTVMFFIObjectDeleterFlagBitMaskStrong) && t->owner != NULL) {
+    PyObject* owner = t->owner;
+    t->owner = NULL;
+    TVMFFIPyDecRefAnyThread(owner);
+  }
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) free(t);
+}
+
+/* Dimensions up to which the borrowed form is used (beyond: the managed export). */
+enum { kTVMFFIPyBorrowedMaxDims = 64 };
+
+/* Objects of the call fast path have room for this many dimensions, so that
+ * one whose call is over can serve the next call: the fast path keeps one
+ * such spare block (creation and release both run with the GIL held there). */
+enum { kTVMFFIPyBorrowedSpareDims = 8 };
+#ifndef Py_GIL_DISABLED
+static TVMFFIPyBorrowedTensor* tvm_ffi_py_borrowed_spare = NULL;
+#endif
+
+static inline size_t TVMFFIPyBorrowedSize(int32_t ndim) {
+  return offsetof(TVMFFIPyBorrowedTensor, dims) +
+         2 * (size_t)(ndim > 0 ? ndim : 1) * sizeof(int64_t);
+}
+
+/* *out = a TVMFFIPyBorrowedTensor over x when the producer fills DLTensors and
+ * the description is one the runtime would import as is (holding a reference
+ * to x when take_owner is set): 0 with *out set; 1
+ * when x should take the managed export instead (*out NULL, no error; the
+ * producer's own error, if its fill failed, is dropped, as the export reports
+ * it again); -1 with a Python error. */
+static int TVMFFIPyBorrowedTensorNew(PyObject* x, const DLPackExchangeAPI* api, int take_owner,
+                                     TVMFFIObjectHandle* out) {
+  DLTensor view;
+  *out = NULL;
+  if (api->dltensor_from_py_object_no_sync == NULL) return 1;
+  if (api->dltensor_from_py_object_no_sync(x, &view) != 0) {
+    PyErr_Clear();
+    return 1;
+  }
+  int32_t n = view.ndim;
+  if (n < 0 || n > kTVMFFIPyBorrowedMaxDims || (n > 0 && view.shape == NULL)) return 1;
+  for (int32_t i = 0; i < n; ++i) {
+    if (view.shape[i] < 0) return 1;
+  }
+  TVMFFIPyBorrowedTensor* t = NULL;
+  if (!take_owner && n <= kTVMFFIPyBorrowedSpareDims) {
+    /* A call's own object (see TVMFFIPyReleaseCallTensor): standard size. */
+#ifndef Py_GIL_DISABLED
+    t = tvm_ffi_py_borrowed_spare;
+    tvm_ffi_py_borrowed_spare = NULL;
+#endif
+    if (t == NULL)
+      t = (TVMFFIPyBorrowedTensor*)malloc(TVMFFIPyBorrowedSize(kTVMFFIPyBorrowedSpareDims));
+  } else {
+    t = (TVMFFIPyBorrowedTensor*)malloc(TVMFFIPyBorrowedSize(n));
+  }
+  if (t == NULL) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  int64_t* shape = t->dims;
+  int64_t* strides = t->dims + n;
+  for (int32_t i = 0; i < n; ++i) shape[i] = view.shape[i];
+  if (view.strides != NULL) {
+    for (int32_t i = 0; i < n; ++i) strides[i] = view.strides[i];
+  } else {
+    /* Old producers may leave compact tensors' strides NULL (DLPack < 1.2). */
+    int64_t step = 1;
+    for (int32_t i = n - 1; i >= 0; --i) {
+      strides[i] = step;
+      step *= shape[i];
+    }
+  }
+  t->header.combined_ref_count = ((uint64_t)1 << 32) | 1; /* one strong, one weak */
+  t->header.type_index = kTVMFFITensor;
+  t->header.__padding = 0;
+  t->header.deleter = TVMFFIPyBorrowedTensorDelete;
+  t->tensor = view;
+  t->tensor.shape = shape;
+  t->tensor.strides = strides;
+  if (take_owner) Py_INCREF(x);
+  t->owner = take_owner ? x : NULL;
+  *out = (TVMFFIObjectHandle)t;
+  return 0;
+}
+
+/* Releases a call's reference to the Tensor object its argument x became
+ * (TVMFFIPyExchangeArg), x still alive in the caller's hands, with the GIL
+ * held. An object made without an owner is recycled or freed right here if
+ * nothing else refers to it; if the callee kept it, it takes its reference to
+ * x now, before the call lets go. */
+static inline void TVMFFIPyReleaseCallTensor(TVMFFIObjectHandle handle, PyObject* x) {
+  TVMFFIPyBorrowedTensor* t = (TVMFFIPyBorrowedTensor*)handle;
+  if (t->header.deleter == TVMFFIPyBorrowedTensorDelete && t->owner == NULL) {
+    if (__atomic_load_n(&t->header.combined_ref_count, __ATOMIC_ACQUIRE) ==
+        (((uint64_t)1 << 32) | 1)) {
+#ifndef Py_GIL_DISABLED
+      if (tvm_ffi_py_borrowed_spare == NULL && t->tensor.ndim <= kTVMFFIPyBorrowedSpareDims) {
+        tvm_ffi_py_borrowed_spare = t;
+        return;
+      }
+#endif
+      free(t);
+      return;
+    }
+    Py_INCREF(x);
+    t->owner = x;
+  }
+  TVMFFIObjectDecRef(handle);
+}
+
 /* An owned Tensor over x exported by its producer (no stream sync). 0 with
  * *out set, or -1 with a Python error (the producer's, or a BufferError when
  * the runtime rejects the tensor). */
 static inline int TVMFFIPyExchangeToHandle(PyObject* x, const DLPackExchangeAPI* api,
                                            int32_t require_alignment, int32_t require_contiguous,
                                            TVMFFIObjectHandle* out) {
+  if (require_alignment == 0 && require_contiguous == 0) {
+    int rc = TVMFFIPyBorrowedTensorNew(x, api, 1, out);
+    if (rc <= 0) return rc;
+  }
   DLManagedTensorVersioned* managed = NULL;
   if (api->managed_tensor_from_py_object_no_sync(x, &managed) != 0 || managed == NULL) {
     if (PyErr_Occurred() == NULL) {
@@ -320,12 +528,14 @@ enum { kTVMFFIPyViewDims = 8 };
  * DLTensorPtr to *view, whose shape and strides are copied to dims (room for
  * 2 * kTVMFFIPyViewDims values: the producer's arrays may change when another
  * thread runs while the GIL is released); else, and for tensors of more
- * dimensions, as a Tensor object written to *owned (the caller releases it
- * after the call). The table and the device are recorded in env. 0, or -1
+ * dimensions, as a Tensor object written to *owned, which the caller releases
+ * after the call: with TVMFFIPyReleaseCallTensor when call_release is set
+ * (the object may then hold no reference to x during the call), else with
+ * TVMFFIObjectDecRef. The table and the device are recorded in env. 0, or -1
  * with a Python error (nothing left to release). */
 static inline int TVMFFIPyExchangeArg(PyObject* x, const DLPackExchangeAPI* api, DLTensor* view,
                                       int64_t* dims, TVMFFIAny* out, TVMFFIObjectHandle* owned,
-                                      TVMFFIPyCallEnv* env) {
+                                      int call_release, TVMFFIPyCallEnv* env) {
   DLDevice device;
   *owned = NULL;
   out->zero_padding = 0;
@@ -354,7 +564,9 @@ static inline int TVMFFIPyExchangeArg(PyObject* x, const DLPackExchangeAPI* api,
     device = view->device;
   } else {
     TVMFFIObjectHandle handle = NULL;
-    if (TVMFFIPyExchangeToHandle(x, api, 0, 0, &handle) != 0) return -1;
+    int rc = TVMFFIPyBorrowedTensorNew(x, api, !call_release, &handle);
+    if (rc > 0) rc = TVMFFIPyExchangeToHandle(x, api, 0, 0, &handle);
+    if (rc != 0) return -1;
     out->type_index = kTVMFFITensor;
     out->v_int64 = 0;
     out->v_obj = (TVMFFIObject*)handle;
@@ -363,7 +575,11 @@ static inline int TVMFFIPyExchangeArg(PyObject* x, const DLPackExchangeAPI* api,
   }
   if (TVMFFIPyCallEnvRecord(env, api, device) != 0) {
     if (*owned != NULL) {
-      TVMFFIObjectDecRef(*owned);
+      if (call_release) {
+        TVMFFIPyReleaseCallTensor(*owned, x);
+      } else {
+        TVMFFIObjectDecRef(*owned);
+      }
       *owned = NULL;
     }
     return -1;

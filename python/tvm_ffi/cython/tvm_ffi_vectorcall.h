@@ -173,41 +173,49 @@ static PyObject* TVMFFIPyFunctionVectorcall(PyObject* self, PyObject* const* arg
     DLTensor views[kTVMFFIPyFastArgs];
     int64_t view_dims[kTVMFFIPyFastArgs][2 * kTVMFFIPyViewDims];
     TVMFFIObjectHandle owned[kTVMFFIPyFastArgs];
+    PyObject* owned_args[kTVMFFIPyFastArgs];
     int num_owned = 0;
     TVMFFIPyCallEnv env;
     TVMFFIPyCallEnvInit(&env);
     Py_ssize_t i = 0;
     for (; i < n; ++i) {
-      int rc = TVMFFIPyFastArg(args[i], &packed[i]);
-      if (rc == 0) {
-        /* A container may carry a framework's tag: the general path reads it. */
-        if (tvm_ffi_py_tag_count > 0 && TVMFFIPyIsContainerIndex(packed[i].type_index)) break;
-        continue;
+      /* A framework tensor (exchange API) whose type was seen before skips the
+       * scalar and Object checks. */
+      PyTypeObject* type = Py_TYPE(args[i]);
+      const TVMFFIPyExchangeCacheEntry* seen =
+          &tvm_ffi_py_exchange_cache[TVMFFIPyExchangeSlot(type)];
+      const DLPackExchangeAPI* api = seen->type == type ? seen->foreign_api : NULL;
+      if (api == NULL) {
+        int rc = TVMFFIPyFastArg(args[i], &packed[i]);
+        if (rc == 0) {
+          /* A container may carry a framework's tag: the general path reads it. */
+          if (tvm_ffi_py_tag_count > 0 && TVMFFIPyIsContainerIndex(packed[i].type_index)) break;
+          continue;
+        }
+        if (rc < 0) goto fail;
+        if (TVMFFIPyExchangeLookup(type, &api) != 0) goto fail;
       }
-      if (rc < 0) goto fail;
-      /* A framework tensor (exchange API): a view where the schema says DLTensor*. */
-      const DLPackExchangeAPI* api;
-      if (TVMFFIPyExchangeLookup(Py_TYPE(args[i]), &api) != 0) goto fail;
+      /* A framework tensor: a view where the schema says DLTensor*. */
       if (api == NULL || !state->view_known) break;
       DLTensor* view = ((state->view_mask >> i) & 1) ? &views[i] : NULL;
-      if (TVMFFIPyExchangeArg(args[i], api, view, view_dims[i], &packed[i], &owned[num_owned],
+      if (TVMFFIPyExchangeArg(args[i], api, view, view_dims[i], &packed[i], &owned[num_owned], 1,
                               &env) != 0) {
         goto fail;
       }
-      if (owned[num_owned] != NULL) ++num_owned;
+      if (owned[num_owned] != NULL) owned_args[num_owned++] = args[i];
     }
     if (i == n) {
       /* The caller's references keep every borrowed argument alive during the call. */
       TVMFFIAny result;
       int rc = TVMFFIPyCallWithEnv(handle, state->release_gil, packed, (int32_t)n, &env, &result);
-      for (int k = 0; k < num_owned; ++k) TVMFFIObjectDecRef(owned[k]);
+      for (int k = 0; k < num_owned; ++k) TVMFFIPyReleaseCallTensor(owned[k], owned_args[k]);
       if (rc != 0) return NULL;
       return TVMFFIPyResultToPy(&result, env.result_api);
     }
-    for (int k = 0; k < num_owned; ++k) TVMFFIObjectDecRef(owned[k]);
+    for (int k = 0; k < num_owned; ++k) TVMFFIPyReleaseCallTensor(owned[k], owned_args[k]);
     goto general;
   fail:
-    for (int k = 0; k < num_owned; ++k) TVMFFIObjectDecRef(owned[k]);
+    for (int k = 0; k < num_owned; ++k) TVMFFIPyReleaseCallTensor(owned[k], owned_args[k]);
     return NULL;
   }
 general:
@@ -235,6 +243,7 @@ static void TVMFFIPyEnableVectorcall(PyObject* type_obj, PyObject* object_type, 
   tvm_ffi_py_call.result = (TVMFFIPyResultImpl)result;
   tvm_ffi_py_call.raise = (TVMFFIPyRaiseImpl)raise;
   tvm_ffi_py_call.object_type = (PyTypeObject*)object_type;
+  tvm_ffi_py_exchange_object_type = (PyTypeObject*)object_type;
 #if TVMFFI_PY_LIMITED_API
   (void)type_obj;
 #else

@@ -1,0 +1,205 @@
+"""tvm_ffi._optional_torch_c_dlpack: torch.Tensor gets __dlpack_c_exchange_api__ when an
+older torch lacks it (tensor_exchange.md 2.4), lazily, and never harms a torch that has it.
+
+Older torch releases are simulated in subprocesses by removing the attribute from
+torch.Tensor before tvm_ffi sees a torch tensor.
+"""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+import tvm_ffi
+from tvm_ffi import _optional_torch_c_dlpack as optional
+
+torch = pytest.importorskip("torch")
+
+ATTR = "__dlpack_c_exchange_api__"
+
+# Prepended to every subprocess script: hides torch 2.13's table on torch.Tensor, keeping
+# its address in `address` (an old torch, as tvm_ffi sees it).
+HIDE_TABLE = """
+import ctypes, sys, torch
+get = ctypes.pythonapi.PyCapsule_GetPointer
+get.restype = ctypes.c_void_p
+get.argtypes = [ctypes.py_object, ctypes.c_char_p]
+capsule = torch.Tensor.__dict__["__dlpack_c_exchange_api__"]
+address = get(capsule, b"dlpack_exchange_api")
+delattr(torch.Tensor, "__dlpack_c_exchange_api__")
+assert not hasattr(torch.Tensor, "__dlpack_c_exchange_api__")
+"""
+
+
+def run_script(body, tmp_path, env_extra=None, ext_module=None):
+    """Runs HIDE_TABLE + body in a fresh interpreter; returns its stdout lines. ext_module:
+    source of a fake torch_c_dlpack_ext package importable by the script."""
+    env = dict(os.environ)
+    env.pop("TVM_FFI_DISABLE_TORCH_C_DLPACK", None)
+    env.update(env_extra or {})
+    if ext_module is not None:
+        (tmp_path / "torch_c_dlpack_ext.py").write_text(textwrap.dedent(ext_module))
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tmp_path), env.get("PYTHONPATH")]))
+    proc = subprocess.run(
+        [sys.executable, "-c", HIDE_TABLE + textwrap.dedent(body)],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=str(tmp_path),
+    )
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.split()
+
+
+# An extension package as torch_c_dlpack_ext would be: importing it publishes the table
+# (here: torch's own, which the script hid) and leaves a trace in sys.modules["__main__"].
+FAKE_EXT = """
+import sys, torch
+main = sys.modules["__main__"]
+main.ext_imported = True
+torch.Tensor.__dlpack_c_exchange_api__ = main.capsule
+"""
+
+
+def test_table_of_torch_with_the_attribute_is_left_as_it_is():
+    before = torch.Tensor.__dict__[ATTR]
+    assert optional.ensure_torch_c_dlpack() is True
+    assert torch.Tensor.__dict__[ATTR] is before
+
+
+def test_ensure_is_idempotent():
+    first = optional.ensure_torch_c_dlpack()
+    table = torch.Tensor.__dict__[ATTR]
+    assert optional.ensure_torch_c_dlpack() is first
+    assert torch.Tensor.__dict__[ATTR] is table
+
+
+def test_torch_tensor_arguments_still_use_the_table():
+    echo = tvm_ffi.get_global_func("testing.echo")
+    assert type(echo(torch.zeros(2))) is torch.Tensor
+
+
+def test_import_of_tvm_ffi_does_not_import_torch():
+    code = "import sys, tvm_ffi; print('torch' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_v12_int_address_is_published_as_a_13_capsule(tmp_path):
+    out = run_script(
+        """
+        torch.Tensor.__c_dlpack_exchange_api__ = address
+        import tvm_ffi
+        new = torch.Tensor.__dict__["__dlpack_c_exchange_api__"]
+        print(type(new).__name__, get(new, b"dlpack_exchange_api") == address)
+        """,
+        tmp_path,
+    )
+    assert out == ["PyCapsule", "True"]
+
+
+def test_v12_capsule_is_reused(tmp_path):
+    out = run_script(
+        """
+        torch.Tensor.__c_dlpack_exchange_api__ = capsule
+        import tvm_ffi
+        print(torch.Tensor.__dict__["__dlpack_c_exchange_api__"] is capsule)
+        """,
+        tmp_path,
+    )
+    assert out == ["True"]
+
+
+def test_extension_package_is_imported_when_torch_has_no_table(tmp_path):
+    out = run_script(
+        """
+        import tvm_ffi
+        print(getattr(sys.modules["__main__"], "ext_imported", False))
+        print(torch.Tensor.__dict__["__dlpack_c_exchange_api__"] is capsule)
+        """,
+        tmp_path,
+        ext_module=FAKE_EXT,
+    )
+    assert out == ["True", "True"]
+
+
+def test_torch_imported_after_tvm_ffi_gets_its_table_at_the_first_tensor_argument(tmp_path):
+    # HIDE_TABLE imports torch first; dropping it from sys.modules makes tvm_ffi's import
+    # see a process without torch, as when torch is imported later.
+    out = run_script(
+        """
+        saved = sys.modules.pop("torch")
+        import tvm_ffi, tvm_ffi.testing
+        from tvm_ffi import _optional_torch_c_dlpack as optional
+        sys.modules["torch"] = saved
+        print(getattr(sys.modules["__main__"], "ext_imported", False), optional._result)
+        echo = tvm_ffi.get_global_func("testing.echo")
+        result = echo(torch.zeros(2))
+        print(getattr(sys.modules["__main__"], "ext_imported", False), optional._result)
+        print(type(result).__module__)
+        """,
+        tmp_path,
+        ext_module=FAKE_EXT,
+    )
+    assert out == ["False", "None", "True", "True", "torch"]
+
+
+def test_without_any_table_torch_tensors_go_through_dlpack(tmp_path):
+    out = run_script(
+        """
+        import tvm_ffi, tvm_ffi.testing
+        from tvm_ffi import _optional_torch_c_dlpack as optional
+        echo = tvm_ffi.get_global_func("testing.echo")
+        result = echo(torch.arange(3.0))
+        print(optional._result, type(result) is tvm_ffi.Tensor)
+        """,
+        tmp_path,
+    )
+    assert out == ["False", "True"]
+
+
+def test_disable_switch_skips_everything(tmp_path):
+    out = run_script(
+        """
+        torch.Tensor.__c_dlpack_exchange_api__ = address
+        import tvm_ffi, tvm_ffi.testing
+        from tvm_ffi import _optional_torch_c_dlpack as optional
+        echo = tvm_ffi.get_global_func("testing.echo")
+        echo(torch.zeros(2))
+        print(getattr(sys.modules["__main__"], "ext_imported", False))
+        print(hasattr(torch.Tensor, "__dlpack_c_exchange_api__"), optional._result)
+        """,
+        tmp_path,
+        env_extra={"TVM_FFI_DISABLE_TORCH_C_DLPACK": "1"},
+        ext_module=FAKE_EXT,
+    )
+    assert out == ["False", "False", "None"]
+
+
+def test_ensure_returns_none_when_disabled(monkeypatch):
+    monkeypatch.setenv("TVM_FFI_DISABLE_TORCH_C_DLPACK", "1")
+    assert optional.ensure_torch_c_dlpack() is None
+
+
+def test_hook_that_raises_is_reported_and_dropped():
+    seen = []
+
+    def hook(cls):
+        seen.append(cls)
+        raise RuntimeError("hook failed")
+
+    echo = tvm_ffi.get_global_func("testing.echo")
+    reported = []
+    old_unraisable = sys.unraisablehook
+    sys.unraisablehook = reported.append
+    tvm_ffi.core._set_exchange_missing_hook(hook)
+    try:
+        first = type("Fresh1", (), {})
+        echo(first())
+        echo(type("Fresh2", (), {})())
+    finally:
+        tvm_ffi.core._set_exchange_missing_hook(None)
+        sys.unraisablehook = old_unraisable
+    assert seen == [first]
+    assert len(reported) == 1 and isinstance(reported[0].exc_value, RuntimeError)
