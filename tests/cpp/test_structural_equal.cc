@@ -11,14 +11,18 @@
 #include <tvm/ffi/container/shape.h>
 #include <tvm/ffi/container/tensor.h>
 #include <tvm/ffi/extra/structural_equal.h>
+#include <tvm/ffi/extra/structural_hash.h>
 #include <tvm/ffi/function.h>
+#include <tvm/ffi/optional.h>
 #include <tvm/ffi/reflection/access_path.h>
+#include <tvm/ffi/reflection/registry.h>
 #include <tvm/ffi/string.h>
 
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "structural_test_types.h"
 #include "testing_helpers.h"
@@ -282,6 +286,87 @@ TEST(StructuralMismatch, ObjectFieldsAddAttrSteps) {
 
 TEST(StructuralMismatch, HooksReportTheirFieldName) {
   EXPECT_EQ(Mismatch(Make<HookedObj>(1, 2), Make<HookedObj>(2, 2)), "<root>.a | <root>.a");
+}
+
+// Members of many storage kinds: the engines read some in place and the rest
+// through their getters; each kind must compare by its value.
+class TypedFieldsObj : public ffi::Object {
+ public:
+  ffi::Optional<int64_t> opt;
+  int32_t i32 = 0;
+  int64_t i64 = 0;
+  double f64 = 0;
+  bool flag = false;
+  ffi::ObjectRef obj;
+  ffi::String str;
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test.structural.TypedFields", TypedFieldsObj, ffi::Object);
+};
+
+TVM_FFI_STATIC_INIT_BLOCK() {
+  ffi::reflection::ObjectDef<TypedFieldsObj>()
+      .def_ro("opt", &TypedFieldsObj::opt)
+      .def_ro("i32", &TypedFieldsObj::i32)
+      .def_ro("i64", &TypedFieldsObj::i64)
+      .def_ro("f64", &TypedFieldsObj::f64)
+      .def_ro("flag", &TypedFieldsObj::flag)
+      .def_ro("obj", &TypedFieldsObj::obj)
+      .def_ro("str", &TypedFieldsObj::str);
+}
+
+template <typename F>
+Any Typed(F&& set) {
+  ffi::ObjectPtr<TypedFieldsObj> n = ffi::make_object<TypedFieldsObj>();
+  set(n.get());
+  return Any(ffi::ObjectRef(std::move(n)));
+}
+
+TEST(StructuralEqual, FieldsOfEveryStorageKindEqualWhenTheirValuesDo) {
+  auto fill = [](TypedFieldsObj* n) {
+    n->opt = int64_t{7};
+    n->i32 = -3;
+    n->i64 = int64_t{1} << 40;
+    n->f64 = 2.5;
+    n->flag = true;
+    n->obj = Array<Any>({1, 2});
+    n->str = "s";
+  };
+  EXPECT_TRUE(Eq(Typed(fill), Typed(fill)));
+}
+
+TEST(StructuralEqual, OptionalIntFieldsCompareTheirValueNotTheirBytes) {
+  // Values that share their low 32 bits, and None next to zero.
+  Any a = Typed([](TypedFieldsObj* n) { n->opt = int64_t{5}; });
+  Any b = Typed([](TypedFieldsObj* n) { n->opt = int64_t{5} + (int64_t{1} << 40); });
+  Any none = Typed([](TypedFieldsObj*) {});
+  Any zero = Typed([](TypedFieldsObj* n) { n->opt = int64_t{0}; });
+  EXPECT_FALSE(Eq(a, b));
+  EXPECT_FALSE(Eq(none, zero));
+  EXPECT_TRUE(Eq(none, Typed([](TypedFieldsObj*) {})));
+}
+
+TEST(StructuralEqual, EachPodAndObjectFieldTakesPart) {
+  Any base = Typed([](TypedFieldsObj*) {});
+  EXPECT_FALSE(Eq(base, Typed([](TypedFieldsObj* n) { n->i32 = 1; })));
+  EXPECT_FALSE(Eq(base, Typed([](TypedFieldsObj* n) { n->i64 = 1; })));
+  EXPECT_FALSE(Eq(base, Typed([](TypedFieldsObj* n) { n->f64 = 0.5; })));
+  EXPECT_FALSE(Eq(base, Typed([](TypedFieldsObj* n) { n->flag = true; })));
+  EXPECT_FALSE(Eq(base, Typed([](TypedFieldsObj* n) { n->obj = Array<Any>(); })));
+  EXPECT_FALSE(Eq(base, Typed([](TypedFieldsObj* n) { n->str = "x"; })));
+  EXPECT_TRUE(Eq(Typed([](TypedFieldsObj* n) { n->obj = Array<Any>({1}); }),
+                 Typed([](TypedFieldsObj* n) { n->obj = Array<Any>({1}); })));
+}
+
+TEST(StructuralHash, FieldsOfEveryStorageKindHashByTheirValues) {
+  auto hash = [](const Any& v) { return ffi::StructuralHash::Hash(v, false, false); };
+  Any a = Typed([](TypedFieldsObj* n) { n->opt = int64_t{5}; });
+  Any b = Typed([](TypedFieldsObj* n) { n->opt = int64_t{5} + (int64_t{1} << 40); });
+  EXPECT_NE(hash(a), hash(b));
+  EXPECT_EQ(hash(a), hash(Typed([](TypedFieldsObj* n) { n->opt = int64_t{5}; })));
+  EXPECT_NE(hash(Typed([](TypedFieldsObj* n) { n->flag = true; })),
+            hash(Typed([](TypedFieldsObj*) {})));
+  EXPECT_EQ(hash(Typed([](TypedFieldsObj* n) { n->obj = Array<Any>({1}); })),
+            hash(Typed([](TypedFieldsObj* n) { n->obj = Array<Any>({1}); })));
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include <tvm/ffi/object.h>
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
@@ -118,11 +119,58 @@ inline bool ForEachStructuralField(const TVMFFITypeInfo* info, F&& f) {
   return true;
 }
 
+/*! \brief How the engines read a field: in place (by storage) or through its getter. */
+enum class FieldRead : uint8_t { kGetter, kAny, kObject, kInt64, kFloat64, kBool };
+
+/*!
+ * \return How a field can be read without its getter. Only layouts that every
+ *  registrant (ours, wheel-built libraries) gives one meaning qualify: an
+ *  8-byte int, 8-byte float, 1-byte bool, an 8-byte object reference (a
+ *  nullable object pointer), and an Any member, told apart from the other
+ *  static-index -1 members (strings, Optional, Variant) by its size and its
+ *  type schema "Any". Anything else uses the getter.
+ */
+inline FieldRead FieldReadOf(const TVMFFIFieldInfo* field) {
+  if (field->offset < 0) return FieldRead::kGetter;
+  switch (field->field_static_type_index) {
+    case kTVMFFIInt:
+      return field->size == 8 ? FieldRead::kInt64 : FieldRead::kGetter;
+    case kTVMFFIFloat:
+      return field->size == 8 ? FieldRead::kFloat64 : FieldRead::kGetter;
+    case kTVMFFIBool:
+      return field->size == 1 ? FieldRead::kBool : FieldRead::kGetter;
+    case kTVMFFIObject:
+      return field->size == sizeof(void*) && field->alignment == alignof(void*)
+                 ? FieldRead::kObject
+                 : FieldRead::kGetter;
+    case kTVMFFIAny: {
+      if (field->size != sizeof(TVMFFIAny) || field->alignment != alignof(TVMFFIAny)) {
+        return FieldRead::kGetter;
+      }
+      constexpr std::string_view kAnySchema = "{\"type_schema\":\"{\\\"type\\\":\\\"Any\\\"}\"";
+      std::string_view meta(field->metadata.data, field->metadata.size);
+      if (meta.size() > kAnySchema.size() && meta.compare(0, kAnySchema.size(), kAnySchema) == 0 &&
+          (meta[kAnySchema.size()] == ',' || meta[kAnySchema.size()] == '}')) {
+        return FieldRead::kAny;
+      }
+      return FieldRead::kGetter;
+    }
+    default:
+      return FieldRead::kGetter;
+  }
+}
+
+/*! \brief A structural field and how it is read. */
+struct StructuralField {
+  const TVMFFIFieldInfo* info;
+  FieldRead read;
+};
+
 /*! \brief What the engines need of an object type: its kind and its structural fields. */
 struct StructuralType {
   const TVMFFITypeInfo* info;
   TVMFFISEqHashKind kind;
-  std::vector<const TVMFFIFieldInfo*> fields;
+  std::vector<StructuralField> fields;
 };
 
 /*!
@@ -139,7 +187,7 @@ class StructuralTypeCache {
     entry->info = info;
     entry->kind = GetKind(info);
     ForEachStructuralField(info, [&](const TVMFFIFieldInfo* field) {
-      entry->fields.push_back(field);
+      entry->fields.push_back(StructuralField{field, FieldReadOf(field)});
       return true;
     });
     if (i >= entries_.size()) entries_.resize(i + 1);
@@ -160,6 +208,56 @@ inline Any GetFieldValue(const Object* obj, const TVMFFIFieldInfo* field) {
   out.v_int64 = 0;
   if (field->getter(addr, &out) != 0) throw detail::MoveFromRaised();
   return AnyUnsafe::MoveTVMFFIAnyToAny(&out);
+}
+
+/*!
+ * \return The value of a field of obj as a cell: borrowed from obj (read in
+ *  place; *scratch holds POD and object cells) or, for fields read by their
+ *  getter, owned by *owned.
+ */
+inline const TVMFFIAny* ReadField(const Object* obj, const StructuralField& field,
+                                  TVMFFIAny* scratch, Any* owned) {
+  const char* addr = reinterpret_cast<const char*>(obj) + field.info->offset;
+  scratch->zero_padding = 0;
+  switch (field.read) {
+    case FieldRead::kAny: {
+      const TVMFFIAny* cell = reinterpret_cast<const TVMFFIAny*>(addr);
+      int32_t t = cell->type_index;
+      // An AnyView member may hold views that its getter converts into owned values.
+      if (t != kTVMFFIRawStr && t != kTVMFFIByteArrayPtr && t != kTVMFFIObjectRValueRef) {
+        return cell;
+      }
+      break;
+    }
+    case FieldRead::kObject: {
+      TVMFFIObject* ptr;
+      std::memcpy(&ptr, addr, sizeof(ptr));
+      if (ptr == nullptr) {
+        scratch->type_index = kTVMFFINone;
+        scratch->v_int64 = 0;
+      } else {
+        scratch->type_index = ptr->type_index;
+        scratch->v_obj = ptr;
+      }
+      return scratch;
+    }
+    case FieldRead::kInt64:
+      scratch->type_index = kTVMFFIInt;
+      std::memcpy(&scratch->v_int64, addr, sizeof(int64_t));
+      return scratch;
+    case FieldRead::kFloat64:
+      scratch->type_index = kTVMFFIFloat;
+      std::memcpy(&scratch->v_float64, addr, sizeof(double));
+      return scratch;
+    case FieldRead::kBool:
+      scratch->type_index = kTVMFFIBool;
+      scratch->v_int64 = *reinterpret_cast<const uint8_t*>(addr) != 0;
+      return scratch;
+    case FieldRead::kGetter:
+      break;
+  }
+  *owned = GetFieldValue(obj, field.info);
+  return AnyUnsafe::GetTVMFFIAny(*owned);
 }
 
 inline std::string_view FieldName(const TVMFFIFieldInfo* field) {

@@ -216,17 +216,16 @@ class EqualEngine {
     if (std::optional<Function> hook = ColumnFunction(hooks, type.info->type_index)) {
       return EqualByHook(*hook, l, r);
     }
-    for (const TVMFFIFieldInfo* field : type.fields) {
-      Any lv = GetFieldValue(l, field);
-      Any rv = GetFieldValue(r, field);
-      TVMFFIDefRegionKind region = FieldRegion(region_, field->flags);
-      bool ok = region == region_
-                    ? Equal(AnyUnsafe::GetTVMFFIAny(lv), AnyUnsafe::GetTVMFFIAny(rv))
-                    : WithRegion(region, [&] {
-                        return Equal(AnyUnsafe::GetTVMFFIAny(lv), AnyUnsafe::GetTVMFFIAny(rv));
-                      });
+    for (const StructuralField& field : type.fields) {
+      TVMFFIAny lscratch, rscratch;
+      Any lowned, rowned;
+      const TVMFFIAny* lv = ReadField(l, field, &lscratch, &lowned);
+      const TVMFFIAny* rv = ReadField(r, field, &rscratch, &rowned);
+      TVMFFIDefRegionKind region = FieldRegion(region_, field.info->flags);
+      bool ok =
+          region == region_ ? Equal(lv, rv) : WithRegion(region, [&] { return Equal(lv, rv); });
       if (!ok) {
-        String name(FieldName(field));
+        String name(FieldName(field.info));
         Record(AccessStep::Attr(name), AccessStep::Attr(name));
         return false;
       }

@@ -224,19 +224,19 @@ class HashEngine {
               .cast<int64_t>());
     }
     uint64_t h = info->type_key_hash;
-    for (const TVMFFIFieldInfo* field : type.fields) {
-      Any v = GetFieldValue(obj, field);
-      TVMFFIDefRegionKind region = FieldRegion(region_, field->flags);
-      uint64_t vh = region == region_
-                        ? Hash(AnyUnsafe::GetTVMFFIAny(v))
-                        : WithRegion(region, [&] { return Hash(AnyUnsafe::GetTVMFFIAny(v)); });
+    for (const StructuralField& field : type.fields) {
+      TVMFFIAny scratch;
+      Any owned;
+      const TVMFFIAny* cell = ReadField(obj, field, &scratch, &owned);
+      TVMFFIDefRegionKind region = FieldRegion(region_, field.info->flags);
+      uint64_t vh = region == region_ ? Hash(cell) : WithRegion(region, [&] { return Hash(cell); });
       h = StableHashCombine(h, vh);
       // A getter may hand out a fresh object (nobody else holds it): keep it, and so what
       // it holds, alive, so that no memoised address is reused during the pass. Values
-      // held elsewhere live in the graph (or in such a kept value) anyway.
-      const TVMFFIAny* cell = AnyUnsafe::GetTVMFFIAny(v);
-      if (cell->type_index >= kTVMFFIStaticObjectBegin && CellObject(cell)->use_count() == 1) {
-        keep_alive_.push_back(std::move(v));
+      // held elsewhere (fields read in place included) live in the graph anyway.
+      if (cell == AnyUnsafe::GetTVMFFIAny(owned) && cell->type_index >= kTVMFFIStaticObjectBegin &&
+          CellObject(cell)->use_count() == 1) {
+        keep_alive_.push_back(std::move(owned));
       }
     }
     return h;
