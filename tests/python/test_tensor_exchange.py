@@ -430,13 +430,26 @@ def test_from_dlpack_of_filling_producer_holds_the_producer_object_not_an_export
     assert sys.getrefcount(x) == refs
 
 
-def test_from_dlpack_with_requirements_takes_the_managed_export(lib):
+def test_from_dlpack_with_met_requirements_holds_the_producer_object(lib):
     x = Fake(5)
-    t = tvm_ffi.from_dlpack(x, require_contiguous=True)
-    assert len(_LIVE) == 1
-    del t
-    gc.collect()
+    refs = sys.getrefcount(x)
+    t = tvm_ffi.from_dlpack(x, require_contiguous=True, require_alignment=4)
+    assert data_ptr(t) == ctypes.addressof(x.buf)
     assert not _LIVE
+    assert sys.getrefcount(x) == refs + 1
+    del t
+    assert sys.getrefcount(x) == refs
+
+
+def test_from_dlpack_with_failed_requirement_releases_the_producer_object(lib):
+    x = Fake(5)
+    addr = ctypes.addressof(x.buf)
+    align = (addr & -addr) * 2  # the smallest power of two the address is not a multiple of
+    refs = sys.getrefcount(x)
+    with pytest.raises(RuntimeError, match=f"not aligned to {align} bytes"):
+        tvm_ffi.from_dlpack(x, require_alignment=align)
+    assert not _LIVE
+    assert sys.getrefcount(x) == refs
 
 
 def test_tensor_argument_not_kept_by_callee_leaves_references_balanced(lib):
