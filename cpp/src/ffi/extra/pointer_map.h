@@ -82,6 +82,73 @@ class PointerMap {
   std::vector<V> values_;
 };
 
+/*!
+ * \brief Map from non-null addresses to a word-sized V (trivially copyable):
+ *  key and value share a slot (16 bytes, at most half full), so that a lookup
+ *  touches one cache line where PointerMap's split arrays touch three. The
+ *  structural engines look one up per visited object.
+ */
+template <typename V>
+class WordPointerMap {
+  static_assert(sizeof(V) <= sizeof(uint64_t), "WordPointerMap holds word-sized values");
+
+ public:
+  WordPointerMap() : slots_(kInitialCapacity) {}
+
+  /*! \return The value of key, or null when absent. */
+  V* Find(const void* key) {
+    for (size_t i = Home(key);; i = (i + 1) & mask()) {
+      if (slots_[i].key == key) return &slots_[i].value;
+      if (slots_[i].key == nullptr) return nullptr;
+    }
+  }
+  const V* Find(const void* key) const { return const_cast<WordPointerMap*>(this)->Find(key); }
+
+  /*! \return The value of key, value-initialised first when absent. */
+  V& operator[](const void* key) {
+    if (2 * (size_ + 1) > slots_.size()) Grow();
+    for (size_t i = Home(key);; i = (i + 1) & mask()) {
+      if (slots_[i].key == key) return slots_[i].value;
+      if (slots_[i].key == nullptr) {
+        slots_[i].key = key;
+        ++size_;
+        return slots_[i].value;
+      }
+    }
+  }
+
+  size_t size() const { return size_; }
+
+ private:
+  static constexpr size_t kInitialCapacity = 64;
+
+  struct Slot {
+    const void* key = nullptr;
+    V value{};
+  };
+
+  size_t mask() const { return slots_.size() - 1; }
+
+  size_t Home(const void* key) const {
+    uint64_t h = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(key)) * 0x9E3779B97F4A7C15ULL;
+    return static_cast<size_t>(h >> 32) & mask();
+  }
+
+  void Grow() {
+    std::vector<Slot> old(slots_.size() * 2);
+    old.swap(slots_);
+    for (const Slot& slot : old) {
+      if (slot.key == nullptr) continue;
+      size_t i = Home(slot.key);
+      while (slots_[i].key != nullptr) i = (i + 1) & mask();
+      slots_[i] = slot;
+    }
+  }
+
+  std::vector<Slot> slots_;
+  size_t size_ = 0;
+};
+
 }  // namespace detail
 TVM_FFI_NAMESPACE_END
 

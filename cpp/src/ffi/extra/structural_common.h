@@ -166,11 +166,15 @@ struct StructuralField {
   FieldRead read;
 };
 
-/*! \brief What the engines need of an object type: its kind and its structural fields. */
+/*!
+ * \brief What the engines need of an object type: its kind, its structural
+ *  fields and its engine hook (the type attribute __s_equal__ / __s_hash__).
+ */
 struct StructuralType {
   const TVMFFITypeInfo* info;
   TVMFFISEqHashKind kind;
   std::vector<StructuralField> fields;
+  std::optional<Function> hook;
 };
 
 /*!
@@ -179,6 +183,9 @@ struct StructuralType {
  */
 class StructuralTypeCache {
  public:
+  /*! \param hook_attr The type attribute holding the engine's hook. */
+  explicit StructuralTypeCache(std::string_view hook_attr) : hook_attr_(hook_attr) {}
+
   const StructuralType& Get(int32_t type_index) {
     size_t i = static_cast<size_t>(type_index);
     if (i < entries_.size() && entries_[i] != nullptr) return *entries_[i];
@@ -190,12 +197,21 @@ class StructuralTypeCache {
       entry->fields.push_back(StructuralField{field, FieldReadOf(field)});
       return true;
     });
+    // Looked up per run, not once per process: a column may appear after a first run.
+    if (!hook_column_looked_up_) {
+      hook_column_ = LookupColumn(hook_attr_);
+      hook_column_looked_up_ = true;
+    }
+    entry->hook = ColumnFunction(hook_column_, type_index);
     if (i >= entries_.size()) entries_.resize(i + 1);
     entries_[i] = std::move(entry);
     return *entries_[i];
   }
 
  private:
+  std::string_view hook_attr_;
+  const TVMFFITypeAttrColumn* hook_column_ = nullptr;
+  bool hook_column_looked_up_ = false;
   std::vector<std::unique_ptr<StructuralType>> entries_;
 };
 

@@ -114,7 +114,7 @@ class EqualEngine {
   }
 
   /*! \return key translated through a variable mapping (objects only). */
-  static Any TranslateKey(const Any& key, const PointerMap<const Object*>& mapping) {
+  static Any TranslateKey(const Any& key, const WordPointerMap<const Object*>& mapping) {
     if (key.type_index() < kTVMFFIStaticObjectBegin) return key;
     const Object* const* mapped = mapping.Find(CellObject(AnyUnsafe::GetTVMFFIAny(key)));
     if (mapped == nullptr) return key;
@@ -212,8 +212,7 @@ class EqualEngine {
 
   /*! \brief Compare two objects of one type by the __s_equal__ hook or by their fields. */
   bool EqualContent(const StructuralType& type, const Object* l, const Object* r) {
-    static const TVMFFITypeAttrColumn* hooks = LookupColumn("__s_equal__");
-    if (std::optional<Function> hook = ColumnFunction(hooks, type.info->type_index)) {
+    if (const std::optional<Function>& hook = type.hook) {
       return EqualByHook(*hook, l, r);
     }
     for (const StructuralField& field : type.fields) {
@@ -258,9 +257,9 @@ class EqualEngine {
   TVMFFIDefRegionKind region_;
   bool skip_tensor_content_;
   bool record_;
-  PointerMap<const Object*> lhs_to_rhs_;
-  PointerMap<const Object*> rhs_to_lhs_;
-  StructuralTypeCache types_;
+  WordPointerMap<const Object*> lhs_to_rhs_;
+  WordPointerMap<const Object*> rhs_to_lhs_;
+  StructuralTypeCache types_{"__s_equal__"};
   std::vector<ObjectRef> keep_alive_;
   std::vector<AccessStep> lhs_steps_;
   std::vector<AccessStep> rhs_steps_;

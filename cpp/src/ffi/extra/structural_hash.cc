@@ -208,8 +208,7 @@ class HashEngine {
 
   uint64_t HashContent(const StructuralType& type, const Object* obj) {
     const TVMFFITypeInfo* info = type.info;
-    static const TVMFFITypeAttrColumn* hooks = LookupColumn("__s_hash__");
-    if (std::optional<Function> hook = ColumnFunction(hooks, info->type_index)) {
+    if (const std::optional<Function>& hook = type.hook) {
       Function hash_cb =
           Function::FromTyped([this](AnyView value, int64_t init_hash, int32_t region) -> int64_t {
             TVMFFIDefRegionKind next =
@@ -246,8 +245,8 @@ class HashEngine {
   bool skip_tensor_content_;
   uint64_t free_var_counter_ = 0;
   uint64_t graph_node_counter_ = 0;
-  PointerMap<uint64_t> memo_;
-  StructuralTypeCache types_;
+  WordPointerMap<uint64_t> memo_;
+  StructuralTypeCache types_{"__s_hash__"};
   std::vector<Any> keep_alive_;
 };
 
