@@ -114,7 +114,7 @@ class EqualEngine {
   }
 
   /*! \return key translated through a variable mapping (objects only). */
-  static Any TranslateKey(const Any& key, const WordPointerMap<const Object*>& mapping) {
+  static Any TranslateKey(const Any& key, const PointerMap<const Object*>& mapping) {
     if (key.type_index() < kTVMFFIStaticObjectBegin) return key;
     const Object* const* mapped = mapping.Find(CellObject(AnyUnsafe::GetTVMFFIAny(key)));
     if (mapped == nullptr) return key;
@@ -257,8 +257,8 @@ class EqualEngine {
   TVMFFIDefRegionKind region_;
   bool skip_tensor_content_;
   bool record_;
-  WordPointerMap<const Object*> lhs_to_rhs_;
-  WordPointerMap<const Object*> rhs_to_lhs_;
+  PointerMap<const Object*> lhs_to_rhs_;
+  PointerMap<const Object*> rhs_to_lhs_;
   StructuralTypeCache types_{"__s_equal__"};
   std::vector<ObjectRef> keep_alive_;
   std::vector<AccessStep> lhs_steps_;

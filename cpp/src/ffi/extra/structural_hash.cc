@@ -245,7 +245,7 @@ class HashEngine {
   bool skip_tensor_content_;
   uint64_t free_var_counter_ = 0;
   uint64_t graph_node_counter_ = 0;
-  WordPointerMap<uint64_t> memo_;
+  PointerMap<uint64_t> memo_;
   StructuralTypeCache types_{"__s_hash__"};
   std::vector<Any> keep_alive_;
 };
