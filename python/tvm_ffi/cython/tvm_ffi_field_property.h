@@ -208,26 +208,8 @@ static PyObject* TVMFFIPyFieldPropertyGet(PyObject* self, PyObject* obj, PyObjec
  * values whose view borrows from value and needs no store; 0 when made, 1 for
  * any other value. */
 static inline int TVMFFIPyFieldWriteArg(PyObject* value, TVMFFIAny* out) {
-  PyTypeObject* t = Py_TYPE(value);
-  out->zero_padding = 0;
-  if (t == &PyLong_Type) {
-    int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
-    if (overflow != 0) return 1;
-    out->type_index = kTVMFFIInt;
-    out->v_int64 = v;
-    return 0;
-  }
-  if (t == &PyFloat_Type) {
-    out->type_index = kTVMFFIFloat;
-    out->v_float64 = PyFloat_AS_DOUBLE(value);
-    return 0;
-  }
-  if (value == Py_None || t == &PyBool_Type) {
-    out->type_index = value == Py_None ? kTVMFFINone : kTVMFFIBool;
-    out->v_int64 = value == Py_True;
-    return 0;
-  }
+  if (TVMFFIPyScalarArg(value, out) == 0) return 0;
+  if (Py_TYPE(value) == &PyLong_Type) return 1; /* beyond int64: the general path */
   if (TVMFFIPyFieldIsObject(value)) {
     TVMFFIObject* obj = (TVMFFIObject*)TVMFFIPyObjectHandle(value);
     out->type_index = obj == NULL ? kTVMFFINone : obj->type_index;

@@ -39,11 +39,10 @@ static struct {
   PyTypeObject* object_type; /* tvm_ffi.Object */
 } tvm_ffi_py_call;
 
-/* Packs x into *out when its type is one the fast path handles: 0 if packed,
- * 1 when x needs more (which also reports any error of x's value, such as an
- * int beyond int64), -1 with a Python error set. The general path's
- * convert_arg (convert.pxi) starts with it too: these types convert here only. */
-static inline int TVMFFIPyFastArg(PyObject* x, TVMFFIAny* out) {
+/* Packs an exact int (within int64), float, bool or None into *out: 0 if
+ * packed, 1 for any other value (an int beyond int64 included). Shared by the
+ * call path and the field write path, which must convert these alike. */
+static inline int TVMFFIPyScalarArg(PyObject* x, TVMFFIAny* out) {
   PyTypeObject* t = Py_TYPE(x);
   out->zero_padding = 0;
   if (t == &PyLong_Type) {
@@ -64,6 +63,17 @@ static inline int TVMFFIPyFastArg(PyObject* x, TVMFFIAny* out) {
     out->v_int64 = x == Py_True;
     return 0;
   }
+  return 1;
+}
+
+/* Packs x into *out when its type is one the fast path handles: 0 if packed,
+ * 1 when x needs more (which also reports any error of x's value, such as an
+ * int beyond int64), -1 with a Python error set. The general path's
+ * convert_arg (convert.pxi) starts with it too: these types convert here only. */
+static inline int TVMFFIPyFastArg(PyObject* x, TVMFFIAny* out) {
+  if (TVMFFIPyScalarArg(x, out) == 0) return 0;
+  PyTypeObject* t = Py_TYPE(x);
+  if (t == &PyLong_Type) return 1;
   if (t == &PyUnicode_Type) {
     Py_ssize_t size;
     const char* data = PyUnicode_AsUTF8AndSize(x, &size);
