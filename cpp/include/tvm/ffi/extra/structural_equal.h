@@ -3,8 +3,8 @@
  * reflected fields according to the type's structural kind (tree, DAG,
  * free variable, ...), with variables mapped inside definition regions.
  *
- *   bool same = StructuralEqual::Equal(lhs, rhs);                  // or StructuralEqual()(lhs,
- * rhs) bool alpha = StructuralEqual::Equal(lhs, rhs, /*map_free_vars=*\/true);
+ *   bool same = StructuralEqual::Equal(lhs, rhs);  // or StructuralEqual()(lhs, rhs)
+ *   bool alpha = StructuralEqual::Equal(lhs, rhs, true);  // map_free_vars = true
  *   Optional<reflection::AccessPathPair> where = StructuralEqual::GetFirstMismatch(lhs, rhs);
  *   // e.g. (<root>.body[2], <root>.body[<missing:2>])
  *

@@ -3,7 +3,7 @@
  * implementations of the ABI (cached hashes may be compared between them).
  *
  *   uint64_t h = StructuralHash::Hash(value);                       // or StructuralHash()(value)
- *   uint64_t alpha = StructuralHash::Hash(value, /*map_free_vars=*\/true);
+ *   uint64_t alpha = StructuralHash::Hash(value, true);  // map_free_vars = true
  *
  * A type without structural metadata (or with kind Unsupported) raises
  * TypeError. The engine lives in the runtime; Hash calls it through the
