@@ -53,7 +53,7 @@ export TVM_FFI_TEST_LIB_DIR="$WORK/build/tests/testlib"
 cd "$WORK" || exit 1
 PYTEST=("$PY" -m pytest -c "$ROOT/pyproject.toml" --rootdir "$ROOT" -p no:cacheprovider -rs)
 step cuda_kernels "${PYTEST[@]}" -v "$ROOT/tests/python/test_cuda_kernels.py"
-step pytest_all "${PYTEST[@]}" -q "$ROOT/tests/python"
+step pytest_all timeout "${PYTEST_TIMEOUT:-600}" "${PYTEST[@]}" -q "$ROOT/tests/python"
 
 # Benchmarks: the same kernel source built against each implementation's headers.
 kernels() {  # kernels OUT.so PACKAGE_DIR
