@@ -40,6 +40,7 @@ nvidia-smi -L
 command -v nvcc && nvcc --version | tail -n 2
 "$PY" -c 'import sys, torch; print(sys.version.split()[0], "torch", torch.__version__,
     "cuda", torch.version.cuda, torch.cuda.get_device_name(0))' || exit 1
+"$PY" -m cython --version
 
 export CMAKE_BUILD_PARALLEL_LEVEL=$JOBS
 step install "$PY" -m pip install --no-build-isolation --no-deps --no-index \
