@@ -42,10 +42,19 @@ command -v nvcc && nvcc --version | tail -n 2
     "cuda", torch.version.cuda, torch.cuda.get_device_name(0))' || exit 1
 "$PY" -m cython --version
 
+# A toolchain that links libstdc++ statically into libtvm_ffi.so puts a second libstdc++ into the
+# process, and torch imported after tvm_ffi can then crash in its locale code. The system
+# compiler links the shared libstdc++; CXX/CC given by the caller win.
+if [ -z "${CXX:-}" ] && [ -x /usr/bin/g++ ] && [ -x /usr/bin/gcc ]; then
+  export CXX=/usr/bin/g++ CC=/usr/bin/gcc
+fi
+echo "CXX=${CXX:-default} ($(${CXX:-c++} --version | head -n 1))"
 export CMAKE_BUILD_PARALLEL_LEVEL=$JOBS
 step install "$PY" -m pip install --no-build-isolation --no-deps --no-index \
   --target "$WORK/site" "$ROOT" || exit "$STATUS"
 export PYTHONPATH="$WORK/site"
+readelf -d "$WORK/site/tvm_ffi/lib/libtvm_ffi.so" | grep NEEDED
+step import_order "$PY" -c "import tvm_ffi, torch; print('tvm_ffi then torch: ok')"
 
 step testlibs bash -c "cmake -S '$ROOT' -B '$WORK/build' -G Ninja -DTVM_FFI_BUILD_TEST_LIBS=ON \
   && cmake --build '$WORK/build' -j $JOBS --target tvm_ffi_testlibs" || exit "$STATUS"
@@ -66,7 +75,7 @@ if [ -n "$PEER_WHEEL" ]; then
   step peer_install "$PY" -m pip install --no-deps --no-index --target "$WORK/peer" "$PEER_WHEEL"
   step bench_build_peer kernels "$WORK/kernels_peer.so" "$WORK/peer/tvm_ffi"
 fi
-for round in 1 2; do
+for round in ${BENCH_ROUNDS:-1 2}; do
   step "bench_ours_$round" "$PY" "$ROOT/benchmarks/bench_torch_cuda.py" "$WORK/kernels_ours.so"
   if [ -n "$PEER_WHEEL" ]; then
     step "bench_peer_$round" env PYTHONPATH="$WORK/peer" \
