@@ -259,4 +259,10 @@ function(tvm_ffi_add_module target)
     PREFIX ""
     OUTPUT_NAME ${ARG_OUTPUT_NAME}
     POSITION_INDEPENDENT_CODE ON)
+  if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
+    # Symbols of static archives (a libstdc++ that the toolchain links statically, with its
+    # process-wide GNU_UNIQUE facet ids) stay inside the module instead of clashing with the
+    # shared libstdc++ of libraries loaded later.
+    target_link_options(${target} PRIVATE "LINKER:--exclude-libs,ALL")
+  endif()
 endfunction()

@@ -63,7 +63,9 @@ export TVM_FFI_TEST_LIB_DIR="$WORK/build/tests/testlib"
 cd "$WORK" || exit 1
 PYTEST=("$PY" -m pytest -c "$ROOT/pyproject.toml" --rootdir "$ROOT" -p no:cacheprovider -rs)
 step cuda_kernels "${PYTEST[@]}" -v "$ROOT/tests/python/test_cuda_kernels.py"
-step pytest_all timeout "${PYTEST_TIMEOUT:-600}" "${PYTEST[@]}" -q "$ROOT/tests/python"
+# PYTEST_PATHS (relative to the repository root) narrows the whole-suite run.
+read -r -a PATHS <<<"${PYTEST_PATHS:-tests/python}"
+step pytest_all timeout "${PYTEST_TIMEOUT:-600}" "${PYTEST[@]}" -q "${PATHS[@]/#/$ROOT/}"
 
 # Benchmarks: the same kernel source built against each implementation's headers.
 kernels() {  # kernels OUT.so PACKAGE_DIR
@@ -75,7 +77,7 @@ if [ -n "$PEER_WHEEL" ]; then
   step peer_install "$PY" -m pip install --no-deps --no-index --target "$WORK/peer" "$PEER_WHEEL"
   step bench_build_peer kernels "$WORK/kernels_peer.so" "$WORK/peer/tvm_ffi"
 fi
-for round in ${BENCH_ROUNDS:-1 2}; do
+for round in ${BENCH_ROUNDS-1 2}; do
   step "bench_ours_$round" "$PY" "$ROOT/benchmarks/bench_torch_cuda.py" "$WORK/kernels_ours.so"
   if [ -n "$PEER_WHEEL" ]; then
     step "bench_peer_$round" env PYTHONPATH="$WORK/peer" \

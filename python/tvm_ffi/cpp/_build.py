@@ -492,6 +492,10 @@ def build_library(
         _toolchain.resolve_backend(backend)
     # The user's cflags go to the link too, so -fopenmp, -pthread or -fsanitize=... work given once.
     link_prefix = cxx + ["-shared", "-fPIC"] + cflags
+    if sys.platform.startswith("linux"):
+        # Keep the symbols of static archives (a libstdc++ that the toolchain links statically)
+        # inside the module: exported, their GNU_UNIQUE locale ids clash with torch's libstdc++.
+        link_prefix.append("-Wl,--exclude-libs,ALL")
     link_suffix = _library_flags(lib) + cuda_link + ldflags
 
     payload = {
