@@ -260,9 +260,10 @@ function(tvm_ffi_add_module target)
     OUTPUT_NAME ${ARG_OUTPUT_NAME}
     POSITION_INDEPENDENT_CODE ON)
   if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
-    # Symbols of static archives (a libstdc++ that the toolchain links statically, with its
-    # process-wide GNU_UNIQUE facet ids) stay inside the module instead of clashing with the
-    # shared libstdc++ of libraries loaded later.
-    target_link_options(${target} PRIVATE "LINKER:--exclude-libs,ALL")
+    # For toolchains that link libstdc++ statically into each module: the symbols of static
+    # archives (with their process-wide GNU_UNIQUE facet ids) stay inside the module, and its
+    # calls to inline functions (ErrorBuilder, ...) bind to its own copies, which use its own
+    # libstdc++, rather than to another module's.
+    target_link_options(${target} PRIVATE "LINKER:--exclude-libs,ALL" "LINKER:-Bsymbolic-functions")
   endif()
 endfunction()

@@ -493,9 +493,11 @@ def build_library(
     # The user's cflags go to the link too, so -fopenmp, -pthread or -fsanitize=... work given once.
     link_prefix = cxx + ["-shared", "-fPIC"] + cflags
     if sys.platform.startswith("linux"):
-        # Keep the symbols of static archives (a libstdc++ that the toolchain links statically)
-        # inside the module: exported, their GNU_UNIQUE locale ids clash with torch's libstdc++.
-        link_prefix.append("-Wl,--exclude-libs,ALL")
+        # For toolchains that link libstdc++ statically into each module: keep the symbols of
+        # static archives inside (exported, their GNU_UNIQUE locale ids clash with torch's
+        # libstdc++), and bind the module's calls to inline functions to its own copies, which
+        # use its own libstdc++.
+        link_prefix += ["-Wl,--exclude-libs,ALL", "-Wl,-Bsymbolic-functions"]
     link_suffix = _library_flags(lib) + cuda_link + ldflags
 
     payload = {
