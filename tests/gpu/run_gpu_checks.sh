@@ -42,17 +42,12 @@ command -v nvcc && nvcc --version | tail -n 2
     "cuda", torch.version.cuda, torch.cuda.get_device_name(0))' || exit 1
 "$PY" -m cython --version
 
-# A toolchain that links libstdc++ statically into libtvm_ffi.so puts a second libstdc++ into the
-# process, and torch imported after tvm_ffi can then crash in its locale code. The system
-# compiler links the shared libstdc++; CXX/CC given by the caller win.
-if [ -z "${CXX:-}" ] && [ -x /usr/bin/g++ ] && [ -x /usr/bin/gcc ]; then
-  export CXX=/usr/bin/g++ CC=/usr/bin/gcc
-fi
 echo "CXX=${CXX:-default} ($(${CXX:-c++} --version | head -n 1))"
 export CMAKE_BUILD_PARALLEL_LEVEL=$JOBS
 step install "$PY" -m pip install --no-build-isolation --no-deps --no-index \
   --target "$WORK/site" "$ROOT" || exit "$STATUS"
 export PYTHONPATH="$WORK/site"
+# Whether this toolchain links libstdc++ statically (docs/gpu_checks.md says why that matters).
 readelf -d "$WORK/site/tvm_ffi/lib/libtvm_ffi.so" | grep NEEDED
 step import_order "$PY" -c "import tvm_ffi, torch; print('tvm_ffi then torch: ok')"
 
