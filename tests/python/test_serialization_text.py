@@ -270,3 +270,14 @@ def test_graph_error_after_a_refused_hook_value_wins():
     assert CALLS["to"] == 1
     assert got == _error_of(to_graph, value, None)
     assert got[0] is TypeError and "does not support ToJSONGraph" in got[1]
+
+
+def test_text_is_read_from_a_str_or_a_string_object():
+    text = to_text(tvm_ffi.convert([1, "s"]), None)
+    assert list(from_text(text)) == [1, "s"]
+    assert list(from_text(tvm_ffi.convert(text))) == [1, "s"]
+    # A str holding a NUL reaches the function as a String object: the error names the byte.
+    with pytest.raises(ValueError, match="Extra data"):
+        from_text(text + "\x00")
+    with pytest.raises(TypeError, match="Expected `str` but got `int`"):
+        from_text(1)

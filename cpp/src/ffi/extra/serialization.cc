@@ -1255,16 +1255,47 @@ Any FromJSONGraph(const Any& value) {
   return GraphReader(nodes->cast<Array<Any>>()).Run(*root);
 }
 
-Any FromJSONGraphString(const String& text) {
+Any FromJSONGraphString(std::string_view text) {
   json::Document doc;
   // The document refuses only what json::Parse refuses (it raises the error),
   // and text past its 4 GiB limit, which the reference path reads.
-  if (!doc.Parse(text.data(), text.size())) return FromJSONGraph(json::Parse(text));
+  if (!doc.Parse(text.data(), text.size())) return FromJSONGraph(json::Parse(String(text)));
   return TextGraphReader(doc).Run();
 }
 
+/*!
+ * \brief A str argument read in place: a caller's borrowed text (a RawStr
+ *  view, e.g. of a Python str) is not copied into a String first, which for
+ *  graph text would double the memory of the call.
+ */
+struct TextArg {
+  std::string_view text;
+};
+
 }  // namespace
 }  // namespace detail
+
+template <>
+struct TypeTraits<detail::TextArg> : TypeTraitsBase {
+  static constexpr bool storage_enabled = false;
+  static bool CheckAnyStrict(const TVMFFIAny* src) {
+    return src->type_index == kTVMFFIRawStr || src->type_index == kTVMFFIStr ||
+           src->type_index == kTVMFFISmallStr;
+  }
+  // Borrows from the argument cell, which outlives the call.
+  static detail::TextArg CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
+    std::string_view view;
+    bool is_bytes;
+    detail::AnyStringView(src, &view, &is_bytes);
+    return detail::TextArg{view};
+  }
+  static std::optional<detail::TextArg> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (CheckAnyStrict(src)) return CopyFromAnyViewAfterCheck(src);
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return TypeTraits<String>::TypeStr(); }
+  static std::string TypeSchema() { return TypeTraits<String>::TypeSchema(); }
+};
 
 TVM_FFI_STATIC_INIT_BLOCK() {
   using detail::FromJSONGraph;
@@ -1278,7 +1309,8 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       .def("ffi.ToJSONGraphString",
            [](const Any& value, const Any& metadata) { return ToJSONGraphString(value, metadata); })
       .def("ffi.FromJSONGraph", [](const Any& graph) { return FromJSONGraph(graph); })
-      .def("ffi.FromJSONGraphString", [](const String& text) { return FromJSONGraphString(text); });
+      .def("ffi.FromJSONGraphString",
+           [](detail::TextArg text) { return FromJSONGraphString(text.text); });
 
   // BigInt travels as its decimal text.
   Function to_json = Function::FromTyped([](const BigInt& v) { return String(v.ToString()); },
