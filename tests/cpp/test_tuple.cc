@@ -113,7 +113,7 @@ TEST(Tuple, TypedFunctionTakesAndReturnsTuples) {
 TEST(Tuple, TypeStrAndSchema) {
   EXPECT_EQ((ffi::TypeTraits<Tuple<int, ffi::String>>::TypeStr()), "Tuple<int, str>");
   EXPECT_EQ((ffi::TypeTraits<Tuple<int, ffi::String>>::TypeSchema()),
-            "{\"type\":\"ffi.Array\",\"args\":[{\"type\":\"int\"},{\"type\":\"ffi.String\"}]}");
+            "{\"type\":\"Tuple\",\"args\":[{\"type\":\"int\"},{\"type\":\"ffi.String\"}]}");
 }
 
 TEST(Tuple, NestedInArray) {

@@ -3,11 +3,13 @@ the graph text directly, against their definition: json.Stringify of ffi.ToJSONG
 ffi.FromJSONGraph of json.Parse (same text, same values, same errors)."""
 
 import math
+from typing import Any
 
 import pytest
 import tvm_ffi
 import tvm_ffi.testing
 from tvm_ffi.core import _get_global_func
+from tvm_ffi.dataclasses import py_class
 
 to_graph = _get_global_func("ffi.ToJSONGraph", False)
 to_text = _get_global_func("ffi.ToJSONGraphString", False)
@@ -131,6 +133,16 @@ def _error_of(fn, *args):
         '{"root_index":0,"nodes":[{"type":"int","data":1.0}]}',
         '{"root_index":0,"nodes":[{"type":"testing.serialization.Point","data":{}}]}',
         '{"root_index":0,"nodes":[{"type":"testing.serialization.Point","data":[]}]}',
+        "[]",
+        '{"root_index":0,"nodes":{}}',
+        '{"root_index":0,"nodes":[{"type":"ffi.List","data":[0.5]}]}',
+        '{"root_index":0,"nodes":[{"type":"ffi.Dict","data":{}}]}',
+        '{"root_index":0,"nodes":[{"type":"Device","data":[1]}]}',
+        '{"root_index":0,"nodes":[{"type":"ffi.Shape","data":[1,"x"]}]}',
+        '{"root_index":1,"nodes":[{"type":"None"},{"type":7}]}',
+        '{"root_index":1,"nodes":[{"type":"int","data":1},{"type":"ffi.Array","data":[0,-1]}]}',
+        '{"root_index":0,"nodes":[{"type":"testing.serialization.Point",'
+        '"data":{"x":1,"dtype":"int8","label":"0","payload":0}}]}',
     ],
 )
 def test_errors_are_those_of_the_parsed_graph(text):
@@ -150,3 +162,122 @@ def test_writer_error_is_that_of_the_graph():
 def test_nan_survives_the_text_round_trip():
     back = from_text(to_text(tvm_ffi.convert([float("nan")]), None))
     assert math.isnan(back[0])
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[1]", "Invalid JSON Object Graph, expected an object"),
+        ('{"root_index":0,"nodes":[{"type":"ffi.Array","data":[0]}]}', "node 0 refers to itself"),
+        ('{"root_index":0,"nodes":[{"type":"ffi.Array","data":[7]}]}', "invalid node index 7"),
+        ('{"root_index":0,"nodes":[{"type":"ffi.Map","data":[0]}]}', "even number"),
+        ('{"root_index":0,"nodes":[{"type":"ffi.List","data":["1"]}]}', "must be an integer"),
+        ('{"root_index":0,"nodes":[3]}', "node 0 must be an object, got `int`"),
+    ],
+)
+def test_malformed_graph_text_names_what_and_where(text, message):
+    with pytest.raises(ValueError, match="Invalid JSON Object Graph") as info:
+        from_text(text)
+    assert message in str(info.value)
+
+
+def test_unknown_type_key_in_graph_text_is_named():
+    with pytest.raises(Exception, match="no.such.Type"):
+        from_text('{"root_index":0,"nodes":[{"type":"no.such.Type","data":1}]}')
+
+
+# A type whose JSON form comes from its __data_to_json__ / __data_from_json__ hooks; the
+# hooks count their calls, so that a path that decodes or encodes a node twice shows.
+CALLS = {"to": 0, "from": 0}
+
+
+@py_class("test_serialization_text.Hooked")
+class Hooked(tvm_ffi.Object):
+    payload: Any
+
+    def __data_to_json__(self):
+        CALLS["to"] += 1
+        return self.payload
+
+    @staticmethod
+    def __data_from_json__(data):
+        CALLS["from"] += 1
+        if data == "raise":
+            raise RuntimeError("hook refused its data")
+        return Hooked(data)
+
+
+def _hooked_node(data):
+    return '{"type":"test_serialization_text.Hooked","data":%s}' % data
+
+
+def _reset_calls():
+    CALLS["to"] = CALLS["from"] = 0
+
+
+def test_from_json_hook_runs_once_per_node():
+    _reset_calls()
+    back = from_text(
+        '{"root_index":1,"nodes":[%s,{"type":"ffi.Array","data":[0,0]}]}' % _hooked_node('"p"')
+    )
+    assert CALLS["from"] == 1
+    assert back[0].same_as(back[1]) and back[0].payload == "p"
+
+
+def test_from_json_hook_runs_once_when_a_later_node_fails():
+    text = (
+        '{"root_index":2,"nodes":[%s,{"type":"int","data":"x"},{"type":"ffi.Array","data":[0,1]}]}'
+        % _hooked_node("1")
+    )
+    _reset_calls()
+    with pytest.raises(TypeError) as info:
+        from_text(text)
+    assert CALLS["from"] == 1
+    assert (type(info.value), str(info.value)) == _error_of(lambda t: from_graph(parse(t)), text)
+
+
+def test_from_json_hook_error_is_raised_after_one_call():
+    _reset_calls()
+    with pytest.raises(RuntimeError, match="hook refused its data"):
+        from_text('{"root_index":0,"nodes":[%s]}' % _hooked_node('"raise"'))
+    assert CALLS["from"] == 1
+
+
+def test_to_json_hook_runs_once_per_node():
+    obj = Hooked([1, "a"])
+    _reset_calls()
+    text = to_text(tvm_ffi.convert([obj, obj]), None)
+    assert CALLS["to"] == 1
+    _reset_calls()
+    assert from_text(text)[1].payload == [1, "a"]
+    assert CALLS["from"] == 1
+
+
+def test_to_json_hook_runs_once_when_the_printer_refuses_its_data():
+    value = tvm_ffi.convert([Hooked(b"bytes")])
+    _reset_calls()
+    got = _error_of(to_text, value, None)
+    assert CALLS["to"] == 1
+    assert got == _error_of(lambda v: stringify(to_graph(v, None), None), value)
+    assert got[0] is ValueError and "Unsupported type" in got[1]
+
+
+def test_graph_error_after_a_refused_hook_value_wins():
+    fn = tvm_ffi.get_global_func("ffi.ToJSONGraph")
+    value = tvm_ffi.convert([Hooked(b"bytes"), fn])
+    _reset_calls()
+    got = _error_of(to_text, value, None)
+    assert CALLS["to"] == 1
+    assert got == _error_of(to_graph, value, None)
+    assert got[0] is TypeError and "does not support ToJSONGraph" in got[1]
+
+
+def test_text_is_read_from_a_str_or_a_string_object():
+    text = to_text(tvm_ffi.convert([1, "s"]), None)
+    assert list(from_text(text)) == [1, "s"]
+    assert list(from_text(tvm_ffi.convert(text))) == [1, "s"]
+    # A str holding a NUL reaches the function as a String object: the error names the byte.
+    with pytest.raises(ValueError, match="Extra data"):
+        from_text(text + "\x00")
+    with pytest.raises(TypeError, match="Expected `str` but got `int`"):
+        from_text(1)

@@ -4,7 +4,7 @@ observed from it), unsigned result, consistency with equality, and errors."""
 import numpy as np
 import pytest
 import tvm_ffi
-from structural_types import Add, NoKind, Var
+from structural_types import Add, DAdd, Lam, Let, NoKind, Var
 from tvm_ffi import convert, structural_hash
 
 
@@ -53,3 +53,34 @@ def test_unsupported_types_raise_type_error():
         structural_hash(NoKind(1, 2))
     with pytest.raises(TypeError, match="Type metadata is not set for type `ffi.Function`"):
         structural_hash(tvm_ffi.convert(lambda: 1))
+
+
+# Tree nodes that only their parent references are hashed without a memo entry; once
+# Python holds every node too, the same values take the memoised path. Both must agree.
+def _cases():
+    k = Var("k", 0)
+    x = Var("x", 1)
+    # A shared Array met twice, holding a tree whose map key k is hashed between the visits.
+    shared = convert([Add(convert({k: 1}), 2)])
+    yield Add(Add(shared, k), shared)
+    # The same with the key hashed before the first visit.
+    shared = convert([Add(convert({k: 1}), 2)])
+    yield Add(k, Add(shared, shared))
+    # Free variables bound in definition regions, uses inside unreferenced trees.
+    yield Lam(convert([x]), Add(Add(x, 1), Add(x, 2)))
+    yield Let(x, 1, Add(x, Add(x, x)))
+    # DAG nodes and trees shared through an Array.
+    d = DAdd(1, Add(2, 3))
+    arr = convert([Add(d, 4), d])
+    yield Add(arr, Add(arr, d))
+
+
+@pytest.mark.parametrize("map_free_vars", [False, True])
+@pytest.mark.parametrize("index", range(5))
+def test_unreferenced_tree_nodes_hash_as_referenced_ones(index, map_free_vars):
+    root = list(_cases())[index]
+    plain = structural_hash(root, map_free_vars)
+    held = []
+    tvm_ffi.structural_walk(root, held.append)
+    assert len(held) > 5
+    assert structural_hash(root, map_free_vars) == plain

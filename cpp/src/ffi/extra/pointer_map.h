@@ -17,45 +17,73 @@
 TVM_FFI_NAMESPACE_BEGIN
 namespace detail {
 
+/*! \brief Hint that p will be read soon (traversals touch objects scattered in memory). */
+inline void PrefetchRead(const void* p) {
+#if defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(p);
+#else
+  (void)p;
+#endif
+}
+
 /*!
  * \brief Map from non-null addresses to V (default-constructible, movable).
- *  The probed table holds only keys and entry numbers (12 bytes a slot, at
- *  most half full); the values lie densely in insertion order.
+ *  The probed table holds only keys and entry numbers (one 16-byte slot, so a
+ *  probe touches one cache line; at most half full); the values lie densely
+ *  in insertion order and keep their entry numbers as the table grows.
  */
 template <typename V>
 class PointerMap {
  public:
-  PointerMap() : keys_(kInitialCapacity, nullptr), entry_of_(kInitialCapacity, 0) {}
+  PointerMap() : slots_(kInitialCapacity) {}
 
   /*! \return The value of key, or null when absent. */
   V* Find(const void* key) {
     for (size_t i = Home(key);; i = (i + 1) & mask()) {
-      if (keys_[i] == key) return &values_[entry_of_[i]];
-      if (keys_[i] == nullptr) return nullptr;
+      if (slots_[i].key == key) return &values_[slots_[i].entry];
+      if (slots_[i].key == nullptr) return nullptr;
     }
   }
   const V* Find(const void* key) const { return const_cast<PointerMap*>(this)->Find(key); }
 
-  /*! \return The value of key, default-constructed first when absent. */
-  V& operator[](const void* key) {
-    if (2 * (values_.size() + 1) > keys_.size()) Grow();
+  /*!
+   * \brief Find key, adding it (with a default-constructed value) when absent:
+   *  one probe where Find then operator[] take two.
+   * \return The entry number of key (see value()) and whether it was added.
+   */
+  std::pair<uint32_t, bool> Insert(const void* key) {
+    if (2 * (values_.size() + 1) > slots_.size()) Grow();
     for (size_t i = Home(key);; i = (i + 1) & mask()) {
-      if (keys_[i] == key) return values_[entry_of_[i]];
-      if (keys_[i] == nullptr) {
-        keys_[i] = key;
-        entry_of_[i] = static_cast<uint32_t>(values_.size());
+      if (slots_[i].key == key) return {slots_[i].entry, false};
+      if (slots_[i].key == nullptr) {
+        uint32_t entry = static_cast<uint32_t>(values_.size());
+        slots_[i] = Slot{key, entry};
         values_.emplace_back();
-        return values_.back();
+        return {entry, true};
       }
     }
   }
+
+  /*! \brief Start loading the slot where a probe for key begins (a hint; no effect on the map). */
+  void Prefetch(const void* key) const { PrefetchRead(&slots_[Home(key)]); }
+
+  /*! \return The value of an entry number that Insert returned. */
+  V& value(uint32_t entry) { return values_[entry]; }
+
+  /*! \return The value of key, default-constructed first when absent. */
+  V& operator[](const void* key) { return values_[Insert(key).first]; }
 
   size_t size() const { return values_.size(); }
 
  private:
   static constexpr size_t kInitialCapacity = 64;
 
-  size_t mask() const { return keys_.size() - 1; }
+  struct Slot {
+    const void* key = nullptr;
+    uint32_t entry = 0;
+  };
+
+  size_t mask() const { return slots_.size() - 1; }
 
   size_t Home(const void* key) const {
     // Fibonacci hashing: objects are 8-byte aligned and often allocated in sequence.
@@ -64,21 +92,17 @@ class PointerMap {
   }
 
   void Grow() {
-    std::vector<const void*> old_keys(keys_.size() * 2, nullptr);
-    std::vector<uint32_t> old_entries(keys_.size() * 2, 0);
-    old_keys.swap(keys_);
-    old_entries.swap(entry_of_);
-    for (size_t k = 0; k < old_keys.size(); ++k) {
-      if (old_keys[k] == nullptr) continue;
-      size_t i = Home(old_keys[k]);
-      while (keys_[i] != nullptr) i = (i + 1) & mask();
-      keys_[i] = old_keys[k];
-      entry_of_[i] = old_entries[k];
+    std::vector<Slot> old(slots_.size() * 2);
+    old.swap(slots_);
+    for (const Slot& s : old) {
+      if (s.key == nullptr) continue;
+      size_t i = Home(s.key);
+      while (slots_[i].key != nullptr) i = (i + 1) & mask();
+      slots_[i] = s;
     }
   }
 
-  std::vector<const void*> keys_;
-  std::vector<uint32_t> entry_of_;
+  std::vector<Slot> slots_;
   std::vector<V> values_;
 };
 

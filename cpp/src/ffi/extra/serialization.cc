@@ -32,6 +32,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -217,6 +218,7 @@ class GraphWriter {
   Result Run(const Any& root, const Any& metadata) {
     int64_t root_index = Visit(root);
     if constexpr (kText) {
+      if (printer_error_.has_value()) throw *printer_error_;
       std::string out;
       out.reserve(text_.size() + 48);
       out.append("{\"root_index\":");
@@ -430,7 +432,21 @@ class GraphWriter {
         json::AppendFloat(cell->v_float64, &text_);
         return;
       default:
-        json::AppendCompact(InlineFieldToJSON(v), &text_);
+        AppendValue(InlineFieldToJSON(v));
+    }
+  }
+
+  /*!
+   * \brief Append the compact JSON of a value the printer may refuse. The
+   *  first refusal is raised once the whole graph is written: ToJSONGraph's
+   *  errors (later nodes) come before json::Stringify's.
+   */
+  void AppendValue(const Any& v) {
+    if (printer_error_.has_value()) return;
+    try {
+      json::AppendCompact(v, &text_);
+    } catch (const Error& err) {
+      printer_error_ = err;
     }
   }
 
@@ -574,7 +590,7 @@ class GraphWriter {
       text_.push_back('}');
       return;
     }
-    json::AppendCompact(ObjectData(f, type, obj), &text_);
+    AppendValue(ObjectData(f, type, obj));
   }
 
   /*! \brief The `data` of an object node as an FFI value. */
@@ -677,9 +693,10 @@ class GraphWriter {
   std::vector<Any> children_;
   std::vector<std::pair<const TVMFFIFieldInfo*, Any>> fields_;
   std::vector<std::unique_ptr<TypeEntry>> types_;
-  std::vector<Any> nodes_;  // kText false
-  std::string text_;        // kText true: the nodes, comma separated
-  int64_t count_ = 0;       // kText true: nodes written
+  std::vector<Any> nodes_;              // kText false
+  std::string text_;                    // kText true: the nodes, comma separated
+  std::optional<Error> printer_error_;  // kText true: the first value the printer refused
+  int64_t count_ = 0;                   // kText true: nodes written
 };
 
 // ---- reader ----
@@ -972,8 +989,9 @@ class GraphReader {
 /*!
  * \brief FromJSONGraph straight from JSON text: reads a json::Document instead
  *  of the FFI values of json::Parse (no map, array or string object per
- *  node). Anything it does not accept makes Run throw; the caller then takes
- *  the reference path, which reports the error.
+ *  node). It checks the graph in GraphReader's order and raises its errors,
+ *  so that it is a complete replacement: no node is ever decoded twice (a
+ *  __data_from_json__ hook runs once per node).
  */
 class TextGraphReader {
  public:
@@ -981,11 +999,16 @@ class TextGraphReader {
 
   Any Run() {
     const DocValue& graph = doc_.root();
+    if (graph.kind != DocValue::kObject) {
+      TVM_FFI_THROW(ValueError) << "Invalid JSON Object Graph, expected an object";
+    }
     const DocValue* root = doc_.Find(graph, "root_index");
+    if (root == nullptr || root->kind != DocValue::kInt) {
+      TVM_FFI_THROW(ValueError) << "Invalid JSON Object Graph, expected `root_index` integer field";
+    }
     const DocValue* nodes = doc_.Find(graph, "nodes");
-    if (root == nullptr || root->kind != DocValue::kInt || nodes == nullptr ||
-        nodes->kind != DocValue::kArray) {
-      throw Unsupported();
+    if (nodes == nullptr || nodes->kind != DocValue::kArray) {
+      TVM_FFI_THROW(ValueError) << "Invalid JSON Object Graph, expected `nodes` array field";
     }
     nodes_ = doc_.items(*nodes);
     num_nodes_ = nodes->size;
@@ -993,9 +1016,6 @@ class TextGraphReader {
     state_.assign(num_nodes_, kNew);
     return Decode(CheckIndex(*root));
   }
-
-  /*! \brief Thrown for input the reference path must handle (and report). */
-  struct Unsupported {};
 
  private:
   enum State : uint8_t { kNew, kOpen, kDone };
@@ -1021,9 +1041,15 @@ class TextGraphReader {
     size_t next;
   };
 
+  /*! \return The type key of the value json::Parse makes of v (for error messages). */
+  std::string KeyOf(const DocValue& v) const { return doc_.ToAny(v).GetTypeKey(); }
+
   int64_t CheckIndex(const DocValue& v) const {
-    if (v.kind != DocValue::kInt || v.i < 0 || v.i >= static_cast<int64_t>(num_nodes_)) {
-      throw Unsupported();
+    if (v.kind != DocValue::kInt) {
+      ThrowBadGraph("node index must be an integer, got `" + KeyOf(v) + "`");
+    }
+    if (v.i < 0 || v.i >= static_cast<int64_t>(num_nodes_)) {
+      ThrowBadGraph("invalid node index " + std::to_string(v.i));
     }
     return v.i;
   }
@@ -1062,7 +1088,9 @@ class TextGraphReader {
       if (top.next < children_.size()) {
         int64_t child = children_[top.next++];
         if (state_[child] == kDone) continue;
-        if (state_[child] == kOpen) throw Unsupported();
+        if (state_[child] == kOpen) {
+          ThrowBadGraph("node " + std::to_string(child) + " refers to itself");
+        }
         Push(child);
         continue;
       }
@@ -1075,30 +1103,51 @@ class TextGraphReader {
     return decoded_[root];
   }
 
+  /*! \brief DataArray's check: the items of an array `data` of node index. */
+  const DocValue* DataItems(int64_t index, const DocValue* data, std::string_view key) const {
+    if (data == nullptr || data->kind != DocValue::kArray) {
+      ThrowBadGraph(std::string(key) + " data must be an array (node " + std::to_string(index) +
+                    ")");
+    }
+    return doc_.items(*data);
+  }
+
   void Push(int64_t index) {
     const DocValue& node = nodes_[index];
+    if (node.kind != DocValue::kObject) {
+      ThrowBadGraph("node " + std::to_string(index) + " must be an object, got `" + KeyOf(node) +
+                    "`");
+    }
     const DocValue* type = doc_.Find(node, "type");
-    if (type == nullptr || type->kind != DocValue::kStr) throw Unsupported();
+    if (type == nullptr || type->kind != DocValue::kStr) {
+      ThrowBadGraph("node " + std::to_string(index) + " must have a string `type` field");
+    }
+    std::string_view key = doc_.str(*type);
     Frame f;
     f.index = index;
-    f.type = LookupType(doc_.str(*type));
     f.data = doc_.Find(node, "data");
+    f.type = LookupType(key);
     f.children_begin = f.next = children_.size();
     switch (f.type->type_index) {
       case kTVMFFIArray:
       case kTVMFFIList:
       case kTVMFFIMap:
       case kTVMFFIDict: {
-        if (f.data == nullptr || f.data->kind != DocValue::kArray) throw Unsupported();
+        const DocValue* items = DataItems(index, f.data, key);
         bool is_map = f.type->type_index == kTVMFFIMap || f.type->type_index == kTVMFFIDict;
-        if (is_map && f.data->size % 2 != 0) throw Unsupported();
-        const DocValue* items = doc_.items(*f.data);
+        if (is_map && f.data->size % 2 != 0) {
+          ThrowBadGraph("Map/Dict data must contain an even number of [key, value] entries, got " +
+                        std::to_string(f.data->size));
+        }
         for (uint32_t k = 0; k < f.data->size; ++k) children_.push_back(CheckIndex(items[k]));
         break;
       }
       default:
         if (f.type->plain) {
-          if (f.data == nullptr || f.data->kind != DocValue::kObject) throw Unsupported();
+          if (f.data == nullptr || f.data->kind != DocValue::kObject) {
+            ThrowBadGraph("object data of type `" + std::string(key) +
+                          "` must be an object (node " + std::to_string(index) + ")");
+          }
           for (const TypeEntry::Field& field : f.type->fields) {
             if (field.is_inline) continue;
             const DocValue* v = doc_.Find(*f.data, field.name);
@@ -1187,12 +1236,7 @@ Any ToJSONGraph(const Any& value, const Any& metadata) {
 }
 
 String ToJSONGraphString(const Any& value, const Any& metadata) {
-  try {
-    return GraphWriter<true>().Run(value, metadata);
-  } catch (const Error&) {
-    // The reference path raises the error of the graph first, then the printer's.
-  }
-  return json::Stringify(ToJSONGraph(value, metadata));
+  return GraphWriter<true>().Run(value, metadata);
 }
 
 Any FromJSONGraph(const Any& value) {
@@ -1211,21 +1255,47 @@ Any FromJSONGraph(const Any& value) {
   return GraphReader(nodes->cast<Array<Any>>()).Run(*root);
 }
 
-Any FromJSONGraphString(const String& text) {
+Any FromJSONGraphString(std::string_view text) {
   json::Document doc;
-  if (doc.Parse(text.data(), text.size())) {
-    try {
-      return TextGraphReader(doc).Run();
-    } catch (const TextGraphReader::Unsupported&) {
-    } catch (const Error&) {
-      // The reference path below raises the same error (or the one it defines).
-    }
-  }
-  return FromJSONGraph(json::Parse(text));
+  // The document refuses only what json::Parse refuses (it raises the error),
+  // and text past its 4 GiB limit, which the reference path reads.
+  if (!doc.Parse(text.data(), text.size())) return FromJSONGraph(json::Parse(String(text)));
+  return TextGraphReader(doc).Run();
 }
+
+/*!
+ * \brief A str argument read in place: a caller's borrowed text (a RawStr
+ *  view, e.g. of a Python str) is not copied into a String first, which for
+ *  graph text would double the memory of the call.
+ */
+struct TextArg {
+  std::string_view text;
+};
 
 }  // namespace
 }  // namespace detail
+
+template <>
+struct TypeTraits<detail::TextArg> : TypeTraitsBase {
+  static constexpr bool storage_enabled = false;
+  static bool CheckAnyStrict(const TVMFFIAny* src) {
+    return src->type_index == kTVMFFIRawStr || src->type_index == kTVMFFIStr ||
+           src->type_index == kTVMFFISmallStr;
+  }
+  // Borrows from the argument cell, which outlives the call.
+  static detail::TextArg CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
+    std::string_view view;
+    bool is_bytes;
+    detail::AnyStringView(src, &view, &is_bytes);
+    return detail::TextArg{view};
+  }
+  static std::optional<detail::TextArg> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (CheckAnyStrict(src)) return CopyFromAnyViewAfterCheck(src);
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return TypeTraits<String>::TypeStr(); }
+  static std::string TypeSchema() { return TypeTraits<String>::TypeSchema(); }
+};
 
 TVM_FFI_STATIC_INIT_BLOCK() {
   using detail::FromJSONGraph;
@@ -1239,7 +1309,8 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       .def("ffi.ToJSONGraphString",
            [](const Any& value, const Any& metadata) { return ToJSONGraphString(value, metadata); })
       .def("ffi.FromJSONGraph", [](const Any& graph) { return FromJSONGraph(graph); })
-      .def("ffi.FromJSONGraphString", [](const String& text) { return FromJSONGraphString(text); });
+      .def("ffi.FromJSONGraphString",
+           [](detail::TextArg text) { return FromJSONGraphString(text.text); });
 
   // BigInt travels as its decimal text.
   Function to_json = Function::FromTyped([](const BigInt& v) { return String(v.ToString()); },

@@ -276,6 +276,26 @@ inline const TVMFFIAny* ReadField(const Object* obj, const StructuralField& fiel
   return AnyUnsafe::GetTVMFFIAny(*owned);
 }
 
+/*!
+ * \return The object a field read in place refers to (for prefetching: the
+ *  object itself is not touched), or null. *type_index is the cell's type
+ *  index for an Any field, kTVMFFIObject (some object) for a reference.
+ */
+inline const void* PeekFieldObject(const Object* obj, const StructuralField& field,
+                                   int32_t* type_index) {
+  const char* addr = reinterpret_cast<const char*>(obj) + field.info->offset;
+  if (field.read == FieldRead::kAny) {
+    const TVMFFIAny* cell = reinterpret_cast<const TVMFFIAny*>(addr);
+    *type_index = cell->type_index;
+    return cell->type_index >= kTVMFFIStaticObjectBegin ? cell->v_obj : nullptr;
+  }
+  if (field.read != FieldRead::kObject) return nullptr;
+  const void* ptr;
+  std::memcpy(&ptr, addr, sizeof(ptr));
+  *type_index = kTVMFFIObject;
+  return ptr;
+}
+
 inline std::string_view FieldName(const TVMFFIFieldInfo* field) {
   return std::string_view(field->name.data, field->name.size);
 }

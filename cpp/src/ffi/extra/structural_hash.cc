@@ -105,11 +105,30 @@ class HashEngine {
     return StableHashCombine(kTVMFFIBytes, StableHashBytes(s.data(), s.size()));
   }
 
+  /*!
+   * \brief Start loading what hashing an object cell reads first (its header
+   *  and, when memoised, its memo slot), so that siblings are in cache when
+   *  the walk reaches them after the subtrees before them.
+   */
+  void Prefetch(const TVMFFIAny* cell) const {
+    if (cell->type_index >= kTVMFFIStaticObjectBegin) Prefetch(cell->v_obj, cell->type_index);
+  }
+  void Prefetch(const void* obj, int32_t type_index) const {
+    PrefetchRead(obj);
+    // Containers, strings and the other built-ins are not memoised.
+    if (type_index >= kTVMFFIStaticObjectEnd || type_index == kTVMFFIObject) memo_.Prefetch(obj);
+  }
+
   uint64_t HashSeq(const Object* obj) {
     const TVMFFISeqCell* seq = SeqCell(obj);
     uint64_t h = StableHashCombine(obj->GetTypeKeyHash(), static_cast<uint64_t>(seq->size));
     const TVMFFIAny* data = static_cast<const TVMFFIAny*>(seq->data);
-    for (int64_t i = 0; i < seq->size; ++i) h = StableHashCombine(h, Hash(data + i));
+    constexpr int64_t kAhead = 8;
+    for (int64_t i = 0; i < std::min(seq->size, kAhead); ++i) Prefetch(data + i);
+    for (int64_t i = 0; i < seq->size; ++i) {
+      if (i + kAhead < seq->size) Prefetch(data + i + kAhead);
+      h = StableHashCombine(h, Hash(data + i));
+    }
     return h;
   }
 
@@ -123,9 +142,10 @@ class HashEngine {
       *out = Hash(key);
       return true;
     }
-    const uint64_t* memo = memo_.Find(CellObject(key));
-    if (memo == nullptr) return false;
-    *out = *memo;
+    ++unstable_seen_;
+    const Memo* memo = memo_.Find(CellObject(key));
+    if (memo == nullptr || !memo->done) return false;
+    *out = memo->hash;
     return true;
   }
 
@@ -183,9 +203,28 @@ class HashEngine {
   }
 
   uint64_t HashObject(const Object* obj) {
-    if (const uint64_t* memo = memo_.Find(obj)) return *memo;
     const StructuralType& type = types_.Get(obj->type_index());
     TVMFFISEqHashKind kind = type.kind;
+    if (kind == kTVMFFISEqHashKindTreeNode && !type.hook.has_value() && hook_depth_ == 0 &&
+        obj->unique()) {
+      // The value being hashed holds the only reference, so the walk meets this tree node
+      // again only if it meets that holder again (an unmemoised container), and then it
+      // hashes it to the same value: the memoised descendants answer alike and nothing
+      // else changed. Unless the subtree holds an unstable value (see unstable_seen_):
+      // then the node is memoised as usual.
+      if (unstable_seen_ != 0) {
+        const Memo* memo = memo_.Find(obj);
+        if (memo != nullptr && memo->done) return memo->hash;
+      }
+      uint64_t unstable = unstable_seen_;
+      uint64_t h = HashContent(type, obj);
+      if (unstable_seen_ != unstable) memo_[obj] = Memo{h, true};
+      return h;
+    }
+    // One probe finds the object or reserves its entry. An entry still open is
+    // an object inside itself: hashed again, as if absent.
+    auto [entry, added] = memo_.Insert(obj);
+    if (!added && memo_.value(entry).done) return memo_.value(entry).hash;
     uint64_t h;
     if (kind == kTVMFFISEqHashKindFreeVar && region_ == kTVMFFIDefRegionKindSimple) {
       // Defining a variable: its own fields (e.g. its type) are uses.
@@ -202,7 +241,7 @@ class HashEngine {
     } else if (kind == kTVMFFISEqHashKindDAGNode) {
       h = StableHashCombine(h, graph_node_counter_++);
     }
-    memo_[obj] = h;
+    memo_.value(entry) = Memo{h, true};
     return h;
   }
 
@@ -218,11 +257,21 @@ class HashEngine {
             if (value.type_index() >= kTVMFFIStaticObjectBegin) keep_alive_.emplace_back(value);
             return static_cast<int64_t>(StableHashCombine(static_cast<uint64_t>(init_hash), vh));
           });
+      // What a hook hashes may be referenced by values it just made: always memoised.
+      struct HookScope {
+        int* depth;
+        explicit HookScope(int* d) : depth(d) { ++*depth; }
+        ~HookScope() { --*depth; }
+      } scope(&hook_depth_);
       return static_cast<uint64_t>(
           (*hook)(GetRef<ObjectRef>(obj), static_cast<int64_t>(info->type_key_hash), hash_cb)
               .cast<int64_t>());
     }
     uint64_t h = info->type_key_hash;
+    for (const StructuralField& field : type.fields) {
+      int32_t child_type;
+      if (const void* child = PeekFieldObject(obj, field, &child_type)) Prefetch(child, child_type);
+    }
     for (const StructuralField& field : type.fields) {
       TVMFFIAny scratch;
       Any owned;
@@ -235,6 +284,7 @@ class HashEngine {
       // held elsewhere (fields read in place included) live in the graph anyway.
       if (cell == AnyUnsafe::GetTVMFFIAny(owned) && cell->type_index >= kTVMFFIStaticObjectBegin &&
           CellObject(cell)->use_count() == 1) {
+        ++unstable_seen_;
         keep_alive_.push_back(std::move(owned));
       }
     }
@@ -245,7 +295,17 @@ class HashEngine {
   bool skip_tensor_content_;
   uint64_t free_var_counter_ = 0;
   uint64_t graph_node_counter_ = 0;
-  PointerMap<uint64_t> memo_;
+  // Values met whose hash may differ at a second visit: map keys that are objects (they
+  // count only once hashed) and fresh objects handed out by field getters.
+  uint64_t unstable_seen_ = 0;
+  // Hooks running (HashContent's __s_hash__ calls).
+  int hook_depth_ = 0;
+  /*! \brief The hash of an object; done once it is known (its entry is added on entry). */
+  struct Memo {
+    uint64_t hash = 0;
+    bool done = false;
+  };
+  PointerMap<Memo> memo_;
   StructuralTypeCache types_{"__s_hash__"};
   std::vector<Any> keep_alive_;
 };

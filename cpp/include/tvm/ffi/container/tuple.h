@@ -261,7 +261,7 @@ struct TypeTraits<Tuple<Types...>> : TypeTraitsBase {
   }
   static std::string TypeStr() { return "Tuple<" + Helper::TypeStrs() + ">"; }
   static std::string TypeSchema() {
-    return detail::SchemaWithArgs("ffi.Array", {TypeTraits<Types>::TypeSchema()...});
+    return detail::SchemaWithArgs("Tuple", {TypeTraits<Types>::TypeSchema()...});
   }
 
  private:
