@@ -141,3 +141,32 @@ class _TestCxxAutoInitChild(_TestCxxAutoInitParent):
 @registry.register_object("testing.TestCxxNoAutoInit")
 class _TestCxxNoAutoInit(_Object):
     """x, y; no constructor."""
+
+
+# The C++ enums of tests/cpp/testing/testing_enum.cc. Their variants are registered in C++,
+# so the declarations below bind those singletons (they register nothing new).
+from .dataclasses import IntEnum as _IntEnum  # noqa: E402
+from .dataclasses import StrEnum as _StrEnum  # noqa: E402
+from .dataclasses import c_class as _c_class  # noqa: E402
+
+
+class _TestCxxIntEnum(_IntEnum, type_key="testing.TestCxxIntEnum"):
+    """low = 10, high = 20."""
+
+    low = 10
+    high = 20
+
+
+class _TestCxxStrEnum(_StrEnum, type_key="testing.TestCxxStrEnum"):
+    """add = "+", mul = "*"."""
+
+    add = "+"
+    mul = "*"
+
+
+@_c_class("testing.TestCxxEnumHolder")
+class _TestCxxEnumHolder(_Object):
+    """priority: _TestCxxIntEnum, opcode: _TestCxxStrEnum (both writable; payloads accepted)."""
+
+    priority: _TestCxxIntEnum
+    opcode: _TestCxxStrEnum
