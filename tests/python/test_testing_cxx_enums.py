@@ -18,10 +18,15 @@ Holder = testing._TestCxxEnumHolder
 
 @pytest.fixture(autouse=True)
 def testing_classes_bound():
-    """Other test files bind their own classes to these type keys; values read back here come
-    back as the testing module's classes."""
-    for cls in (IntE, StrE, Holder):
-        registry._bind_class(cls, cls.__tvm_ffi_type_info__)
+    """Other test files bind their own classes to these type keys: during each test here the
+    testing module's classes are bound, and the earlier bindings are put back after."""
+    infos = [cls.__tvm_ffi_type_info__ for cls in (IntE, StrE, Holder)]
+    saved = [(info, info.type_cls) for info in infos]
+    for cls, info in zip((IntE, StrE, Holder), infos):
+        registry._bind_class(cls, info)
+    yield
+    for info, cls in saved:
+        registry._bind_class(cls, info)
 
 
 def enum_get(key, index):
