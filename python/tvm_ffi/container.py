@@ -72,8 +72,8 @@ def _ffi_equal(a, b):
             if other is MISSING or not _ffi_equal(value, other):
                 return False
         return True
-    if isinstance(a, Object) or isinstance(b, Object):
-        return isinstance(a, Object) and a.same_as(b)
+    if isinstance(a, core.CObject) or isinstance(b, core.CObject):
+        return isinstance(a, core.CObject) and a.same_as(b)
     ta, tb = _scalar_kind(a), _scalar_kind(b)
     if ta != tb:
         return False
