@@ -4,7 +4,7 @@ import ctypes
 import numbers
 
 from . import core
-from .core import Function, Object
+from .core import Function
 
 _UNCHANGED = (bool, numbers.Number, ctypes.c_void_p, core.dtype, core.String, core.Bytes)
 _PASS_THROUGH_PROTOCOLS = (
@@ -24,7 +24,7 @@ def convert(value):
     callables a Function, exceptions an Error, DLPack producers a Tensor, framework dtypes
     a ``tvm_ffi.dtype``; ``__tvm_ffi_object__()`` is called.
     """
-    if isinstance(value, Object) and not isinstance(value, (Function, core.Tensor)):
+    if isinstance(value, core.CObject) and not isinstance(value, (Function, core.Tensor)):
         return value
     if isinstance(value, core.Tensor):
         # As the reference does: a new Tensor (new handle) on the same memory.

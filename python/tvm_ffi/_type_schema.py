@@ -439,11 +439,11 @@ def _from_annotation(ann):
         if params is not Ellipsis:
             named["params"] = tuple(_from_annotation(p) for p in params)
         return TypeSchema("Callable", named_args=named)
-    if isinstance(origin, type) and issubclass(origin, core.Object):
+    if isinstance(origin, type) and issubclass(origin, core.CObject):
         return _object_annotation(origin, args)
     if not isinstance(ann, type):
         raise TypeError("Cannot convert %r to TypeSchema" % (ann,))
-    if issubclass(ann, core.Object):
+    if issubclass(ann, core.CObject):
         return _object_annotation(ann, None)
     if issubclass(ann, (core.dtype, core.DataType)):
         return TypeSchema("dtype")
@@ -510,7 +510,7 @@ def _type_name(value):
         return "str"
     if isinstance(value, (bytes, bytearray)):
         return "bytes"
-    if isinstance(value, core.Object) and value.__chandle__() != 0:
+    if isinstance(value, core.CObject) and value.__chandle__() != 0:
         return value.type_key
     return type(value).__qualname__
 
@@ -524,7 +524,7 @@ def _unwrap(value):
     plain value remains; _PROTOCOL_FAILED when __tvm_ffi_value__ gives nothing usable."""
     for _ in range(_MAX_PROTOCOL_STEPS):
         cls = type(value)
-        if cls in _PLAIN_TYPES or isinstance(value, (core.Object, core.PyNativeObject)):
+        if cls in _PLAIN_TYPES or isinstance(value, (core.CObject, core.PyNativeObject)):
             return value
         if isinstance(value, core.ObjectRValueRef):
             return value
@@ -549,7 +549,7 @@ def _unwrap(value):
                 result = value.asobject()
             except Exception:
                 raise _Mismatch("asobject() failed for %s" % cls.__qualname__) from None
-            if not isinstance(result, core.Object):
+            if not isinstance(result, core.CObject):
                 raise _Mismatch(
                     "asobject() returned %s for %s" % (type(result).__qualname__, cls.__qualname__)
                 )
@@ -623,7 +623,7 @@ def _conv_int(schema):
             return _int_in_range(value)
         if cls is bool:
             return int(value)
-        if isinstance(value, numbers.Integral) and not isinstance(value, core.Object):
+        if isinstance(value, numbers.Integral) and not isinstance(value, core.CObject):
             return _int_in_range(int(value))
         if hasattr(cls, "__tvm_ffi_int__"):
             return _int_in_range(int(value.__tvm_ffi_int__()))
@@ -733,7 +733,7 @@ def _conv_void_p(schema):
             return value
         if value is None:
             return ctypes.c_void_p(None)
-        if not isinstance(value, (int, float, str, bytes, core.Object)):
+        if not isinstance(value, (int, float, str, bytes, core.CObject)):
             try:
                 cany = core.CAny(value)
             except Exception:
@@ -766,7 +766,7 @@ def _conv_callable(schema):
     def conv(value):
         if isinstance(value, core.Function):
             return value
-        if callable(value) and not isinstance(value, core.Object):
+        if callable(value) and not isinstance(value, core.CObject):
             return core._convert_to_ffi_func(value)
         raise _mismatch("Callable", value)
 
@@ -922,7 +922,7 @@ def _object_converter(schema):
         )
 
     def conv(value):
-        if isinstance(value, core.Object) and value.__chandle__() != 0:
+        if isinstance(value, core.CObject) and value.__chandle__() != 0:
             if is_instance(value.type_index):
                 return value
         if value is None and index == 64:
@@ -943,7 +943,7 @@ def _object_converter(schema):
                 "expected %s, got %s\n  __ffi_convert__ failed:\n%s"
                 % (label, _type_name(value), _indent(_error_message(err), 4))
             ) from None
-        if isinstance(result, core.Object) and is_instance(result.type_index):
+        if isinstance(result, core.CObject) and is_instance(result.type_index):
             return result
         raise _mismatch(label, value)
 
@@ -968,7 +968,7 @@ def _enum_converter(schema, kind):
     objects = _object_converter(schema)
 
     def conv(value):
-        if isinstance(value, core.Object):
+        if isinstance(value, core.CObject):
             return objects(value)
         payload = None
         if kind == "int":

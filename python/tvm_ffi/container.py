@@ -25,7 +25,10 @@ MISSING = core.MISSING
 class CContainerBase(Object):
     """Common base of Array, List, Map and Dict."""
 
-    __slots__ = ()
+    # Other FFI objects take no weak references; containers do, because the exchange-API
+    # tag of a container returned to a framework lives in a table keyed by a weak reference
+    # to its wrapper (cython/exchange.pxi).
+    __slots__ = ("__weakref__",)
 
 
 core.CContainerBase = CContainerBase
@@ -72,8 +75,8 @@ def _ffi_equal(a, b):
             if other is MISSING or not _ffi_equal(value, other):
                 return False
         return True
-    if isinstance(a, Object) or isinstance(b, Object):
-        return isinstance(a, Object) and a.same_as(b)
+    if isinstance(a, core.CObject) or isinstance(b, core.CObject):
+        return isinstance(a, core.CObject) and a.same_as(b)
     ta, tb = _scalar_kind(a), _scalar_kind(b)
     if ta != tb:
         return False

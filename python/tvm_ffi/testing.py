@@ -141,3 +141,120 @@ class _TestCxxAutoInitChild(_TestCxxAutoInitParent):
 @registry.register_object("testing.TestCxxNoAutoInit")
 class _TestCxxNoAutoInit(_Object):
     """x, y; no constructor."""
+
+
+from typing import ClassVar as _ClassVar  # noqa: E402
+
+from .dataclasses import Enum as _Enum  # noqa: E402
+from .dataclasses import IntEnum as _IntEnum  # noqa: E402
+from .dataclasses import StrEnum as _StrEnum  # noqa: E402
+from .dataclasses import c_class as _c_class  # noqa: E402
+
+
+# c_class bindings of the dataclass fixtures (testing_reflection.cc, testing_compare.cc).
+@_c_class("testing.TestCxxClassBase")
+class _TestCxxClassBase(_Object):
+    """v_i64, v_i32 (both repr off); the C++ constructor stores v_i64 + 1 and v_i32 + 2."""
+
+    v_i64: int
+    v_i32: int
+
+    def __init__(self, v_i64, v_i32):
+        self.__ffi_init__(v_i64, v_i32)
+
+
+@_c_class("testing.TestCxxClassDerived", eq=True, order=True, unsafe_hash=True)
+class _TestCxxClassDerived(_TestCxxClassBase):
+    """The base's fields plus v_f64 and v_f32 (=8.0); eq, order and hash generated."""
+
+    v_f64: float
+    v_f32: float
+
+
+@_c_class("testing.TestCxxClassDerivedDerived")
+class _TestCxxClassDerivedDerived(_TestCxxClassDerived):
+    """The parents' fields plus v_str (="default") and v_bool."""
+
+    v_str: str
+    v_bool: bool
+
+
+@_c_class("testing.TestFrozenCxx", frozen=True)
+class TestFrozenCxx(_Object):
+    """Declared with value and tag; the C++ type reflects neither, so it has no fields."""
+
+    value: int
+    tag: str
+
+
+@_c_class("testing.TestCompare")
+class TestCompare(_Object):
+    """key, name; ignored_field is left out of comparisons."""
+
+    key: int
+    name: str
+    ignored_field: int
+
+
+@_c_class("testing.TestHash")
+class TestHash(_Object):
+    """key, name; hash_ignored is left out of hashing."""
+
+    key: int
+    name: str
+    hash_ignored: int
+
+
+@_c_class("testing.TestCustomHash")
+class TestCustomHash(_Object):
+    """key, label; C++ __ffi_hash__."""
+
+    key: int
+    label: str
+
+
+@_c_class("testing.TestCustomCompare")
+class TestCustomCompare(_Object):
+    """key, label; C++ __ffi_hash__, __ffi_eq__ and __ffi_compare__."""
+
+    key: int
+    label: str
+
+
+@_c_class("testing.TestEqWithoutHash")
+class TestEqWithoutHash(_Object):
+    """key, label; C++ __ffi_eq__ only."""
+
+    key: int
+    label: str
+
+
+# The C++ enums of tests/cpp/testing/testing_enum.cc. Their variants are registered in C++,
+# so the declarations below bind those singletons (they register nothing new).
+class TestEnumVariant(_Enum, type_key="testing.TestEnumVariant"):
+    """Alpha, Beta, with the extensible attribute code (10, 20)."""
+
+    Alpha: _ClassVar["TestEnumVariant"]
+    Beta: _ClassVar["TestEnumVariant"]
+
+
+class _TestCxxIntEnum(_IntEnum, type_key="testing.TestCxxIntEnum"):
+    """low = 10, high = 20."""
+
+    low = 10
+    high = 20
+
+
+class _TestCxxStrEnum(_StrEnum, type_key="testing.TestCxxStrEnum"):
+    """add = "+", mul = "*"."""
+
+    add = "+"
+    mul = "*"
+
+
+@_c_class("testing.TestCxxEnumHolder")
+class _TestCxxEnumHolder(_Object):
+    """priority: _TestCxxIntEnum, opcode: _TestCxxStrEnum (both writable; payloads accepted)."""
+
+    priority: _TestCxxIntEnum
+    opcode: _TestCxxStrEnum

@@ -53,4 +53,11 @@ TEST(TestingLibrary, LoadingRegistersTestingFunctions) {
   EXPECT_EQ(ffi::Function::GetGlobalRequired("testing.echo")("x").cast<std::string>(), "x");
 }
 
+TEST(TestingLibrary, NopTakesAnyArgumentsAndReturnsNone) {
+  LoadTestingLibrary();
+  ffi::Function nop = ffi::Function::GetGlobalRequired("testing.nop");
+  EXPECT_EQ(nop().type_index(), ffi::TypeIndex::kTVMFFINone);
+  EXPECT_EQ(nop(1, "x", ffi::Array<int>{2}).type_index(), ffi::TypeIndex::kTVMFFINone);
+}
+
 }  // namespace

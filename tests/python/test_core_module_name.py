@@ -91,5 +91,5 @@ def test_data_type_copy_keeps_the_value():
 
 
 def test_argument_type_error_names_the_full_class():
-    with pytest.raises(TypeError, match=r"expected tvm_ffi\.core\.Object, got int"):
+    with pytest.raises(TypeError, match=r"expected tvm_ffi\.core\.CObject, got int"):
         core._error_fields(3)

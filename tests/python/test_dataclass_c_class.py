@@ -2,6 +2,7 @@
 
 import copy
 import inspect
+import typing
 import warnings
 
 import pytest
@@ -311,3 +312,92 @@ def test_dataclass_transform_marker():
     spec = c_class.__dataclass_transform__
     assert spec["eq_default"] is False and spec["order_default"] is False
     assert spec["field_specifiers"] == (tvm_ffi.dataclasses.Field, field)
+
+
+@pytest.fixture
+def holder_cls():
+    """c_class bindings of testing.TestObjectBase and testing.TestObjectPtrHolder (value: Base,
+    optional_value: Base | None); the testing module's classes are bound back after."""
+    originals = [tvm_ffi.testing.TestObjectBase, tvm_ffi.testing.TestObjectPtrHolder]
+
+    @c_class("testing.TestObjectBase")
+    class Base(tvm_ffi.Object):
+        v_i64: int
+        v_f64: float
+        v_str: str
+
+    @c_class("testing.TestObjectPtrHolder")
+    class Holder(tvm_ffi.Object):
+        value: Base
+        optional_value: typing.Optional[Base]
+
+    yield Holder, Base
+    for original in originals:
+        registry._bind_class(original, original.__tvm_ffi_type_info__)
+
+
+def _use_count(obj):
+    return tvm_ffi.testing.object_use_count(obj)
+
+
+def test_object_field_assignment_stores_the_new_object(holder_cls):
+    Holder, Base = holder_cls
+    holder = Holder(Base(1, 1.0, "a"))
+    new = Base(2, 2.0, "b")
+    holder.value = new
+    assert holder.value.same_as(new)
+    assert type(holder.value) is Base
+
+
+def test_object_field_assignment_accepts_a_subtype(holder_cls):
+    Holder, Base = holder_cls
+    holder = Holder(Base(1, 1.0, "a"))
+    derived = tvm_ffi.testing.create_object("testing.TestObjectDerived", v_map={}, v_array=[])
+    holder.value = derived
+    assert holder.value.same_as(derived)
+
+
+def test_object_field_assignment_moves_the_reference_counts(holder_cls):
+    Holder, Base = holder_cls
+    old, new = Base(1, 1.0, "a"), Base(2, 2.0, "b")
+    holder = Holder(old)
+    assert (_use_count(old), _use_count(new)) == (2, 1)
+    holder.value = new
+    assert (_use_count(old), _use_count(new)) == (1, 2)
+
+
+def test_object_field_assigned_object_outlives_the_python_reference(holder_cls):
+    Holder, Base = holder_cls
+    holder = Holder(Base(1, 1.0, "a"))
+    holder.value = Base(7, 7.0, "kept")
+    assert (holder.value.v_i64, holder.value.v_str) == (7, "kept")
+
+
+def test_object_field_assignment_of_another_object_type_is_type_error(holder_cls):
+    Holder, Base = holder_cls
+    old = Base(1, 1.0, "a")
+    holder = Holder(old)
+    with pytest.raises(TypeError, match="`testing.TestIntPair` to `testing.TestObjectBase`"):
+        holder.value = tvm_ffi.testing.TestIntPair(1, 2)
+    assert holder.value.same_as(old)
+    assert _use_count(old) == 2
+
+
+@pytest.mark.parametrize("bad", [1, 2.5, "x", None], ids=["int", "float", "str", "None"])
+def test_object_field_assignment_of_a_non_object_is_type_error(holder_cls, bad):
+    Holder, Base = holder_cls
+    old = Base(1, 1.0, "a")
+    holder = Holder(old)
+    with pytest.raises(TypeError, match="to `testing.TestObjectBase`"):
+        holder.value = bad
+    assert holder.value.same_as(old)
+
+
+def test_optional_object_field_assignment_of_none_releases_the_object(holder_cls):
+    Holder, Base = holder_cls
+    held = Base(1, 1.0, "a")
+    holder = Holder(Base(0, 0.0, ""), optional_value=held)
+    assert _use_count(held) == 2
+    holder.optional_value = None
+    assert holder.optional_value is None
+    assert _use_count(held) == 1

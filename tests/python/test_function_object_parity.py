@@ -311,4 +311,3 @@ def test_convert_of_plain_python_value_is_opaque_wrapper():
 def test_native_values_share_the_py_native_object_mixin():
     assert isinstance(core.String("a"), core.PyNativeObject)
     assert isinstance(tvm_ffi.Shape((1,)), core.PyNativeObject)
-    assert core.CObject is tvm_ffi.Object

@@ -159,8 +159,10 @@ def test_object_with_arguments_but_no_constructor_raises_type_error():
         tvm_ffi.Object(1)
 
 
-def test_function_is_object_subclass():
-    assert isinstance(tvm_ffi.get_global_func("testing.echo"), tvm_ffi.Object)
+def test_function_is_a_cobject_but_not_an_object():
+    f = tvm_ffi.get_global_func("testing.echo")
+    assert isinstance(f, tvm_ffi.core.CObject)
+    assert not isinstance(f, tvm_ffi.Object)
 
 
 def test_field_property_on_wrong_object_type_raises_type_error():

@@ -350,9 +350,9 @@ cdef int convert_arg_slow(object x, TVMFFIAny* out, ArgStore* store) except -1:
     if isinstance(x, (list, tuple)):
         # Native-backed Python values (tvm_ffi.Shape is a tuple) carry their object.
         backing = getattr(x, "__tvm_ffi_object__", None)
-        if callable(backing) and not isinstance(backing, Object):
+        if callable(backing) and not isinstance(backing, CObject):
             backing = backing()
-        if isinstance(backing, Object) and (<Object>backing).chandle != NULL:
+        if isinstance(backing, CObject) and (<CObject>backing).chandle != NULL:
             return convert_arg(backing, out, store)
         return convert_sequence(x, out, store)
     if isinstance(x, dict):

@@ -242,11 +242,11 @@ cdef TVMFFIObjectHandle py_exception_to_error(object exc) except NULL:
     cdef TVMFFIByteArray c_kind, c_msg, c_bt
     cdef TVMFFIObjectHandle reused
     carried = getattr(exc, "__tvm_ffi_error__", None)
-    if (isinstance(carried, Object) and (<Object>carried).chandle != NULL
-            and (<TVMFFIObject*>(<Object>carried).chandle).type_index == kTVMFFIError):
+    if (isinstance(carried, CObject) and (<CObject>carried).chandle != NULL
+            and (<TVMFFIObject*>(<CObject>carried).chandle).type_index == kTVMFFIError):
         # An error that came from native code goes back as the same Error object, with
         # the Python frames it crossed appended to its backtrace.
-        reused = (<Object>carried).chandle
+        reused = (<CObject>carried).chandle
         backtrace, _ = _format_py_frames(exc.__traceback__)
         if backtrace:
             c_bt = str_to_bytearray(backtrace)

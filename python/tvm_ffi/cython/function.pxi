@@ -150,7 +150,7 @@ cdef int function_call_env(Function f, PyObject** items, Py_ssize_t n, TVMFFIAny
     return 0
 
 
-cdef class Function(Object):
+cdef class Function(CObject):
     """A callable FFI Function (made in C++, in Python, or in any other binding).
 
     ``Function(pyfunc)`` wraps a Python callable so C++ can call it.
@@ -347,10 +347,10 @@ cdef int _enable_function_vectorcall() except -1:
     cdef char* base = <char*><PyObject*>probe
     if (<char*>&probe.chandle - base != TVMFFIPyObjectHandleOffset()
             or <char*>&probe.c_state - base != TVMFFIPyFunctionStateOffset()):
-        raise ImportError("tvm_ffi.core: the layout of Object/Function differs from "
+        raise ImportError("tvm_ffi.core: the layout of CObject/Function differs from "
                           "tvm_ffi_layout.h (chandle at %d, c_state at %d)"
                           % (<char*>&probe.chandle - base, <char*>&probe.c_state - base))
-    TVMFFIPyEnableVectorcall(Function, Object, <void*>function_vectorcall_impl,
+    TVMFFIPyEnableVectorcall(Function, CObject, <void*>function_vectorcall_impl,
                              <void*>vectorcall_result, <void*>vectorcall_raise)
     return 0
 
@@ -439,20 +439,20 @@ def _register_global_func(str name, func, bint override=False):
     return f
 
 
-def _seq_check(Object obj):
+def _seq_check(CObject obj):
     obj._check_handle()
     tindex = (<TVMFFIObject*>obj.chandle).type_index
     if tindex != kTVMFFIArray and tindex != kTVMFFIList:
         raise TypeError("expected an ffi.Array or ffi.List, got %s" % obj.type_key)
 
 
-def _seq_size(Object obj):
+def _seq_size(CObject obj):
     """Number of elements of an Array or List (read from its cell)."""
     _seq_check(obj)
     return (<TVMFFISeqCell*>TVMFFIPyObjectCell(obj.chandle)).size
 
 
-def _seq_getitem(Object obj, int64_t index):
+def _seq_getitem(CObject obj, int64_t index):
     """Element `index` (negative counts from the end) of an Array or List."""
     cdef TVMFFISeqCell* cell
     cdef int64_t size
@@ -468,7 +468,7 @@ def _seq_getitem(Object obj, int64_t index):
     return element_to_py(&(<TVMFFIAny*>cell.data)[index], container_tag(obj))
 
 
-def _seq_to_list(Object obj):
+def _seq_to_list(CObject obj):
     """All elements of an Array or List as a Python list."""
     cdef TVMFFISeqCell* cell
     cdef int64_t i
@@ -481,7 +481,7 @@ def _seq_to_list(Object obj):
     return out
 
 
-def _shape_values(Object obj):
+def _shape_values(CObject obj):
     """The ints of a Shape object (read from its cell)."""
     cdef TVMFFIShapeCell* cell
     cdef size_t i

@@ -7,10 +7,12 @@ cdef list _REGISTERED_CLS = []
 cdef list _RESOLVED_CLS = []
 
 
-cdef class Object:
-    """Base of every FFI object seen from Python: holds one strong reference."""
+cdef class CObject:
+    """Base of every FFI object seen from Python (Object, Function, Tensor, Error,
+    OpaquePyObject): holds one strong reference."""
+    # No __weakref__: FFI objects do not support weak references (python_api.md §4.1);
+    # CContainerBase adds one for the exchange tags (exchange.pxi).
     cdef TVMFFIObjectHandle chandle
-    cdef object __weakref__
 
     def __dealloc__(self):
         if self.chandle != NULL:
@@ -74,12 +76,12 @@ cdef class Object:
 
     def __move_handle_from__(self, other):
         """Take other's handle (other becomes empty); self must be empty."""
-        if not isinstance(other, Object):
-            raise TypeError("__move_handle_from__ expects a tvm_ffi Object, got %s"
+        if not isinstance(other, CObject):
+            raise TypeError("__move_handle_from__ expects a tvm_ffi CObject, got %s"
                             % type(other).__name__)
         check_not_initialized(self)
-        self.chandle = (<Object>other).chandle
-        (<Object>other).chandle = NULL
+        self.chandle = (<CObject>other).chandle
+        (<CObject>other).chandle = NULL
 
     def _move(self):
         """An ObjectRValueRef of self: passed to a function, the callee may take the handle."""
@@ -87,17 +89,17 @@ cdef class Object:
 
     def same_as(self, other):
         """Whether other refers to the same underlying object."""
-        return isinstance(other, Object) and (<Object>other).chandle == self.chandle
+        return isinstance(other, CObject) and (<CObject>other).chandle == self.chandle
 
     def is_(self, other):
         """Alias of same_as."""
-        return isinstance(other, Object) and (<Object>other).chandle == self.chandle
+        return isinstance(other, CObject) and (<CObject>other).chandle == self.chandle
 
     def __eq__(self, other):
-        return isinstance(other, Object) and (<Object>other).chandle == self.chandle
+        return isinstance(other, CObject) and (<CObject>other).chandle == self.chandle
 
     def __ne__(self, other):
-        return not (isinstance(other, Object) and (<Object>other).chandle == self.chandle)
+        return not (isinstance(other, CObject) and (<CObject>other).chandle == self.chandle)
 
     def __hash__(self):
         return hash(<uintptr_t>self.chandle)
@@ -119,12 +121,17 @@ cdef class Object:
         if handle is None:
             return
         obj = rt_func("ffi.FromJSONGraphString")(handle)
-        if not isinstance(obj, Object):
+        if not isinstance(obj, CObject):
             raise TypeError("JSON graph of %s holds a %s, not an object"
                             % (type(self).__name__, type(obj).__name__))
         check_not_initialized(self)
-        self.chandle = (<Object>obj).chandle
-        (<Object>obj).chandle = NULL
+        self.chandle = (<CObject>obj).chandle
+        (<CObject>obj).chandle = NULL
+
+
+cdef class Object(CObject):
+    """Base of the registered object types, the containers and Module. Function, Tensor,
+    Error and OpaquePyObject derive from CObject only, as in the reference package."""
 
 
 def _new_object(cls):
@@ -134,7 +141,7 @@ def _new_object(cls):
 
 def object_repr(obj):
     """The ffi.ReprPrint text of an Object; never raises (falls back to the address)."""
-    cdef uintptr_t handle = <uintptr_t>(<Object>obj).chandle
+    cdef uintptr_t handle = <uintptr_t>(<CObject>obj).chandle
     if handle == 0:
         return "%s(chandle=None)" % type(obj).__name__
     try:
@@ -150,7 +157,7 @@ cdef object type_key_of_index(int32_t type_index):
     return bytearray_to_str(&info.type_key)
 
 
-cdef int check_not_initialized(Object obj) except -1:
+cdef int check_not_initialized(CObject obj) except -1:
     # A handle is set once: a call in progress may be using the current one.
     if obj.chandle != NULL:
         raise TypeError("this %s already holds an object; make a new one instead of "
@@ -214,9 +221,9 @@ cdef object wrap_object(TVMFFIObjectHandle handle):
     """The Python object of an FFI object; steals the reference to handle."""
     cdef int32_t tindex = (<TVMFFIObject*>handle).type_index
     cls = lookup_class(tindex)
-    cdef Object obj
+    cdef CObject obj
     # Tensor is an extension type with its own tp_new, which its subclasses need.
-    obj = <Object>TVMFFIPyNewInstance(Tensor if tindex == kTVMFFITensor else Object, cls)
+    obj = <CObject>TVMFFIPyNewInstance(Tensor if tindex == kTVMFFITensor else CObject, cls)
     obj.chandle = handle
     return obj
 
@@ -240,8 +247,8 @@ cdef void clear_raised_error() noexcept:
 
 def _register_object_class(int32_t type_index, cls):
     """Bind cls to type_index so values of that type come back as cls."""
-    if not (isinstance(cls, type) and issubclass(cls, Object)):
-        raise TypeError("register_object expects a subclass of tvm_ffi.Object, got %r" % (cls,))
+    if not (isinstance(cls, type) and issubclass(cls, CObject)):
+        raise TypeError("register_object expects a subclass of tvm_ffi.core.CObject, got %r" % (cls,))
     if type_index >= len(_REGISTERED_CLS):
         _REGISTERED_CLS.extend([None] * (type_index + 1 - len(_REGISTERED_CLS)))
     _REGISTERED_CLS[type_index] = cls

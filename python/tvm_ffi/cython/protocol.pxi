@@ -28,7 +28,6 @@ class ObjectRValueRef:
 
 
 # The reference package's root handle class; here every handle class derives from Object.
-CObject = Object
 
 
 class ObjectConvertible:
@@ -183,13 +182,13 @@ cdef int post_kind(type t) except -1:
 cdef int convert_protocol_pre(object x, TVMFFIAny* out, ArgStore* store) except -1:
     """Protocols checked before callables: 1 when x was converted, else 0."""
     cdef type t = type(x)
-    cdef Object moved
+    cdef CObject moved
     cdef int kind = pre_kind(t)
     if kind == kPreRValueRef:
-        if not isinstance(x.obj, Object):
+        if not isinstance(x.obj, CObject):
             raise TypeError("ObjectRValueRef must hold a tvm_ffi Object, got %s"
                             % type(x.obj).__name__)
-        moved = <Object>x.obj
+        moved = <CObject>x.obj
         moved._check_handle()
         # The callee reads (and may take over) the handle slot of the Object itself.
         out.type_index = kTVMFFIObjectRValueRef
@@ -198,7 +197,7 @@ cdef int convert_protocol_pre(object x, TVMFFIAny* out, ArgStore* store) except 
         return 1
     if kind == kPreObject:
         obj = x.__tvm_ffi_object__()
-        if not isinstance(obj, Object):
+        if not isinstance(obj, CObject):
             raise TypeError("%s.__tvm_ffi_object__() must return a tvm_ffi Object, got %s"
                             % (t.__name__, type(obj).__name__))
         convert_owned_value(obj, out, store)
@@ -313,7 +312,7 @@ def _to_py_class_value(CAny value):
     return result
 
 
-class Error(Object):
+class Error(CObject):
     """An FFI error object (``ffi.Error``): kind, message and backtrace (innermost first).
 
     ``Error(kind, message, backtrace)`` makes one; ``py_error()`` gives the Python exception
@@ -362,7 +361,7 @@ class Error(Object):
         return "ffi.Error"
 
 
-cdef TVMFFIErrorCell* error_cell(Object err) except NULL:
+cdef TVMFFIErrorCell* error_cell(CObject err) except NULL:
     err._check_handle()
     if (<TVMFFIObject*>err.chandle).type_index != kTVMFFIError:
         raise TypeError("expected an ffi.Error, got %s" % err.type_key)
@@ -379,7 +378,7 @@ def _error_new(str kind, str message, str backtrace):
     return wrap_object(out)
 
 
-def _error_fields(Object err):
+def _error_fields(CObject err):
     cdef TVMFFIErrorCell* cell = error_cell(err)
     extra = None
     if cell.extra_context != NULL:
@@ -389,13 +388,13 @@ def _error_fields(Object err):
             bytearray_to_str(&cell.backtrace), extra)
 
 
-def _error_update_backtrace(Object err, str backtrace):
+def _error_update_backtrace(CObject err, str backtrace):
     cdef TVMFFIErrorCell* cell = error_cell(err)
     cdef TVMFFIByteArray c_bt = str_to_bytearray(backtrace)
     cell.update_backtrace(err.chandle, &c_bt, 0)
 
 
-def _error_py_exception(Object err):
+def _error_py_exception(CObject err):
     error_cell(err)
     TVMFFIObjectIncRef(err.chandle)
     return error_to_py_exception(err.chandle)
@@ -425,7 +424,7 @@ def _set_class_object(cls):
     _CLASS_OBJECT = cls
 
 
-class OpaquePyObject(Object):
+class OpaquePyObject(CObject):
     """An FFI object holding a Python object (``ffi.OpaquePyObject``); ``pyobject()`` returns it."""
 
     __slots__ = ()
@@ -435,7 +434,7 @@ class OpaquePyObject(Object):
         return _opaque_pyobject(self)
 
 
-def _opaque_pyobject(Object obj):
+def _opaque_pyobject(CObject obj):
     obj._check_handle()
     if (<TVMFFIObject*>obj.chandle).type_index != kTVMFFIOpaquePyObject:
         raise TypeError("expected an ffi.OpaquePyObject, got %s" % obj.type_key)
@@ -458,11 +457,11 @@ cdef object arg_as_tensor_cls(object arg, const DLPackExchangeAPI* api, object c
     containers are tagged so their tensor elements read as its tensors too."""
     cdef TVMFFIAny owned
     if isinstance(arg, Tensor):
-        if (<Object>arg).chandle == NULL:
+        if (<CObject>arg).chandle == NULL:
             return arg  # a borrowed DLTensor* view: it has no object to hand over
         owned.type_index = kTVMFFITensor
         owned.zero_padding = 0
-        owned.v_obj = <TVMFFIObject*>(<Object>arg).chandle
+        owned.v_obj = <TVMFFIObject*>(<CObject>arg).chandle
         TVMFFIObjectIncRef(owned.v_obj)
         return TVMFFIPyResultToPy(&owned, api)
     if isinstance(arg, container_base):

@@ -102,14 +102,14 @@ cdef inline DLTensor* tensor_cell(TVMFFIObjectHandle handle) noexcept:
     return <DLTensor*>TVMFFIPyObjectCell(handle)
 
 
-cdef DLTensor* tensor_dl(Object self) except NULL:
+cdef DLTensor* tensor_dl(CObject self) except NULL:
     # A module function, not a cdef method: Tensor must add no vtable, so that
     # wrap_object's Object.__new__(Tensor) stays valid.
     self._check_handle()
     return tensor_cell(self.chandle)
 
 
-cdef class Tensor(Object):
+cdef class Tensor(CObject):
     """An FFI tensor (``ffi.Tensor``): a DLTensor shared with C++ and DLPack peers.
 
     Made by ``tvm_ffi.from_dlpack`` or returned from C++; numpy, torch and other

@@ -1,5 +1,5 @@
 /*
- * The C layout of the tvm_ffi.Object and tvm_ffi.Function instances, declared
+ * The C layout of the tvm_ffi.core.CObject and tvm_ffi.Function instances, declared
  * once here and shared by the C call path (tvm_ffi_vectorcall.h, the exchange
  * API in tvm_ffi_dlpack_exchange.h) and the Cython classes: Function keeps its
  * call state in one TVMFFIPyFunctionState field, and function.pxi checks at
@@ -13,12 +13,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* tvm_ffi.Object: Cython puts its method table first (Object has cdef methods),
- * then the declared fields in order. */
+/* tvm_ffi.core.CObject (the base of Object, Function and Tensor): Cython puts its
+ * method table first (CObject has cdef methods), then the declared fields in order. */
 typedef struct TVMFFIPyObjectLayout {
   PyObject_HEAD void* vtab;
   void* chandle;
-  PyObject* weakref;
 } TVMFFIPyObjectLayout;
 
 /* What a call of a tvm_ffi.Function needs besides the handle. */

@@ -36,7 +36,7 @@ static struct {
   TVMFFIPyCallImpl call;     /* the general path */
   TVMFFIPyResultImpl result; /* any owned result -> Python value (tagging containers with api) */
   TVMFFIPyRaiseImpl raise;   /* raises an FFI error (taken over); returns NULL */
-  PyTypeObject* object_type; /* tvm_ffi.Object */
+  PyTypeObject* object_type; /* tvm_ffi.core.CObject */
 } tvm_ffi_py_call;
 
 /* Packs an exact int (within int64), float, bool or None into *out: 0 if

@@ -100,12 +100,12 @@ cdef object field_get_impl(object self_obj, object obj):
     cdef FieldGetter self = <FieldGetter>self_obj
     cdef TVMFFIAny result
     cdef TVMFFIObject* header
-    if not isinstance(obj, Object):
+    if not isinstance(obj, CObject):
         raise TypeError("field %r is read from a tvm_ffi.Object, got %s"
                         % (getattr(self, "__name__", None), type(obj).__name__))
-    header = <TVMFFIObject*>(<Object>obj).chandle
+    header = <TVMFFIObject*>(<CObject>obj).chandle
     if header == NULL:
-        (<Object>obj)._check_handle()
+        (<CObject>obj)._check_handle()
     if header.type_index != self.type_index:
         check_field_owner(header, self.type_index, self.type_depth,
                           getattr(self, "__name__", None))
@@ -141,12 +141,12 @@ cdef object field_set_impl(object self_obj, object obj, object value):
     cdef TVMFFIAny addr
     cdef ArgStore store
     cdef TVMFFIObject* header
-    if not isinstance(obj, Object):
+    if not isinstance(obj, CObject):
         raise TypeError("field %r is written on a tvm_ffi.Object, got %s"
                         % (getattr(self, "__name__", None), type(obj).__name__))
-    header = <TVMFFIObject*>(<Object>obj).chandle
+    header = <TVMFFIObject*>(<CObject>obj).chandle
     if header == NULL:
-        (<Object>obj)._check_handle()
+        (<CObject>obj)._check_handle()
     if header.type_index != self.type_index:
         check_field_owner(header, self.type_index, self.type_depth,
                           getattr(self, "__name__", None))
@@ -396,7 +396,7 @@ cdef class _MethodDescriptor:
         return self.func(*args)
 
 
-cdef int init_handle(Object obj, Function ffi_init, tuple args) except -1:
+cdef int init_handle(CObject obj, Function ffi_init, tuple args) except -1:
     """Construct obj (an empty handle) with the object ffi_init(*args) returns."""
     cdef TVMFFIAny result
     check_not_initialized(obj)
@@ -424,7 +424,7 @@ def _make_reflected_init(type_info, Function ffi_init, str cls_name, bint post_i
                 "Calling `super().__init__()` is not supported for @c_class `%s`. Use "
                 "@py_class for inheritance with manual __init__, or define `%s` with "
                 "init=True." % (cls_name, type(self).__name__))
-        if not isinstance(self, Object):
+        if not isinstance(self, CObject):
             raise TypeError("__init__ of %s expects a tvm_ffi.Object" % cls_name)
         if kwargs:
             call = list(args)
@@ -433,9 +433,9 @@ def _make_reflected_init(type_info, Function ffi_init, str cls_name, bint post_i
                 if value is not MISSING:
                     call.append(key)
                     call.append(value)
-            init_handle(<Object>self, ffi_init, tuple(call))
+            init_handle(<CObject>self, ffi_init, tuple(call))
         else:
-            init_handle(<Object>self, ffi_init, args)
+            init_handle(<CObject>self, ffi_init, args)
         if post_init:
             self.__post_init__()
 

@@ -143,7 +143,7 @@ class _EnumMeta(type(core.Object)):
             value = args[0]
             if isinstance(value, cls):
                 return value
-            if isinstance(value, (int, str)) and not isinstance(value, core.Object):
+            if isinstance(value, (int, str)) and not isinstance(value, core.CObject):
                 try:
                     return cls.get(value)
                 except KeyError:
@@ -281,7 +281,7 @@ def _payload_eq(kind):
     payload_type = int if kind == "int" else str
 
     def __eq__(self, other):
-        if isinstance(other, core.Object):
+        if isinstance(other, core.CObject):
             if type(other) is not type(self):
                 return NotImplemented
             return self.value == other.value

@@ -180,6 +180,9 @@ TVM_FFI_STATIC_INIT_BLOCK() {
            })
       .def("testing.return_error",
            [](ffi::String kind, ffi::String msg) { return ffi::Error(kind, msg); })
+      .def_packed(
+          "testing.nop", [](const AnyView*, int32_t, Any*) {},
+          "Take any arguments and return None (the empty-call baseline of the benchmarks).")
       .def_packed("testing.apply",
                   [](const AnyView* args, int32_t num_args, Any* rv) {
                     // apply(f, *rest) -> f(*rest), through the packed calling convention.
