@@ -166,8 +166,8 @@ cdef class Function(CObject):
     # Arbitrary attributes (e.g. __name__ set by init_ffi_api).
     cdef dict __dict__
 
-    # *args/**kwargs: a no-argument __cinit__ on a subclass of Object makes Cython 3.3.0 emit a
-    # call to a vectorcall tp_new of Object that it never defines (the build then fails).
+    # *args/**kwargs: a no-argument __cinit__ on a subclass of CObject makes Cython 3.3.0 emit a
+    # call to a vectorcall tp_new of CObject that it never defines (the build then fails).
     def __cinit__(self, *args, **kwargs):
         TVMFFIPyFunctionStateInit(&self.c_state, TVMFFIPyFunctionVectorcallPtr())
         self.c_state.release_gil = 1 if _RELEASE_GIL_BY_DEFAULT else 0
