@@ -111,6 +111,12 @@ TEST(List, EmptyListHasADataDeleter) {
   EXPECT_NE(cell->data_deleter, nullptr);
 }
 
+TEST(List, DefaultConstructedHasCapacityZeroUnlikeArray) {
+  List<int> l;
+  EXPECT_EQ(l.capacity(), 0u);
+  EXPECT_EQ(ffi::Array<int>().capacity(), 4u);
+}
+
 TEST(List, GrowthDoublesCapacity) {
   List<int> l;
   int reallocations = 0;
