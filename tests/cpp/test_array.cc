@@ -323,8 +323,9 @@ TEST(Array, NestedArraysConvertAndReportNestedErrors) {
   Any bad = Array<Any>({Array<Any>({1}), Array<Any>({2, "x"})});
   std::string kind;
   std::string msg = ErrorMessageOf([&] { bad.cast<Array<Array<int>>>(); }, &kind);
-  EXPECT_EQ(
-      msg, "Cannot convert from type `Array[index 1: Array[index 1: str]]` to `Array<Array<int>>`");
+  EXPECT_EQ(msg,
+            "Cannot convert from type `Array[index 1: Array[index 1: ffi.SmallStr]]` to "
+            "`Array<Array<int>>`");
 
   Any convertible = Array<Any>({Array<Any>({1}), Array<Any>({2, 3.5})});
   Array<Array<double>> d = convertible.cast<Array<Array<double>>>();
@@ -344,7 +345,7 @@ TEST(Array, ArrayOfMapOfArraysConvertsAndReusesTheObject) {
   std::string kind;
   std::string msg = ErrorMessageOf([&] { bad.cast<Array<Inner>>(); }, &kind);
   EXPECT_EQ(kind, "TypeError");
-  EXPECT_NE(msg.find("Array[index 1: Map[value of key \"a\": Array[index 1: float]]]"),
+  EXPECT_NE(msg.find("Array[index 1: Map[K, some value is Array[index 1: float]]]"),
             std::string::npos)
       << msg;
 }

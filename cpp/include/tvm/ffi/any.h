@@ -212,14 +212,25 @@ class Any {
     Any(std::move(other)).swap(*this);
     return *this;
   }
-  /*! \brief Take ownership of a view's value (borrowed strings become owned ones). */
+  /*!
+   * \brief Take ownership of a view's value: objects get a reference, borrowed strings become
+   *  owned ones, and an ObjectRValueRef gives up its object (the referenced slot becomes null,
+   *  so the new Any may be its only owner; InternalError "RValueRef already moved" when the
+   *  slot is already null).
+   */
   Any(const AnyView& other) {  // NOLINT(runtime/explicit)
     if (other.data_.type_index >= kTVMFFIStaticObjectBegin) {
       data_ = other.data_;
       detail::ObjectUnsafe::IncRef(data_.v_obj);
+    } else if (other.data_.type_index == kTVMFFIObjectRValueRef) {
+      TVMFFIObject** slot = static_cast<TVMFFIObject**>(other.data_.v_ptr);
+      if (*slot == nullptr) TVM_FFI_THROW(InternalError) << "RValueRef already moved";
+      data_.type_index = (*slot)->type_index;
+      data_.zero_padding = 0;
+      data_.v_obj = *slot;
+      *slot = nullptr;
     } else if (other.data_.type_index == kTVMFFIRawStr ||
-               other.data_.type_index == kTVMFFIByteArrayPtr ||
-               other.data_.type_index == kTVMFFIObjectRValueRef) {
+               other.data_.type_index == kTVMFFIByteArrayPtr) {
       TVM_FFI_CHECK_SAFE_CALL(TVMFFIAnyViewToOwnedAny(&other.data_, &data_));
     } else {
       data_ = other.data_;
@@ -342,7 +353,7 @@ struct TypeTraits<AnyView> : TypeTraitsBase {
   static std::optional<AnyView> TryCastFromAnyView(const TVMFFIAny* src) {
     return AnyView::CopyFromTVMFFIAny(*src);
   }
-  static std::string TypeStr() { return "Any"; }
+  static std::string TypeStr() { return "AnyView"; }
   static std::string TypeSchema() { return detail::SchemaOf("Any"); }
 };
 

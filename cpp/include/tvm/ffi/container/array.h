@@ -459,7 +459,9 @@ struct SeqTypeTraitsBase : TypeTraitsBase {
     if (raw->type_index == kOtherIndex) return Wrap(SeqConvertElements<T, Obj>(AsSeq(raw), 0));
     return std::nullopt;
   }
-  static std::string GetMismatchTypeInfo(const TVMFFIAny* src) { return SeqMismatchInfo<T>(src); }
+  static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
+    return SeqMismatchInfo<T>(src, Obj::_type_index == kTVMFFIList ? "List" : "Array");
+  }
 
  private:
   static const SeqBaseObj* AsSeq(TVMFFIObject* obj) {
