@@ -243,7 +243,8 @@ TEST(Dict, CastErrorNamesBadKeyAndValue) {
     Any(k).cast<Dict<String, int>>();
     FAIL() << "no exception";
   } catch (const ffi::Error& e) {
-    EXPECT_EQ(e.message(), "Cannot convert from type `Dict[some key is float, V]` to `Dict<str, int>`");
+    EXPECT_EQ(e.message(),
+              "Cannot convert from type `Dict[some key is float, V]` to `Dict<str, int>`");
   }
 }
 

@@ -139,8 +139,7 @@ TEST(Stl, MapValueMismatchNamesTheKey) {
   std::string msg = ErrorOf([&] { f(bad); }, &kind);
   EXPECT_EQ(kind, "TypeError");
   EXPECT_NE(msg.find("but got `Map[K, some value is ffi.String]`"), std::string::npos) << msg;
-  EXPECT_EQ((ffi::TypeTraits<std::map<std::string, int>>::TypeStr()),
-            "std::map<std::string, int>");
+  EXPECT_EQ((ffi::TypeTraits<std::map<std::string, int>>::TypeStr()), "std::map<std::string, int>");
 }
 
 TEST(Stl, OptionalParameterAcceptsNone) {

@@ -37,8 +37,8 @@ const detail::SeqBaseObj* SeqArg(const AnyView& arg, int32_t type_index, const c
   TVMFFIObject* obj = detail::AnyObjectOrNull(cell);
   if (obj == nullptr || obj->type_index != type_index) {
     TVM_FFI_THROW(TypeError) << func << ": expected argument #0 of type `"
-                             << (type_index == kTVMFFIList ? "ffi.List" : "ffi.Array") << "` but got `"
-                             << detail::AnyTypeStr(cell) << "`";
+                             << (type_index == kTVMFFIList ? "ffi.List" : "ffi.Array")
+                             << "` but got `" << detail::AnyTypeStr(cell) << "`";
   }
   return static_cast<const detail::SeqBaseObj*>(reinterpret_cast<const Object*>(obj));
 }

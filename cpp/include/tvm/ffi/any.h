@@ -193,6 +193,26 @@ class AnyView {
   friend struct detail::AnyUnsafe;
 };
 
+namespace detail {
+/*!
+ * \brief The owned form of a borrowed string view (a new String or Bytes) or of an
+ *  ObjectRValueRef (its object, stolen: the referenced slot becomes null). Out of line so that
+ *  Any(const AnyView&) stays small enough to inline on call paths.
+ */
+TVM_FFI_NOINLINE inline void OwnBorrowedView(const TVMFFIAny& view, TVMFFIAny* out) {
+  if (view.type_index == kTVMFFIObjectRValueRef) {
+    TVMFFIObject** slot = static_cast<TVMFFIObject**>(view.v_ptr);
+    if (*slot == nullptr) TVM_FFI_THROW(InternalError) << "RValueRef already moved";
+    out->type_index = (*slot)->type_index;
+    out->zero_padding = 0;
+    out->v_obj = *slot;
+    *slot = nullptr;
+    return;
+  }
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFIAnyViewToOwnedAny(&view, out));
+}
+}  // namespace detail
+
 /*! \brief An owned value: holds one strong reference to a stored object. */
 class Any {
  public:
@@ -222,16 +242,10 @@ class Any {
     if (other.data_.type_index >= kTVMFFIStaticObjectBegin) {
       data_ = other.data_;
       detail::ObjectUnsafe::IncRef(data_.v_obj);
-    } else if (other.data_.type_index == kTVMFFIObjectRValueRef) {
-      TVMFFIObject** slot = static_cast<TVMFFIObject**>(other.data_.v_ptr);
-      if (*slot == nullptr) TVM_FFI_THROW(InternalError) << "RValueRef already moved";
-      data_.type_index = (*slot)->type_index;
-      data_.zero_padding = 0;
-      data_.v_obj = *slot;
-      *slot = nullptr;
     } else if (other.data_.type_index == kTVMFFIRawStr ||
-               other.data_.type_index == kTVMFFIByteArrayPtr) {
-      TVM_FFI_CHECK_SAFE_CALL(TVMFFIAnyViewToOwnedAny(&other.data_, &data_));
+               other.data_.type_index == kTVMFFIByteArrayPtr ||
+               other.data_.type_index == kTVMFFIObjectRValueRef) {
+      detail::OwnBorrowedView(other.data_, &data_);
     } else {
       data_ = other.data_;
     }

@@ -158,8 +158,8 @@ class Array : public ObjectRef {
     ObjectPtr<ArrayObj> p = detail::SeqAllocInplace<ArrayObj>(n);
     for (; first != last; ++first) {
       if (p->SeqCell()->size == p->SeqCell()->capacity) {
-        p = detail::SeqStealFrom<ArrayObj>(p.get(),
-                                           std::max<int64_t>(detail::kArrayInitCapacity, p->SeqCell()->capacity * 2));
+        p = detail::SeqStealFrom<ArrayObj>(
+            p.get(), std::max<int64_t>(detail::kArrayInitCapacity, p->SeqCell()->capacity * 2));
       }
       p->AppendCellUnchecked(detail::SeqToCell<T>(*first));
     }
@@ -383,7 +383,8 @@ class Array : public ObjectRef {
   void AppendCells(detail::CellBuffer* cells) {
     int64_t need = static_cast<int64_t>(size()) + cells->size();
     int64_t cap = static_cast<int64_t>(capacity());
-    if (need > cap && data_.unique()) need = std::max<int64_t>(need, std::max<int64_t>(detail::kArrayInitCapacity, cap * 2));
+    if (need > cap && data_.unique())
+      need = std::max<int64_t>(need, std::max<int64_t>(detail::kArrayInitCapacity, cap * 2));
     ArrayObj* p = CopyOnWrite(need);
     p->InsertCellsUnchecked(p->SeqCell()->size, cells->data(), cells->size());
     cells->release();
@@ -397,7 +398,8 @@ class Array : public ObjectRef {
     }
     int64_t need = n + cells->size();
     int64_t cap = static_cast<int64_t>(capacity());
-    if (need > cap && data_.unique()) need = std::max<int64_t>(need, std::max<int64_t>(detail::kArrayInitCapacity, cap * 2));
+    if (need > cap && data_.unique())
+      need = std::max<int64_t>(need, std::max<int64_t>(detail::kArrayInitCapacity, cap * 2));
     ArrayObj* p = CopyOnWrite(need);
     p->InsertCellsUnchecked(pos, cells->data(), cells->size());
     cells->release();

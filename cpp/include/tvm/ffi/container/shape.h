@@ -260,6 +260,7 @@ struct TypeTraits<Shape> : ObjectRefTypeTraitsBase<Shape> {
     }
     return Shape(values);
   }
+
  private:
   // The sequence cell of an Array or List (docs/abi.md §2.4), or nullptr.
   static const TVMFFISeqCell* SeqCellOf(const TVMFFIAny* src) {

@@ -198,8 +198,8 @@ struct TupleTraitsHelper {
         TypeTraits<T>::TryCastFromAnyView(cell).has_value()) {
       return true;
     }
-    *result = "Array[index " + std::to_string(i) + ": " +
-              TypeTraits<T>::GetMismatchTypeInfo(cell) + "]";
+    *result =
+        "Array[index " + std::to_string(i) + ": " + TypeTraits<T>::GetMismatchTypeInfo(cell) + "]";
     return false;
   }
   static std::string TypeStrs() {
