@@ -177,7 +177,7 @@ TEST(AnyPOD, DLTensorPointerIsBorrowedInAView) {
   EXPECT_EQ(v.type_index(), kTVMFFIDLTensorPtr);
   EXPECT_EQ(v.cast<DLTensor*>(), p);
   EXPECT_EQ(ErrorMessage([] { Any(String("x")).cast<DLTensor*>(); }),
-            "Cannot convert from type `str` to `DLTensor*`");
+            "Cannot convert from type `ffi.SmallStr` to `DLTensor*`");
 }
 
 TEST(AnyPOD, SmallStringIsStoredInline) {
@@ -431,18 +431,18 @@ TEST(AnyCast, StringToIntThrowsWithExactMessage) {
     FAIL() << "expected a TypeError";
   } catch (const ffi::Error& e) {
     EXPECT_EQ(e.kind(), "TypeError");
-    EXPECT_EQ(e.message(), "Cannot convert from type `str` to `int`");
-    EXPECT_STREQ(e.what(), "Cannot convert from type `str` to `int`");
+    EXPECT_EQ(e.message(), "Cannot convert from type `ffi.SmallStr` to `int`");
+    EXPECT_STREQ(e.what(), "Cannot convert from type `ffi.SmallStr` to `int`");
   }
 }
 
-TEST(AnyCast, HeapAndRawStringsAreNamedStr) {
+TEST(AnyCast, StringAndBytesFormsAreNamedByTheirTypeKeys) {
   EXPECT_EQ(ErrorMessage([] { Any(String("a long heap string")).cast<int>(); }),
-            "Cannot convert from type `str` to `int`");
+            "Cannot convert from type `ffi.String` to `int`");
   EXPECT_EQ(ErrorMessage([] { AnyView("raw").cast<int>(); }),
-            "Cannot convert from type `str` to `int`");
+            "Cannot convert from type `const char*` to `int`");
   EXPECT_EQ(ErrorMessage([] { Any(ffi::Bytes("b", 1)).cast<int>(); }),
-            "Cannot convert from type `bytes` to `int`");
+            "Cannot convert from type `ffi.SmallBytes` to `int`");
 }
 
 TEST(AnyCast, FloatToIntIsAnError) {
@@ -468,7 +468,7 @@ TEST(AnyCast, MessagesNameThePODTypes) {
   EXPECT_EQ(ErrorMessage([] { Any().cast<double>(); }),
             "Cannot convert from type `None` to `float`");
   EXPECT_EQ(ErrorMessage([] { Any(String("x")).cast<bool>(); }),
-            "Cannot convert from type `str` to `bool`");
+            "Cannot convert from type `ffi.SmallStr` to `bool`");
   EXPECT_EQ(ErrorMessage([] { Any(1.5).cast<String>(); }),
             "Cannot convert from type `float` to `str`");
   EXPECT_EQ(ErrorMessage([] { Any(true).cast<ffi::Bytes>(); }),
@@ -490,9 +490,9 @@ TEST(AnyCast, MessagesNameObjectTypes) {
   EXPECT_EQ(ErrorMessage([] { Any(1).cast<Point>(); }),
             "Cannot convert from type `int` to `test.any.Point`");
   EXPECT_EQ(ErrorMessage([] { Any(1).cast<ffi::ObjectRef>(); }),
-            "Cannot convert from type `int` to `Object`");
+            "Cannot convert from type `int` to `ffi.Object`");
   EXPECT_EQ(ErrorMessage([] { Any(String("a long heap string")).cast<Point>(); }),
-            "Cannot convert from type `str` to `test.any.Point`");
+            "Cannot convert from type `ffi.String` to `test.any.Point`");
 }
 
 TEST(AnyCast, AnyViewCastsLikeAny) {
@@ -704,21 +704,30 @@ AnyView RValueRefView(TVMFFIObject** slot) {
   return AnyView::CopyFromTVMFFIAny(raw);
 }
 
-TEST(AnyViewToAny, ObjectRValueRefBecomesAnOwnedObject) {
+TEST(AnyViewToAny, ObjectRValueRefGivesUpItsObject) {
   Point p(1, 2);
+  // The slot owns a reference, as the ObjectPtr inside an RValueRef does.
   TVMFFIObject* slot = ffi::detail::ObjectUnsafe::GetHeader(p.get());
+  ffi::detail::ObjectUnsafe::IncRefObjectHandle(slot);
   Any owned = RValueRefView(&slot);
+  EXPECT_EQ(slot, nullptr);
   EXPECT_EQ(owned.type_index(), PointObj::RuntimeTypeIndex());
   EXPECT_EQ(UseCount(p.get()), 2);
 }
 
-TEST(AnyCast, ObjectRValueRefCastsToTheObjectAndNamesItInErrors) {
+TEST(AnyViewToAny, UsedUpObjectRValueRefRaisesInternalError) {
+  TVMFFIObject* slot = nullptr;
+  EXPECT_EQ(ErrorMessage([&] { Any owned = RValueRefView(&slot); }, "InternalError"),
+            "RValueRef already moved");
+}
+
+TEST(AnyCast, ObjectRValueRefCastsToTheObjectAndIsNamedByItsKeyInErrors) {
   Point p(1, 2);
   TVMFFIObject* slot = ffi::detail::ObjectUnsafe::GetHeader(p.get());
   AnyView view = RValueRefView(&slot);
   EXPECT_TRUE(view.cast<Point>().same_as(p));
   EXPECT_EQ(ErrorMessage([&] { view.cast<int>(); }),
-            "Cannot convert from type `test.any.Point` to `int`");
+            "Cannot convert from type `ObjectRValueRef` to `int`");
 }
 
 TEST(AnyUnsafe, MoveRoundTripThroughARawCell) {

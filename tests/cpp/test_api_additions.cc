@@ -42,9 +42,13 @@ TEST(TypeKeyToIndex, BuiltinKeysHaveTheirFixedIndices) {
   EXPECT_EQ(ffi::TypeKeyToIndex(String("ffi.Tensor")), kTVMFFITensor);
 }
 
-TEST(TypeKeyToIndex, UnknownKeyRaisesTheRuntimeError) {
+TEST(TypeKeyToIndex, UnknownKeyRaisesInternalErrorNamingTheKey) {
   ffi::Error e = CatchError([] { ffi::TypeKeyToIndex("test.additions.never_registered"); });
-  EXPECT_NE(e.message().find("test.additions.never_registered"), std::string::npos) << e.message();
+  EXPECT_EQ(e.kind(), "InternalError");
+  EXPECT_EQ(e.message().rfind("Check failed: ", 0), 0u) << e.message();
+  EXPECT_NE(e.message().find("Cannot find type `test.additions.never_registered`"),
+            std::string::npos)
+      << e.message();
 }
 
 // ---- TypeTraits<TVMFFIByteArray*> ----------------------------------------------

@@ -72,6 +72,38 @@ TEST(Array, HandleIsOnePointerWide) {
   static_assert(sizeof(Array<Array<Any>>) == sizeof(void*));
 }
 
+TEST(Array, DefaultConstructedHasCapacityFour) {
+  Array<int> a;
+  EXPECT_EQ(a.capacity(), 4u);
+  EXPECT_EQ(a.get()->SeqCell()->capacity, 4);
+}
+
+TEST(Array, MakeObjectOfArrayObjIsEmptyWithCapacityFour) {
+  ffi::ObjectPtr<ffi::ArrayObj> p = ffi::make_object<ffi::ArrayObj>();
+  EXPECT_EQ(p->size(), 0u);
+  EXPECT_EQ(p->capacity(), 4u);
+  EXPECT_EQ(p->type_index(), kTVMFFIArray);
+  const ffi::ArrayObj* obj = p.get();
+  Array<int> a(std::move(p));
+  a.push_back(7);  // fits the four slots: the unique object grows in place
+  EXPECT_EQ(a.get(), obj);
+}
+
+TEST(Array, FourPushesIntoADefaultArrayKeepTheObject) {
+  Array<int> a;
+  const ffi::ArrayObj* before = a.get();
+  for (int i = 0; i < 4; ++i) a.push_back(i);
+  EXPECT_EQ(a.get(), before);
+  EXPECT_EQ(a.size(), 4u);
+}
+
+TEST(Array, FifthPushDoublesTheInitialCapacity) {
+  Array<int> a;
+  for (int i = 0; i < 5; ++i) a.push_back(i);
+  EXPECT_EQ(a.capacity(), 8u);
+  EXPECT_EQ(a[4], 4);
+}
+
 TEST(Array, DefaultConstructedIsAValidEmptyArray) {
   Array<int> a;
   EXPECT_TRUE(a.defined());
@@ -291,8 +323,9 @@ TEST(Array, NestedArraysConvertAndReportNestedErrors) {
   Any bad = Array<Any>({Array<Any>({1}), Array<Any>({2, "x"})});
   std::string kind;
   std::string msg = ErrorMessageOf([&] { bad.cast<Array<Array<int>>>(); }, &kind);
-  EXPECT_EQ(
-      msg, "Cannot convert from type `Array[index 1: Array[index 1: str]]` to `Array<Array<int>>`");
+  EXPECT_EQ(msg,
+            "Cannot convert from type `Array[index 1: Array[index 1: ffi.SmallStr]]` to "
+            "`Array<Array<int>>`");
 
   Any convertible = Array<Any>({Array<Any>({1}), Array<Any>({2, 3.5})});
   Array<Array<double>> d = convertible.cast<Array<Array<double>>>();
@@ -312,7 +345,7 @@ TEST(Array, ArrayOfMapOfArraysConvertsAndReusesTheObject) {
   std::string kind;
   std::string msg = ErrorMessageOf([&] { bad.cast<Array<Inner>>(); }, &kind);
   EXPECT_EQ(kind, "TypeError");
-  EXPECT_NE(msg.find("Array[index 1: Map[value of key \"a\": Array[index 1: float]]]"),
+  EXPECT_NE(msg.find("Array[index 1: Map[K, some value is Array[index 1: float]]]"),
             std::string::npos)
       << msg;
 }

@@ -178,7 +178,7 @@ TEST(VariantAccess, GetOfAnUnconvertibleTypeRaisesTypeError) {
   Variant<int, String> v = String("text");
   ffi::Error e = CatchError([&] { v.get<int>(); });
   EXPECT_EQ(e.kind(), "TypeError");
-  EXPECT_EQ(e.message(), "Cannot convert from type `str` to `int`");
+  EXPECT_EQ(e.message(), "Cannot convert from type `ffi.SmallStr` to `int`");
 }
 
 TEST(VariantAccess, RvalueGetMovesTheObjectOut) {

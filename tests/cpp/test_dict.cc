@@ -235,7 +235,7 @@ TEST(Dict, CastErrorNamesBadKeyAndValue) {
   } catch (const ffi::Error& e) {
     EXPECT_EQ(e.kind(), "TypeError");
     EXPECT_EQ(e.message(),
-              "Cannot convert from type `Dict[value of key \"b\": str]` to `Dict<str, int>`");
+              "Cannot convert from type `Dict[K, some value is ffi.SmallStr]` to `Dict<str, int>`");
   }
   Dict<Any, Any> k;
   k.Set(2.5, 1);
@@ -243,7 +243,8 @@ TEST(Dict, CastErrorNamesBadKeyAndValue) {
     Any(k).cast<Dict<String, int>>();
     FAIL() << "no exception";
   } catch (const ffi::Error& e) {
-    EXPECT_EQ(e.message(), "Cannot convert from type `Dict[key 2.5: float]` to `Dict<str, int>`");
+    EXPECT_EQ(e.message(),
+              "Cannot convert from type `Dict[some key is float, V]` to `Dict<str, int>`");
   }
 }
 
@@ -256,7 +257,7 @@ TEST(Dict, TypedReadOfValueChangedThroughUntypedAliasRaisesTypeError) {
     FAIL() << "no exception";
   } catch (const ffi::Error& e) {
     EXPECT_EQ(e.kind(), "TypeError");
-    EXPECT_NE(e.message().find("`str` to `int`"), std::string::npos) << e.message();
+    EXPECT_NE(e.message().find("`ffi.String` to `int`"), std::string::npos) << e.message();
   }
 }
 
@@ -315,7 +316,8 @@ TEST(DictGlobals, SetItemOnMapRaisesTypeError) {
   } catch (const ffi::Error& e) {
     EXPECT_EQ(e.kind(), "TypeError");
     EXPECT_NE(e.message().find("ffi.DictSetItem"), std::string::npos) << e.message();
-    EXPECT_NE(e.message().find("`Map`"), std::string::npos) << e.message();
+    EXPECT_NE(e.message().find("of type `ffi.Dict` but got `ffi.Map`"), std::string::npos)
+        << e.message();
   }
 }
 

@@ -567,9 +567,9 @@ TEST(ErrorValue, RoundTripsThroughAny) {
 TEST(ErrorValue, NoneIsNotAnError) {
   Error e = Catch([] { Any().cast<Error>(); });
   EXPECT_EQ(e.kind(), "TypeError");
-  EXPECT_EQ(e.message(), "Cannot convert from type `None` to `Error`");
+  EXPECT_EQ(e.message(), "Cannot convert from type `None` to `ffi.Error`");
   EXPECT_EQ(Catch([] { Any(1).cast<Error>(); }).message(),
-            "Cannot convert from type `int` to `Error`");
+            "Cannot convert from type `int` to `ffi.Error`");
 }
 
 TEST(ErrorValue, ThrownErrorCanBeStoredAndRethrown) {

@@ -159,7 +159,7 @@ TEST(ExpectedAny, ConvertibleValuesAreAccepted) {
 
 TEST(ExpectedAny, MismatchNamesTheExpectedType) {
   EXPECT_EQ(ErrorMessage([] { Any(String("x")).cast<Expected<int>>(); }, "TypeError"),
-            "Cannot convert from type `str` to `Expected<int>`");
+            "Cannot convert from type `ffi.SmallStr` to `Expected<int>`");
   EXPECT_EQ(ErrorMessage([] { Any().cast<Expected<Result>>(); }, "TypeError"),
             "Cannot convert from type `None` to `Expected<test.expected.Result>`");
 }

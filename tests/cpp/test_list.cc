@@ -111,6 +111,12 @@ TEST(List, EmptyListHasADataDeleter) {
   EXPECT_NE(cell->data_deleter, nullptr);
 }
 
+TEST(List, DefaultConstructedHasCapacityZeroUnlikeArray) {
+  List<int> l;
+  EXPECT_EQ(l.capacity(), 0u);
+  EXPECT_EQ(ffi::Array<int>().capacity(), 4u);
+}
+
 TEST(List, GrowthDoublesCapacity) {
   List<int> l;
   int reallocations = 0;
@@ -163,7 +169,7 @@ TEST(List, ConversionErrorsNameTheBadIndex) {
   std::string kind;
   std::string msg = ErrorOf([&] { Any(src).cast<List<int>>(); }, &kind);
   EXPECT_EQ(kind, "TypeError");
-  EXPECT_EQ(msg, "Cannot convert from type `List[index 1: str]` to `List<int>`");
+  EXPECT_EQ(msg, "Cannot convert from type `List[index 1: ffi.SmallStr]` to `List<int>`");
 }
 
 TEST(List, ReadingAnElementChangedThroughAnUntypedAliasIsChecked) {
@@ -175,7 +181,7 @@ TEST(List, ReadingAnElementChangedThroughAnUntypedAliasIsChecked) {
   std::string kind;
   std::string msg = ErrorOf([&] { typed[1]; }, &kind);
   EXPECT_EQ(kind, "TypeError");
-  EXPECT_EQ(msg, "List element of type `str` cannot be read as `int`");
+  EXPECT_EQ(msg, "List element of type `ffi.String` cannot be read as `int`");
   ErrorOf([&] { ToVector(typed); }, &kind);
   EXPECT_EQ(kind, "TypeError");
 }
@@ -242,7 +248,9 @@ TEST(List, RuntimeGlobalsMutateTheSameObject) {
   std::string kind;
   std::string msg = ErrorOf([&] { append(ffi::Array<int>{1}, 2); }, &kind);
   EXPECT_EQ(kind, "TypeError");
-  EXPECT_NE(msg.find("`List`"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("expected argument #0 of type `ffi.List` but got `ffi.Array`"),
+            std::string::npos)
+      << msg;
   msg = ErrorOf([&] { get(l, 0); }, &kind);
   EXPECT_EQ(kind, "IndexError");
 }

@@ -409,7 +409,7 @@ TEST(Map, CastErrorNamesBadValue) {
   m.Set("a", 1);
   m.Set("b", 2.5);
   std::string msg = CastError(m, [](const Any& a) { a.cast<Map<String, int>>(); });
-  EXPECT_EQ(msg, "Cannot convert from type `Map[value of key \"b\": float]` to `Map<str, int>`");
+  EXPECT_EQ(msg, "Cannot convert from type `Map[K, some value is float]` to `Map<str, int>`");
 }
 
 TEST(Map, CastErrorNamesBadKey) {
@@ -417,7 +417,7 @@ TEST(Map, CastErrorNamesBadKey) {
   m.Set(1, 1);
   m.Set("b", 2);
   std::string msg = CastError(m, [](const Any& a) { a.cast<Map<int64_t, int>>(); });
-  EXPECT_EQ(msg, "Cannot convert from type `Map[key \"b\": str]` to `Map<int, int>`");
+  EXPECT_EQ(msg, "Cannot convert from type `Map[some key is ffi.SmallStr, V]` to `Map<int, int>`");
 }
 
 TEST(Map, CastErrorForNonMapNamesItsType) {
@@ -469,7 +469,8 @@ TEST(Map, NestedMapOfArrays) {
   bad.Set("a", ffi::Array<Any>{1, 2});
   bad.Set("b", ffi::Array<Any>{3, "x"});
   std::string msg = CastError(bad, [](const Any& a) { a.cast<Map<String, ffi::Array<int>>>(); });
-  EXPECT_NE(msg.find("Map[value of key \"b\": "), std::string::npos) << msg;
+  EXPECT_NE(msg.find("Map[K, some value is Array[index 1: ffi.SmallStr]]"), std::string::npos)
+      << msg;
   EXPECT_NE(msg.find("to `Map<str, Array<int>>`"), std::string::npos) << msg;
 }
 
@@ -533,7 +534,8 @@ TEST(MapGlobals, WrongContainerRaisesTypeError) {
     FAIL() << "no exception";
   } catch (const ffi::Error& e) {
     EXPECT_EQ(e.kind(), "TypeError");
-    EXPECT_NE(e.message().find("`Dict`"), std::string::npos) << e.message();
+    EXPECT_NE(e.message().find("of type `ffi.Map` but got `ffi.Dict`"), std::string::npos)
+        << e.message();
   }
 }
 

@@ -147,7 +147,7 @@ TEST(Module, FunctionsOutliveTheModule) {
     ffi::Error e = CatchError([&] { adder("x"); });
     EXPECT_EQ(e.message(),
               "Mismatched type on argument #0 when calling: `adder(0: int) -> int`. "
-              "Expected `int` but got `str`");
+              "Expected `int` but got `const char*`");
   }
   // Objects made by the library's code outlive its Module and functions too.
   Function kept_adder = make_adder(7).cast<Function>();
@@ -169,7 +169,7 @@ TEST(Module, ErrorsFromTheLibrary) {
   EXPECT_EQ(e.kind(), "TypeError");
   EXPECT_EQ(e.message(),
             "Mismatched type on argument #0 when calling: `add_one(0: int) -> int`. "
-            "Expected `int` but got `str`");
+            "Expected `int` but got `const char*`");
   e = CatchError([&] { add_one(); });
   EXPECT_EQ(e.message(),
             "Mismatched number of arguments when calling: `add_one(0: int) -> int`. "
@@ -306,12 +306,12 @@ TEST(Module, RuntimeGlobalsRejectNonModules) {
   ffi::Error e = CatchError([&] { get(nullptr, "add_one", false); });
   EXPECT_EQ(e.kind(), "TypeError");
   EXPECT_EQ(e.message(),
-            "Mismatched type on argument #0 when calling: `ffi.ModuleGetFunction(0: Module, 1: "
-            "str, 2: bool) -> Optional<Function>`. Expected `Module` but got `None`");
+            "Mismatched type on argument #0 when calling: `ffi.ModuleGetFunction(0: ffi.Module, "
+            "1: str, 2: bool) -> Optional<ffi.Function>`. Expected `ffi.Module` but got `None`");
   e = CatchError([&] { get(1, "add_one", false); });
   EXPECT_EQ(e.message(),
-            "Mismatched type on argument #0 when calling: `ffi.ModuleGetFunction(0: Module, 1: "
-            "str, 2: bool) -> Optional<Function>`. Expected `Module` but got `int`");
+            "Mismatched type on argument #0 when calling: `ffi.ModuleGetFunction(0: ffi.Module, "
+            "1: str, 2: bool) -> Optional<ffi.Function>`. Expected `ffi.Module` but got `int`");
 }
 
 TEST(Module, ConcurrentGetFunction) {

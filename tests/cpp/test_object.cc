@@ -634,14 +634,14 @@ TEST(ObjectPtr, StoredInAnyRetainsTheObject) {
 TEST(ObjectPtr, WrongObjectTypeCastNamesBothTypes) {
   Any cat = ffi::make_object<CatObj>();
   EXPECT_EQ(TypeErrorMessage([&] { cat.cast<ObjectPtr<DogObj>>(); }),
-            "Cannot convert from type `test.object.Cat` to `Optional<test.object.Dog>`");
+            "Cannot convert from type `test.object.Cat` to `test.object.Dog`");
   Any number = 1;
   EXPECT_EQ(TypeErrorMessage([&] { number.cast<ObjectPtr<DogObj>>(); }),
-            "Cannot convert from type `int` to `Optional<test.object.Dog>`");
+            "Cannot convert from type `int` to `test.object.Dog`");
 }
 
-TEST(ObjectPtr, SchemaIsOptionalOfTheObjectType) {
-  EXPECT_EQ(ffi::TypeTraits<ObjectPtr<DogObj>>::TypeStr(), "Optional<test.object.Dog>");
+TEST(ObjectPtr, TypeStrIsTheKeyAndSchemaIsOptionalOfIt) {
+  EXPECT_EQ(ffi::TypeTraits<ObjectPtr<DogObj>>::TypeStr(), "test.object.Dog");
   EXPECT_EQ(ffi::TypeTraits<ObjectPtr<DogObj>>::TypeSchema(),
             R"({"type":"Optional","args":[{"type":"test.object.Dog"}]})");
 }
@@ -885,7 +885,7 @@ TEST(ObjectRef, AnyAsObjectTypeReturnsPointerOrNull) {
 TEST(ObjectRef, RefSchemaIsTheContainerTypeKey) {
   EXPECT_EQ(ffi::TypeTraits<Dog>::TypeStr(), "test.object.Dog");
   EXPECT_EQ(ffi::TypeTraits<Dog>::TypeSchema(), R"({"type":"test.object.Dog"})");
-  EXPECT_EQ(ffi::TypeTraits<ObjectRef>::TypeStr(), "Object");
+  EXPECT_EQ(ffi::TypeTraits<ObjectRef>::TypeStr(), "ffi.Object");
 }
 
 // ---------------------------------------------------------------------------

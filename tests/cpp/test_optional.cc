@@ -242,7 +242,7 @@ TEST(OptionalAny, ValueCastsToFull) {
 
 TEST(OptionalAny, MismatchNamesTheOptionalType) {
   EXPECT_EQ(ErrorMessage([] { Any(String("x")).cast<Optional<int>>(); }, "TypeError"),
-            "Cannot convert from type `str` to `Optional<int>`");
+            "Cannot convert from type `ffi.SmallStr` to `Optional<int>`");
   EXPECT_EQ(ErrorMessage([] { Any(1).cast<Optional<String>>(); }, "TypeError"),
             "Cannot convert from type `int` to `Optional<str>`");
   EXPECT_EQ(ErrorMessage([] { Any(1.5).cast<Optional<Box>>(); }, "TypeError"),
@@ -284,7 +284,7 @@ TEST(OptionalAny, GenericObjectRef) {
   Any a = ref;
   EXPECT_EQ(a.cast<Optional<ObjectRef>>().value().as<BoxObj>()->value, 2);
   EXPECT_EQ(ErrorMessage([] { Any(1).cast<Optional<ObjectRef>>(); }, "TypeError"),
-            "Cannot convert from type `int` to `Optional<Object>`");
+            "Cannot convert from type `int` to `Optional<ffi.Object>`");
 }
 
 TEST(OptionalAny, ArcRoundTrip) {

@@ -125,7 +125,7 @@ TEST(Overload, NoMatchReportsTheFirstBadArgument) {
 TEST(Overload, SingleOverloadConvertsLikeAPlainFunction) {
   EXPECT_EQ(ErrorMessage([] { MethodFn("single")(String("x")); }, "TypeError"),
             "Mismatched type on argument #0 when calling: "
-            "`test.overload.Point.single(0: int) -> int`. Expected `int` but got `str`");
+            "`test.overload.Point.single(0: int) -> int`. Expected `int` but got `ffi.SmallStr`");
 }
 
 TEST(Overload, InitOverloadsShareTheInitAttribute) {

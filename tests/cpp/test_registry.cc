@@ -165,7 +165,7 @@ TEST(Registry, BadRegistrations) {
   EXPECT_EQ(bad.kind(), "TypeError");
   EXPECT_EQ(bad.message(),
             "Cannot register global function \"testing.registry.bad\": expected a Function but "
-            "got `str`");
+            "got `ffi.String`");
   info.method.type_index = kTVMFFIInt;
   info.method.v_int64 = 1;
   ASSERT_EQ(TVMFFIFunctionSetGlobalFromMethodInfo(&info, 0), -1);

@@ -68,6 +68,43 @@ TEST(RValueRef, LiveReferenceMovesIntoAny) {
   EXPECT_FALSE(arr.defined());  // NOLINT(bugprone-use-after-move)
 }
 
+TEST(RValueRef, AnyFromTheViewStealsTheObject) {
+  ffi::Array<int> arr = {4};
+  const ffi::Object* obj = arr.get();
+  RValueRef<ffi::Array<int>> ref(std::move(arr));
+  ffi::AnyView view = ref;
+  ffi::Any owned(view);
+  EXPECT_EQ(owned.type_index(), kTVMFFIArray);
+  EXPECT_EQ(owned.cast<ffi::Array<int>>().get(), obj);
+  EXPECT_EQ(*static_cast<TVMFFIObject**>(Cell(view)->v_ptr), nullptr);  // the slot gave it up
+  EXPECT_EQ(obj->use_count(), 1u);
+}
+
+TEST(RValueRef, AnyFromAUsedUpViewRaisesInternalError) {
+  ffi::Array<int> arr = {4};
+  RValueRef<ffi::Array<int>> ref(std::move(arr));
+  ffi::AnyView view = ref;
+  ffi::Any first(view);
+  EXPECT_EQ(ErrorMessage([&] { ffi::Any again(view); }, "InternalError"),
+            "RValueRef already moved");
+}
+
+TEST(RValueRef, CalleeTakingAnySeesAMovedArgumentUnique) {
+  ffi::Function f = ffi::Function::FromTyped([](ffi::Any a) {
+    return a.as<ffi::ArrayObj>() != nullptr && a.as<ffi::ArrayObj>()->use_count() == 1;
+  });
+  ffi::Array<int> arr = {1, 2};
+  EXPECT_TRUE(f(RValueRef<ffi::Array<int>>(std::move(arr))).cast<bool>());
+}
+
+TEST(RValueRef, CalleeTakingAnyGetsAReferenceFromAPlainArgument) {
+  ffi::Function f = ffi::Function::FromTyped(
+      [](ffi::Any a) { return static_cast<int64_t>(a.as<ffi::ArrayObj>()->use_count()); });
+  ffi::Array<int> arr = {1, 2};
+  EXPECT_EQ(f(arr).cast<int64_t>(), 2);
+  EXPECT_TRUE(arr.defined());
+}
+
 TEST(RValueRef, TypeStrAndSchemaWrapTheReference) {
   using Traits = ffi::TypeTraits<RValueRef<ffi::ObjectRef>>;
   static_assert(!Traits::storage_enabled);

@@ -386,7 +386,7 @@ TEST(String, BytesIsNotAString) {
   EXPECT_EQ(heap_bytes.try_cast<String>(), std::nullopt);
   EXPECT_EQ(small_bytes.as<String>(), std::nullopt);
   EXPECT_EQ(ErrorMessage([&] { small_bytes.cast<String>(); }, "TypeError"),
-            "Cannot convert from type `bytes` to `str`");
+            "Cannot convert from type `ffi.SmallBytes` to `str`");
 }
 
 TEST(String, StdStringReadsTextAndBytesAlike) {
@@ -411,7 +411,7 @@ TEST(String, StringIsNotBytes) {
   EXPECT_EQ(heap.try_cast<Bytes>(), std::nullopt);
   EXPECT_EQ(AnyView("raw").try_cast<Bytes>(), std::nullopt);
   EXPECT_EQ(ErrorMessage([&] { heap.cast<Bytes>(); }, "TypeError"),
-            "Cannot convert from type `str` to `bytes`");
+            "Cannot convert from type `ffi.String` to `bytes`");
 }
 
 TEST(String, CastToStdStringFromEveryStringForm) {

@@ -506,7 +506,7 @@ TEST(TensorDLPack, ExportOfANonTensorIsATypeError) {
             -1);
   ffi::Error err = ffi::detail::MoveFromRaised();
   EXPECT_EQ(err.kind(), "TypeError");
-  EXPECT_NE(err.message().find("`Shape`"), std::string::npos) << err.message();
+  EXPECT_NE(err.message().find("`ffi.Shape`"), std::string::npos) << err.message();
   EXPECT_EQ(out, nullptr);
   DLManagedTensor* legacy = nullptr;
   EXPECT_EQ(TVMFFITensorToDLPack(nullptr, &legacy), -1);

@@ -87,7 +87,7 @@ TEST(Tuple, WrongSizeIsRejectedWithTheSize) {
   std::string kind;
   std::string msg = ErrorOf([&] { v.cast<Tuple<int, int>>(); }, &kind);
   EXPECT_EQ(kind, "TypeError");
-  EXPECT_EQ(msg, "Cannot convert from type `Array[size 3]` to `Tuple<int, int>`");
+  EXPECT_EQ(msg, "Cannot convert from type `Array[size=3]` to `Tuple<int, int>`");
 }
 
 TEST(Tuple, BadElementIsRejectedWithItsIndex) {
@@ -126,7 +126,7 @@ TEST(Tuple, NestedInArray) {
   std::string kind;
   std::string msg = ErrorOf([&] { bad.cast<ffi::Array<Tuple<int, int>>>(); }, &kind);
   EXPECT_EQ(msg,
-            "Cannot convert from type `Array[index 1: Array[size 1]]` to "
+            "Cannot convert from type `Array[index 1: Array[size=1]]` to "
             "`Array<Tuple<int, int>>`");
 }
 

@@ -505,13 +505,24 @@ TEST(CAPITypeRegistry, ConcurrentRegistration) {
   EXPECT_EQ(all.count(shared), 0u);
 }
 
-TEST(CAPITypeRegistry, MissingKeyRaisesKeyError) {
+TEST(CAPITypeRegistry, MissingKeyRaisesInternalErrorNamingTheKey) {
   int32_t idx = 77;
   TVMFFIByteArray key = Bytes("test.registry.missing");
   EXPECT_EQ(TVMFFITypeKeyToIndex(&key, &idx), -1);
   auto err = TakeError();
-  EXPECT_EQ(err.first, "KeyError");
-  EXPECT_EQ(err.second, "Cannot find type key \"test.registry.missing\"");
+  EXPECT_EQ(err.first, "InternalError");
+  const std::string tail = ") is false: Cannot find type `test.registry.missing`";
+  EXPECT_EQ(err.second.rfind("Check failed: (", 0), 0u) << err.second;
+  ASSERT_GE(err.second.size(), tail.size());
+  EXPECT_EQ(err.second.substr(err.second.size() - tail.size()), tail);
+}
+
+TEST(CAPITypeRegistry, MissingKeyLeavesTheOutputUntouched) {
+  int32_t idx = 77;
+  TVMFFIByteArray key = Bytes("test.registry.missing.out");
+  EXPECT_EQ(TVMFFITypeKeyToIndex(&key, &idx), -1);
+  TakeError();
+  EXPECT_EQ(idx, 77);
 }
 
 // ---------------------------------------------------------------------------

@@ -90,7 +90,8 @@ TEST(Variant, GetOfTheWrongAlternativeThrowsTypeError) {
   IntOrStr v = 1;
   EXPECT_EQ(TypeErrorMessage([&] { v.get<String>(); }), "Cannot convert from type `int` to `str`");
   v = String("a heap string value");
-  EXPECT_EQ(TypeErrorMessage([&] { v.get<int>(); }), "Cannot convert from type `str` to `int`");
+  EXPECT_EQ(TypeErrorMessage([&] { v.get<int>(); }),
+            "Cannot convert from type `ffi.String` to `int`");
 }
 
 TEST(Variant, ConstructsFromValuesConvertibleToAnAlternative) {
@@ -107,7 +108,7 @@ TEST(Variant, TypeStrNamesTheHeldAlternative) {
   IntOrStr v = 1;
   EXPECT_EQ(v.type_str(), "int");
   v = String("s");
-  EXPECT_EQ(v.type_str(), "str");
+  EXPECT_EQ(v.type_str(), "ffi.SmallStr");
 }
 
 TEST(Variant, CopiesAreIndependentValues) {

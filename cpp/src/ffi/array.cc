@@ -25,7 +25,7 @@ List<Any> SharedList(const AnyView& arg, const char* func) {
   const TVMFFIAny* cell = detail::AnyUnsafe::GetTVMFFIAny(arg);
   TVMFFIObject* obj = detail::AnyObjectOrNull(cell);
   if (obj == nullptr || obj->type_index != kTVMFFIList) {
-    TVM_FFI_THROW(TypeError) << func << ": expected argument #0 of type `List` but got `"
+    TVM_FFI_THROW(TypeError) << func << ": expected argument #0 of type `ffi.List` but got `"
                              << detail::AnyTypeStr(cell) << "`";
   }
   return List<Any>(detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(obj));
@@ -37,8 +37,8 @@ const detail::SeqBaseObj* SeqArg(const AnyView& arg, int32_t type_index, const c
   TVMFFIObject* obj = detail::AnyObjectOrNull(cell);
   if (obj == nullptr || obj->type_index != type_index) {
     TVM_FFI_THROW(TypeError) << func << ": expected argument #0 of type `"
-                             << (type_index == kTVMFFIList ? "List" : "Array") << "` but got `"
-                             << detail::AnyTypeStr(cell) << "`";
+                             << (type_index == kTVMFFIList ? "ffi.List" : "ffi.Array")
+                             << "` but got `" << detail::AnyTypeStr(cell) << "`";
   }
   return static_cast<const detail::SeqBaseObj*>(reinterpret_cast<const Object*>(obj));
 }

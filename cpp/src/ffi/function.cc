@@ -157,7 +157,7 @@ Function FunctionFromHandle(TVMFFIObjectHandle f, const std::string& name) {
   if (obj->type_index != kTVMFFIFunction) {
     TVM_FFI_THROW(TypeError) << "Cannot register global function \"" << name
                              << "\": expected a Function but got `"
-                             << detail::TypeIndexToUserStr(obj->type_index) << "`";
+                             << TypeIndexToTypeKey(obj->type_index) << "`";
   }
   return Function(detail::ObjectUnsafe::ObjectPtrFromUnowned<FunctionObj>(obj));
 }

@@ -28,8 +28,8 @@ const detail::MapCore* TableArg(const AnyView& arg, int32_t type_index, const ch
   TVMFFIObject* obj = detail::AnyObjectOrNull(cell);
   if (obj == nullptr || obj->type_index != type_index) {
     TVM_FFI_THROW(TypeError) << func << ": expected argument #0 of type `"
-                             << (type_index == kTVMFFIDict ? "Dict" : "Map") << "` but got `"
-                             << detail::AnyTypeStr(cell) << "`";
+                             << (type_index == kTVMFFIDict ? "ffi.Dict" : "ffi.Map")
+                             << "` but got `" << detail::AnyTypeStr(cell) << "`";
   }
   return detail::MapCoreOf(obj);
 }

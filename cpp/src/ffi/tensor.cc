@@ -145,7 +145,7 @@ TVMFFIObject* CheckTensorHandle(TVMFFIObjectHandle handle, const char* who) {
   }
   if (obj->type_index != kTVMFFITensor) {
     TVM_FFI_THROW(TypeError) << who << ": expected a Tensor object but got `"
-                             << detail::TypeIndexToUserStr(obj->type_index) << "`";
+                             << TypeIndexToTypeKey(obj->type_index) << "`";
   }
   return obj;
 }

@@ -152,9 +152,8 @@ std::vector<std::string> TypeTable::Keys() {
 int32_t TypeTable::KeyToIndex(const std::string& key) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = key_to_index_.find(key);
-  if (it == key_to_index_.end()) {
-    TVM_FFI_THROW(KeyError) << "Cannot find type key \"" + key + "\"";
-  }
+  // An internal check, as in the reference runtime: code looking a key up expects it registered.
+  TVM_FFI_ICHECK(it != key_to_index_.end()) << "Cannot find type `" << key << "`";
   return it->second;
 }
 

@@ -75,7 +75,7 @@ class TypeTable {
   /*! \brief Every registered key (POD kinds included), by type index. */
   std::vector<std::string> Keys();
 
-  /*! \brief The index of a key; KeyError when unknown. */
+  /*! \brief The index of a key; InternalError "Cannot find type `<key>`" when unknown. */
   int32_t KeyToIndex(const std::string& key);
 
   /*!

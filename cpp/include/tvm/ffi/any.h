@@ -193,6 +193,26 @@ class AnyView {
   friend struct detail::AnyUnsafe;
 };
 
+namespace detail {
+/*!
+ * \brief The owned form of a borrowed string view (a new String or Bytes) or of an
+ *  ObjectRValueRef (its object, stolen: the referenced slot becomes null). Out of line so that
+ *  Any(const AnyView&) stays small enough to inline on call paths.
+ */
+TVM_FFI_NOINLINE inline void OwnBorrowedView(const TVMFFIAny& view, TVMFFIAny* out) {
+  if (view.type_index == kTVMFFIObjectRValueRef) {
+    TVMFFIObject** slot = static_cast<TVMFFIObject**>(view.v_ptr);
+    if (*slot == nullptr) TVM_FFI_THROW(InternalError) << "RValueRef already moved";
+    out->type_index = (*slot)->type_index;
+    out->zero_padding = 0;
+    out->v_obj = *slot;
+    *slot = nullptr;
+    return;
+  }
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFIAnyViewToOwnedAny(&view, out));
+}
+}  // namespace detail
+
 /*! \brief An owned value: holds one strong reference to a stored object. */
 class Any {
  public:
@@ -212,7 +232,12 @@ class Any {
     Any(std::move(other)).swap(*this);
     return *this;
   }
-  /*! \brief Take ownership of a view's value (borrowed strings become owned ones). */
+  /*!
+   * \brief Take ownership of a view's value: objects get a reference, borrowed strings become
+   *  owned ones, and an ObjectRValueRef gives up its object (the referenced slot becomes null,
+   *  so the new Any may be its only owner; InternalError "RValueRef already moved" when the
+   *  slot is already null).
+   */
   Any(const AnyView& other) {  // NOLINT(runtime/explicit)
     if (other.data_.type_index >= kTVMFFIStaticObjectBegin) {
       data_ = other.data_;
@@ -220,7 +245,7 @@ class Any {
     } else if (other.data_.type_index == kTVMFFIRawStr ||
                other.data_.type_index == kTVMFFIByteArrayPtr ||
                other.data_.type_index == kTVMFFIObjectRValueRef) {
-      TVM_FFI_CHECK_SAFE_CALL(TVMFFIAnyViewToOwnedAny(&other.data_, &data_));
+      detail::OwnBorrowedView(other.data_, &data_);
     } else {
       data_ = other.data_;
     }
@@ -342,7 +367,7 @@ struct TypeTraits<AnyView> : TypeTraitsBase {
   static std::optional<AnyView> TryCastFromAnyView(const TVMFFIAny* src) {
     return AnyView::CopyFromTVMFFIAny(*src);
   }
-  static std::string TypeStr() { return "Any"; }
+  static std::string TypeStr() { return "AnyView"; }
   static std::string TypeSchema() { return detail::SchemaOf("Any"); }
 };
 

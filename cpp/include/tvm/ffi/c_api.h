@@ -435,6 +435,10 @@ TVM_FFI_DLL TVMFFICustomAllocator* TVMFFIGetCustomAllocator(void);
 TVM_FFI_DLL int TVMFFISetCustomAllocator(TVMFFICustomAllocator* allocator);
 
 /* Type registry */
+/*!
+ * \brief The index registered for type_key; an unknown key returns -1 with a
+ *  raised InternalError "Check failed: ... Cannot find type `<key>`".
+ */
 TVM_FFI_DLL int TVMFFITypeKeyToIndex(const TVMFFIByteArray* type_key, int32_t* out_tindex);
 TVM_FFI_DLL int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key,
                                               int32_t static_type_index, int32_t type_depth,

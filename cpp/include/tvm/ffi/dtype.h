@@ -118,39 +118,20 @@ struct TypeTraits<DLDataType> : TypeTraitsBase {
   static bool CheckAnyStrict(const TVMFFIAny* src) { return src->type_index == kTVMFFIDataType; }
   static DLDataType CopyFromAnyViewAfterCheck(const TVMFFIAny* src) { return src->v_dtype; }
   static DLDataType MoveFromAnyAfterCheck(TVMFFIAny* src) { return src->v_dtype; }
+  // Any text or byte string converts through the parser, whose ValueError ("unknown dtype
+  // `<s>`") propagates: a string argument that is not a dtype is bad input, not a type mismatch.
   static std::optional<DLDataType> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == kTVMFFIDataType) return src->v_dtype;
     std::string_view text;
-    if (StringOf(src, &text)) {
-      DLDataType out;
-      if (detail::TryParseDLDataType(text, &out)) return out;
-    }
-    return std::nullopt;
-  }
-  static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
-    std::string_view text;
-    if (StringOf(src, &text)) {
-      // The string was the right kind of value; say why it did not convert.
-      std::string info = "str (not a valid dtype: \"";
-      info.append(text.data(), text.size());
-      info += "\")";
-      return info;
-    }
-    return detail::AnyTypeStr(src);
+    bool is_bytes = false;
+    if (!detail::AnyStringView(src, &text, &is_bytes)) return std::nullopt;
+    TVMFFIByteArray bytes{text.data(), text.size()};
+    DLDataType out;
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFIDataTypeFromString(&bytes, &out));
+    return out;
   }
   static std::string TypeStr() { return "DataType"; }
   static std::string TypeSchema() { return detail::SchemaOf("DataType"); }
-
- private:
-  // The text of a string cell (borrowed, small or heap); bytes do not count.
-  static bool StringOf(const TVMFFIAny* src, std::string_view* out) {
-    if (src->type_index != kTVMFFIRawStr && src->type_index != kTVMFFISmallStr &&
-        src->type_index != kTVMFFIStr) {
-      return false;
-    }
-    bool is_bytes = false;
-    return detail::AnyStringView(src, out, &is_bytes);
-  }
 };
 
 /*!

@@ -449,7 +449,7 @@ inline std::vector<String> Function::ListGlobalNames() {
 
 /*!
  * \brief The runtime type index registered for a type key (TVMFFITypeKeyToIndex); an
- *  unknown key raises the runtime's error.
+ *  unknown key throws the runtime's InternalError "... Cannot find type `<key>`".
  */
 inline int32_t TypeKeyToIndex(std::string_view type_key) {
   TVMFFIByteArray key{type_key.data(), type_key.size()};

@@ -587,7 +587,7 @@ struct TypeTraits<std::string> : TypeTraitsBase {
     if (detail::AnyStringView(src, &view, &is_bytes)) return std::string(view);
     return std::nullopt;
   }
-  static std::string TypeStr() { return "str"; }
+  static std::string TypeStr() { return "std::string"; }
   static std::string TypeSchema() { return detail::SchemaOf("ffi.String"); }
 };
 
@@ -619,7 +619,7 @@ struct TypeTraits<const char*> : TypeTraitsBase {
     if (CheckAnyStrict(src)) return CopyFromAnyViewAfterCheck(src);
     return std::nullopt;
   }
-  static std::string TypeStr() { return "str"; }
+  static std::string TypeStr() { return "const char*"; }
   static std::string TypeSchema() { return detail::SchemaOf("const char*"); }
 };
 
@@ -660,7 +660,7 @@ struct TypeTraits<char[N]> : TypeTraitsBase {
   static void CopyToAnyView(const char (&src)[N], TVMFFIAny* r) {
     TypeTraits<const char*>::CopyToAnyView(src, r);
   }
-  static std::string TypeStr() { return "str"; }
+  static std::string TypeStr() { return "const char*"; }
   static std::string TypeSchema() { return detail::SchemaOf("const char*"); }
 };
 

@@ -10,9 +10,11 @@
  *   MoveFromAnyAfterCheck(cell)           steal a T out of an owning cell
  *   TryCastFromAnyView(cell)              read with the documented conversions
  *                                         (int -> float, bool <-> int, str -> dtype ...)
- *   TypeStr()                             the user-facing name ("int", "Array<str>")
+ *   TypeStr()                             the name in signatures ("int", "Array<str>",
+ *                                         "ffi.Function": object types print their key)
  *   TypeSchema()                          the JSON schema ({"type":"int"})
- *   GetMismatchTypeInfo(cell)             what was found instead, for errors
+ *   GetMismatchTypeInfo(cell)             what was found instead, for errors (the type
+ *                                         key of the cell, "Array[index 1: float]")
  * Other headers (string.h, containers, tensor) add specializations.
  */
 #ifndef TVM_FFI_TYPE_TRAITS_H_
@@ -142,63 +144,11 @@ using TypeTraitsNoCR = TypeTraits<std::remove_const_t<std::remove_reference_t<T>
 
 namespace detail {
 
-/*! \brief The name users know for a type key ("ffi.Array" -> "Array"). */
-inline std::string TypeKeyToUserStr(std::string_view key) {
-  if (key == "ffi.String" || key == "ffi.SmallStr" || key == "const char*") return "str";
-  if (key == "ffi.Bytes" || key == "ffi.SmallBytes" || key == "TVMFFIByteArray*") return "bytes";
-  if (key.substr(0, 4) == "ffi." && key.find('.', 4) == std::string_view::npos) {
-    return std::string(key.substr(4));
-  }
-  return std::string(key);
-}
-
-/*! \brief The user-facing name of the type stored at a type index. */
-inline std::string TypeIndexToUserStr(int32_t index) {
-  switch (index) {
-    case kTVMFFIAny:
-      return "Any";
-    case kTVMFFINone:
-      return "None";
-    case kTVMFFIInt:
-      return "int";
-    case kTVMFFIBool:
-      return "bool";
-    case kTVMFFIFloat:
-      return "float";
-    case kTVMFFIOpaquePtr:
-      return "void*";
-    case kTVMFFIDataType:
-      return "DataType";
-    case kTVMFFIDevice:
-      return "Device";
-    case kTVMFFIDLTensorPtr:
-      return "DLTensor*";
-    case kTVMFFIRawStr:
-    case kTVMFFISmallStr:
-    case kTVMFFIStr:
-      return "str";
-    case kTVMFFIByteArrayPtr:
-    case kTVMFFISmallBytes:
-    case kTVMFFIBytes:
-      return "bytes";
-    case kTVMFFIObjectRValueRef:
-      return "ObjectRValueRef";
-    default:
-      break;
-  }
-  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(index);
-  if (info == nullptr) return "<unknown type " + std::to_string(index) + ">";
-  return TypeKeyToUserStr(std::string_view(info->type_key.data, info->type_key.size));
-}
-
-/*! \brief The user-facing name of the value's type (looks through rvalue refs). */
-inline std::string AnyTypeStr(const TVMFFIAny* src) {
-  if (src->type_index == kTVMFFIObjectRValueRef) {
-    TVMFFIObject* obj = *static_cast<TVMFFIObject**>(src->v_ptr);
-    return obj ? TypeIndexToUserStr(obj->type_index) : "None";
-  }
-  return TypeIndexToUserStr(src->type_index);
-}
+/*!
+ * \brief The type key of the value in a cell, which is what mismatch messages print as the
+ *  type found: "int", "None", "const char*", "ffi.SmallStr", "ffi.Array", "test.Int".
+ */
+inline std::string AnyTypeStr(const TVMFFIAny* src) { return TypeIndexToTypeKey(src->type_index); }
 
 /*! \brief The object held by a cell (looking through rvalue refs), or nullptr. */
 inline TVMFFIObject* AnyObjectOrNull(const TVMFFIAny* src) {
@@ -615,7 +565,7 @@ struct ObjectRefTypeTraitsBase : TypeTraitsBase {
     }
     return std::nullopt;
   }
-  static std::string TypeStr() { return detail::TypeKeyToUserStr(ContainerType::_type_key); }
+  static std::string TypeStr() { return ContainerType::_type_key; }
   static std::string TypeSchema() { return detail::SchemaOf(ContainerType::_type_key); }
 };
 
@@ -739,10 +689,7 @@ struct ObjectPtrTypeTraitsBase : TypeTraitsBase {
     if (CheckAnyStrict(src)) return CopyFromAnyViewAfterCheck(src);
     return std::nullopt;
   }
-  static std::string TypeStr() {
-    std::string base = detail::TypeKeyToUserStr(T::_type_key);
-    return kNullable ? "Optional<" + base + ">" : base;
-  }
+  static std::string TypeStr() { return T::_type_key; }
   static std::string TypeSchema() {
     return kNullable ? detail::SchemaWithArgs("Optional", {detail::SchemaOf(T::_type_key)})
                      : detail::SchemaOf(T::_type_key);

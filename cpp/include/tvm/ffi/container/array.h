@@ -44,6 +44,11 @@
 
 TVM_FFI_NAMESPACE_BEGIN
 
+namespace detail {
+/*! \brief Slots of an empty Array: Array() and make_object<ArrayObj>() start with this many. */
+inline constexpr int64_t kArrayInitCapacity = 4;
+}  // namespace detail
+
 /*! \brief The object behind Array and Tuple: header + TVMFFISeqCell, slots in place. */
 class ArrayObj : public detail::SeqBaseObj {
  public:
@@ -71,6 +76,15 @@ class ArrayObj : public detail::SeqBaseObj {
     return detail::SeqStealFrom<ArrayObj>(from, cap);
   }
 };
+
+/*!
+ * \brief make_object<ArrayObj>(): an empty ArrayObj with room for 4 elements (the initial
+ *  capacity of every default-constructed Array; growth doubles it).
+ */
+template <>
+inline ObjectPtr<ArrayObj> make_object<ArrayObj>() {
+  return detail::SeqAllocInplace<ArrayObj>(detail::kArrayInitCapacity);
+}
 
 namespace detail {
 template <typename T>
@@ -102,8 +116,8 @@ class Array : public ObjectRef {
   static constexpr bool _type_is_nullable = false;
   static constexpr bool _type_custom_any_traits = true;
 
-  /*! \brief An empty array. */
-  Array() : ObjectRef(detail::SeqAllocInplace<ArrayObj>(0)) {}
+  /*! \brief An empty array with capacity 4. */
+  Array() : ObjectRef(make_object<ArrayObj>()) {}
   Array(const Array&) = default;
   Array(Array&&) = default;
   Array& operator=(const Array&) = default;
@@ -144,8 +158,8 @@ class Array : public ObjectRef {
     ObjectPtr<ArrayObj> p = detail::SeqAllocInplace<ArrayObj>(n);
     for (; first != last; ++first) {
       if (p->SeqCell()->size == p->SeqCell()->capacity) {
-        p = detail::SeqStealFrom<ArrayObj>(p.get(),
-                                           std::max<int64_t>(4, p->SeqCell()->capacity * 2));
+        p = detail::SeqStealFrom<ArrayObj>(
+            p.get(), std::max<int64_t>(detail::kArrayInitCapacity, p->SeqCell()->capacity * 2));
       }
       p->AppendCellUnchecked(detail::SeqToCell<T>(*first));
     }
@@ -369,7 +383,8 @@ class Array : public ObjectRef {
   void AppendCells(detail::CellBuffer* cells) {
     int64_t need = static_cast<int64_t>(size()) + cells->size();
     int64_t cap = static_cast<int64_t>(capacity());
-    if (need > cap && data_.unique()) need = std::max<int64_t>(need, std::max<int64_t>(4, cap * 2));
+    if (need > cap && data_.unique())
+      need = std::max<int64_t>(need, std::max<int64_t>(detail::kArrayInitCapacity, cap * 2));
     ArrayObj* p = CopyOnWrite(need);
     p->InsertCellsUnchecked(p->SeqCell()->size, cells->data(), cells->size());
     cells->release();
@@ -383,7 +398,8 @@ class Array : public ObjectRef {
     }
     int64_t need = n + cells->size();
     int64_t cap = static_cast<int64_t>(capacity());
-    if (need > cap && data_.unique()) need = std::max<int64_t>(need, std::max<int64_t>(4, cap * 2));
+    if (need > cap && data_.unique())
+      need = std::max<int64_t>(need, std::max<int64_t>(detail::kArrayInitCapacity, cap * 2));
     ArrayObj* p = CopyOnWrite(need);
     p->InsertCellsUnchecked(pos, cells->data(), cells->size());
     cells->release();
@@ -445,7 +461,9 @@ struct SeqTypeTraitsBase : TypeTraitsBase {
     if (raw->type_index == kOtherIndex) return Wrap(SeqConvertElements<T, Obj>(AsSeq(raw), 0));
     return std::nullopt;
   }
-  static std::string GetMismatchTypeInfo(const TVMFFIAny* src) { return SeqMismatchInfo<T>(src); }
+  static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
+    return SeqMismatchInfo<T>(src, Obj::_type_index == kTVMFFIList ? "List" : "Array");
+  }
 
  private:
   static const SeqBaseObj* AsSeq(TVMFFIObject* obj) {

@@ -173,37 +173,6 @@ inline void MapFreeDenseStorage(void* data) { delete[] static_cast<DenseMapBlock
   TVM_FFI_UNREACHABLE();  // the builder above throws
 }
 
-/*! \brief A printable form of a key for error messages: strings quoted, numbers as digits. */
-inline std::string MapKeyRepr(const TVMFFIAny* key) {
-  std::string_view s;
-  bool is_bytes;
-  if (AnyStringView(key, &s, &is_bytes)) {
-    std::string out = is_bytes ? "b\"" : "\"";
-    for (char c : s) {
-      if (c == '"' || c == '\\') out += '\\';
-      out += c;
-    }
-    out += '"';
-    return out;
-  }
-  switch (key->type_index) {
-    case kTVMFFIInt:
-      return std::to_string(key->v_int64);
-    case kTVMFFIBool:
-      return key->v_int64 ? "True" : "False";
-    case kTVMFFINone:
-      return "None";
-    case kTVMFFIFloat: {
-      std::ostringstream os;
-      os.precision(17);
-      os << key->v_float64;
-      return os.str();
-    }
-    default:
-      return "<" + AnyTypeStr(key) + ">";
-  }
-}
-
 }  // namespace detail
 
 /*!
@@ -916,6 +885,36 @@ inline const MapCore* MapCoreOf(const TVMFFIObject* obj) {
   return nullptr;
 }
 
+/*!
+ * \brief What a Map or Dict that does not convert to <kind><K, V> holds: the
+ *  first key or value that does not convert, as "Map[some key is <X>, V]" or
+ *  "Map[K, some value is <X>]" (X from the element's traits). Any other value:
+ *  its type key.
+ */
+template <typename K, typename V>
+inline std::string MapMismatchInfo(const TVMFFIAny* src, const char* kind) {
+  const MapCore* core = MapCoreOf(AnyObjectOrNull(src));
+  if (core == nullptr) return AnyTypeStr(src);
+  for (uint64_t i = core->BeginIndex(); i != core->EndIndex(); i = core->NextIndex(i)) {
+    const MapEntry& e = core->KVAt(i);
+    if constexpr (!std::is_same_v<K, Any>) {
+      if (!TypeTraits<K>::CheckAnyStrict(&e.key) &&
+          !TypeTraits<K>::TryCastFromAnyView(&e.key).has_value()) {
+        return std::string(kind) + "[some key is " + TypeTraits<K>::GetMismatchTypeInfo(&e.key) +
+               ", V]";
+      }
+    }
+    if constexpr (!std::is_same_v<V, Any>) {
+      if (!TypeTraits<V>::CheckAnyStrict(&e.value) &&
+          !TypeTraits<V>::TryCastFromAnyView(&e.value).has_value()) {
+        return std::string(kind) + "[K, some value is " +
+               TypeTraits<V>::GetMismatchTypeInfo(&e.value) + "]";
+      }
+    }
+  }
+  return AnyTypeStr(src);
+}
+
 /*! \brief Read an element as T, with a TypeError if it is not one (a Dict may be changed through an
  *  untyped alias). */
 template <typename T>
@@ -1151,24 +1150,10 @@ struct MapTypeTraitsBase : ObjectRefTypeTraitsBase<RefT> {
     return RefT(std::move(out));
   }
 
-  // Names the first key or value that cannot be converted, e.g. Map[key "b": str].
+  // Names the first key or value that cannot be converted, under the target's name:
+  // "Map[some key is int, V]", "Dict[K, some value is ffi.SmallStr]".
   static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
-    TVMFFIObject* obj = AnyObjectOrNull(src);
-    const MapCore* core = MapCoreOf(obj);
-    if (core == nullptr) return AnyTypeStr(src);
-    const char* name = obj->type_index == kTVMFFIMap ? "Map" : "Dict";
-    for (uint64_t i = core->BeginIndex(); i != core->EndIndex(); i = core->NextIndex(i)) {
-      const MapEntry& e = core->KVAt(i);
-      if (!TypeTraits<K>::TryCastFromAnyView(&e.key).has_value()) {
-        return std::string(name) + "[key " + MapKeyRepr(&e.key) + ": " +
-               TypeTraits<K>::GetMismatchTypeInfo(&e.key) + "]";
-      }
-      if (!TypeTraits<V>::TryCastFromAnyView(&e.value).has_value()) {
-        return std::string(name) + "[value of key " + MapKeyRepr(&e.key) + ": " +
-               TypeTraits<V>::GetMismatchTypeInfo(&e.value) + "]";
-      }
-    }
-    return AnyTypeStr(src);
+    return MapMismatchInfo<K, V>(src, RefT::kContainerName);
   }
 
   static std::string TypeStr() {

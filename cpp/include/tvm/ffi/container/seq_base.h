@@ -517,11 +517,6 @@ inline const SeqBaseObj* SeqObjectOf(const TVMFFIAny* src, bool accept_list) {
   return nullptr;
 }
 
-/*! \brief The user name of a sequence object type ("Array" or "List"). */
-inline const char* SeqKindName(const SeqBaseObj* obj) {
-  return obj->type_index() == kTVMFFIList ? "List" : "Array";
-}
-
 /*!
  * \brief Convert every element of src with T's TryCastFromAnyView into a new
  *  Obj; elements before `first` are known strict and are copied as they are.
@@ -554,11 +549,13 @@ inline ObjectPtr<Obj> SeqConvertElements(const SeqBaseObj* src, int64_t first) {
 }
 
 /*!
- * \brief What a mismatching sequence holds, e.g. "Array[index 1: float]":
- *  the first element that does not convert to T, described by T's traits.
+ * \brief What a mismatching sequence holds, e.g. "Array[index 1: float]": the
+ *  first element that does not convert to T, described by T's traits. `kind`
+ *  is the name of the target container ("Array" or "List"), whatever the
+ *  sequence kind of src.
  */
 template <typename T>
-inline std::string SeqMismatchInfo(const TVMFFIAny* src) {
+inline std::string SeqMismatchInfo(const TVMFFIAny* src, const char* kind) {
   const SeqBaseObj* obj = SeqObjectOf(src, true);
   if (obj == nullptr) return AnyTypeStr(src);
   if constexpr (!kSeqAcceptsAll<T>) {
@@ -566,7 +563,7 @@ inline std::string SeqMismatchInfo(const TVMFFIAny* src) {
     for (int64_t i = 0; i < obj->SeqCell()->size; ++i) {
       if (TypeTraits<T>::CheckAnyStrict(s + i)) continue;
       if (TypeTraits<T>::TryCastFromAnyView(s + i).has_value()) continue;
-      return std::string(SeqKindName(obj)) + "[index " + std::to_string(i) + ": " +
+      return std::string(kind) + "[index " + std::to_string(i) + ": " +
              TypeTraits<T>::GetMismatchTypeInfo(s + i) + "]";
     }
   }

@@ -260,18 +260,6 @@ struct TypeTraits<Shape> : ObjectRefTypeTraitsBase<Shape> {
     }
     return Shape(values);
   }
-  static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
-    std::string found = detail::AnyTypeStr(src);
-    if (const TVMFFISeqCell* seq = SeqCellOf(src)) {
-      int64_t bad = FirstNonInt(seq);
-      if (bad >= 0) {
-        const TVMFFIAny* slots = static_cast<const TVMFFIAny*>(seq->data);
-        found += " (element #" + std::to_string(bad) + " is `" + detail::AnyTypeStr(&slots[bad]) +
-                 "`, not `int`)";
-      }
-    }
-    return found;
-  }
 
  private:
   // The sequence cell of an Array or List (docs/abi.md §2.4), or nullptr.

@@ -198,8 +198,8 @@ struct TupleTraitsHelper {
         TypeTraits<T>::TryCastFromAnyView(cell).has_value()) {
       return true;
     }
-    *result = std::string(SeqKindName(seq)) + "[index " + std::to_string(i) + ": " +
-              TypeTraits<T>::GetMismatchTypeInfo(cell) + "]";
+    *result =
+        "Array[index " + std::to_string(i) + ": " + TypeTraits<T>::GetMismatchTypeInfo(cell) + "]";
     return false;
   }
   static std::string TypeStrs() {
@@ -253,8 +253,7 @@ struct TypeTraits<Tuple<Types...>> : TypeTraitsBase {
     const detail::SeqBaseObj* seq = detail::SeqObjectOf(src, true);
     if (seq == nullptr) return detail::AnyTypeStr(src);
     if (seq->SeqCell()->size != kSize) {
-      return std::string(detail::SeqKindName(seq)) + "[size " +
-             std::to_string(seq->SeqCell()->size) + "]";
+      return "Array[size=" + std::to_string(seq->SeqCell()->size) + "]";
     }
     std::string r = Helper::Mismatch(seq, Indices{});
     return r.empty() ? detail::AnyTypeStr(src) : r;

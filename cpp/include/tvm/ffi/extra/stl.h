@@ -98,6 +98,34 @@ inline const SeqBaseObj* StlStrictArray(const TVMFFIAny* src) {
   return static_cast<const SeqBaseObj*>(reinterpret_cast<const Object*>(src->v_obj));
 }
 
+/*! \brief The name of an STL template in signatures ("std::vector", "std::map", ...). */
+template <typename Self>
+struct StlTemplateName;
+template <typename T, typename Alloc>
+struct StlTemplateName<std::vector<T, Alloc>> {
+  static constexpr const char* value = "std::vector";
+};
+template <typename T, size_t N>
+struct StlTemplateName<std::array<T, N>> {
+  static constexpr const char* value = "std::array";
+};
+template <typename... Ts>
+struct StlTemplateName<std::tuple<Ts...>> {
+  static constexpr const char* value = "std::tuple";
+};
+template <typename A, typename B>
+struct StlTemplateName<std::pair<A, B>> {
+  static constexpr const char* value = "std::pair";
+};
+template <typename K, typename V, typename Cmp, typename Alloc>
+struct StlTemplateName<std::map<K, V, Cmp, Alloc>> {
+  static constexpr const char* value = "std::map";
+};
+template <typename K, typename V, typename Hash, typename Eq, typename Alloc>
+struct StlTemplateName<std::unordered_map<K, V, Hash, Eq, Alloc>> {
+  static constexpr const char* value = "std::unordered_map";
+};
+
 /*! \brief Rules shared by std::vector<T> and std::array<T, N> (N < 0: any size). */
 template <typename Self, typename T, int64_t N>
 struct StlSeqTraits : StlNoViewTraitsBase<Self> {
@@ -147,11 +175,15 @@ struct StlSeqTraits : StlNoViewTraitsBase<Self> {
   static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
     const SeqBaseObj* seq = SeqObjectOf(src, true);
     if (seq != nullptr && N >= 0 && seq->SeqCell()->size != N) {
-      return std::string(SeqKindName(seq)) + "[size " + std::to_string(seq->SeqCell()->size) + "]";
+      return "Array[size=" + std::to_string(seq->SeqCell()->size) + "]";
     }
-    return SeqMismatchInfo<T>(src);
+    return SeqMismatchInfo<T>(src, "Array");
   }
-  static std::string TypeStr() { return "Array<" + TypeTraits<T>::TypeStr() + ">"; }
+  static std::string TypeStr() {
+    std::string s = std::string(StlTemplateName<Self>::value) + "<" + TypeTraits<T>::TypeStr();
+    if constexpr (N >= 0) s += ", " + std::to_string(N);
+    return s + ">";
+  }
   static std::string TypeSchema() {
     return SchemaWithArgs("ffi.Array", {TypeTraits<T>::TypeSchema()});
   }
@@ -187,12 +219,14 @@ struct StlTupleTraits : StlNoViewTraitsBase<Self> {
     const SeqBaseObj* seq = SeqObjectOf(src, true);
     if (seq == nullptr) return AnyTypeStr(src);
     if (seq->SeqCell()->size != kSize) {
-      return std::string(SeqKindName(seq)) + "[size " + std::to_string(seq->SeqCell()->size) + "]";
+      return "Array[size=" + std::to_string(seq->SeqCell()->size) + "]";
     }
     std::string r = Helper::Mismatch(seq, Indices{});
     return r.empty() ? AnyTypeStr(src) : r;
   }
-  static std::string TypeStr() { return "Tuple<" + Helper::TypeStrs() + ">"; }
+  static std::string TypeStr() {
+    return std::string(StlTemplateName<Self>::value) + "<" + Helper::TypeStrs() + ">";
+  }
   static std::string TypeSchema() {
     return SchemaWithArgs("ffi.Array", {TypeTraits<Ts>::TypeSchema()...});
   }
@@ -253,27 +287,13 @@ struct StlMapTraits : StlNoViewTraitsBase<Self> {
     }
     return out;
   }
-  // Names the first key or value that does not convert, e.g. Map[key "b": str].
+  // Names the first key or value that does not convert, e.g. "Map[K, some value is float]".
   static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
-    TVMFFIObject* obj = AnyObjectOrNull(src);
-    const MapCore* core = MapCoreOf(obj);
-    if (core == nullptr) return AnyTypeStr(src);
-    const char* name = obj->type_index == kTVMFFIMap ? "Map" : "Dict";
-    for (uint64_t i = core->BeginIndex(); i != core->EndIndex(); i = core->NextIndex(i)) {
-      const MapEntry& e = core->KVAt(i);
-      if (!StlElemFrom<K>(&e.key).has_value()) {
-        return std::string(name) + "[key " + MapKeyRepr(&e.key) + ": " +
-               TypeTraits<K>::GetMismatchTypeInfo(&e.key) + "]";
-      }
-      if (!StlElemFrom<V>(&e.value).has_value()) {
-        return std::string(name) + "[value of key " + MapKeyRepr(&e.key) + ": " +
-               TypeTraits<V>::GetMismatchTypeInfo(&e.value) + "]";
-      }
-    }
-    return AnyTypeStr(src);
+    return MapMismatchInfo<K, V>(src, "Map");
   }
   static std::string TypeStr() {
-    return "Map<" + TypeTraits<K>::TypeStr() + ", " + TypeTraits<V>::TypeStr() + ">";
+    return std::string(StlTemplateName<Self>::value) + "<" + TypeTraits<K>::TypeStr() + ", " +
+           TypeTraits<V>::TypeStr() + ">";
   }
   static std::string TypeSchema() {
     return SchemaWithArgs("ffi.Map", {TypeTraits<K>::TypeSchema(), TypeTraits<V>::TypeSchema()});
@@ -352,7 +372,7 @@ struct TypeTraits<std::optional<T>> : TypeTraitsBase {
   static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
     return Inner::GetMismatchTypeInfo(src);
   }
-  static std::string TypeStr() { return "Optional<" + Inner::TypeStr() + ">"; }
+  static std::string TypeStr() { return "std::optional<" + Inner::TypeStr() + ">"; }
   static std::string TypeSchema() {
     return detail::SchemaWithArgs("Optional", {Inner::TypeSchema()});
   }
@@ -400,7 +420,7 @@ struct TypeTraits<std::variant<Ts...>> : TypeTraitsBase {
     return out;
   }
   static std::string TypeStr() {
-    std::string s = "Variant<";
+    std::string s = "std::variant<";
     bool first = true;
     ((s += (first ? "" : ", ") + TypeTraits<Ts>::TypeStr(), first = false), ...);
     return s + ">";
@@ -458,7 +478,12 @@ struct TypeTraits<std::function<R(Args...)>> : TypeTraitsBase {
   static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
     return FuncTraits::GetMismatchTypeInfo(src);
   }
-  static std::string TypeStr() { return FuncTraits::TypeStr(); }
+  static std::string TypeStr() {
+    std::string s = "std::function<" + detail::Type2Str<R>::v() + "(";
+    bool first = true;
+    ((s += (first ? "" : ", ") + detail::Type2Str<Args>::v(), first = false), ...);
+    return s + ")>";
+  }
   static std::string TypeSchema() { return TypedFunction<R(Args...)>::Schema(); }
 
  private:
