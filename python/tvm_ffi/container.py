@@ -25,10 +25,7 @@ MISSING = core.MISSING
 class CContainerBase(Object):
     """Common base of Array, List, Map and Dict."""
 
-    # Other FFI objects take no weak references; containers do, because the exchange-API
-    # tag of a container returned to a framework lives in a table keyed by a weak reference
-    # to its wrapper (cython/exchange.pxi).
-    __slots__ = ("__weakref__",)
+    __slots__ = ()
 
 
 core.CContainerBase = CContainerBase

@@ -1,9 +1,6 @@
 """The class hierarchy of python_api.md §4.1: CObject is the root of every FFI handle class;
 Object (registered types, containers, Module) derives from it, while Function, Tensor, Error
-and OpaquePyObject derive from CObject only. FFI objects take no weak references, except the
-containers, whose exchange-API tags are kept through one."""
-
-import weakref
+and OpaquePyObject derive from CObject only."""
 
 import numpy as np
 import pytest
@@ -109,36 +106,3 @@ def test_function_converts_to_an_object_field_of_type_any_object():
 def test_registering_a_class_outside_the_hierarchy_is_type_error():
     with pytest.raises(TypeError, match="expects a subclass of tvm_ffi.core.CObject, got"):
         core._register_object_class(64, int)
-
-
-@pytest.mark.parametrize(
-    "make",
-    [
-        _function,
-        _error,
-        lambda: tvm_ffi.from_dlpack(np.zeros(2, dtype="float32")),
-        lambda: tvm_ffi.testing.TestIntPair(1, 2),
-        lambda: tvm_ffi.convert({1, 2}),
-    ],
-    ids=["Function", "Error", "Tensor", "registered", "OpaquePyObject"],
-)
-def test_ffi_objects_reject_weak_references(make):
-    obj = make()
-    with pytest.raises(TypeError, match="cannot create weak reference"):
-        weakref.ref(obj)
-
-
-def test_undecorated_object_subclass_rejects_weak_references():
-    class Sub(tvm_ffi.Object):
-        pass
-
-    with pytest.raises(TypeError, match="cannot create weak reference"):
-        weakref.ref(Sub())
-
-
-def test_containers_take_weak_references_for_their_exchange_tags():
-    arr = tvm_ffi.Array([1])
-    ref = weakref.ref(arr)
-    assert ref() is arr
-    del arr
-    assert ref() is None

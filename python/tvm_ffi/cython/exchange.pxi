@@ -20,15 +20,9 @@ def _drop_tag(key, ref):
 
 cdef int tag_container(object obj, const DLPackExchangeAPI* api) except -1:
     key = id(obj)
-    try:
-        ref = _weakref.ref(obj, _functools.partial(_drop_tag, key))
-    except TypeError:
-        # A class registered for a container type without CContainerBase (no weak
-        # references): its elements read as tvm_ffi values, untagged.
-        return 0
     if key not in _EXCHANGE_TAGS:
         TVMFFIPyTagCountAdd(1)
-    _EXCHANGE_TAGS[key] = (<uintptr_t>api, ref)
+    _EXCHANGE_TAGS[key] = (<uintptr_t>api, _weakref.ref(obj, _functools.partial(_drop_tag, key)))
     return 0
 
 

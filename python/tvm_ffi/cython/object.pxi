@@ -10,9 +10,8 @@ cdef list _RESOLVED_CLS = []
 cdef class CObject:
     """Base of every FFI object seen from Python (Object, Function, Tensor, Error,
     OpaquePyObject): holds one strong reference."""
-    # No __weakref__: FFI objects do not support weak references (python_api.md §4.1);
-    # CContainerBase adds one for the exchange tags (exchange.pxi).
     cdef TVMFFIObjectHandle chandle
+    cdef object __weakref__
 
     def __dealloc__(self):
         if self.chandle != NULL:
