@@ -238,6 +238,19 @@ function(tvm_ffi_install target)
   endif()
 endfunction()
 
+# tvm_ffi_keep_symbols_inside(<target>)
+#
+# On Linux, links a shared library so that it stays to itself when the toolchain
+# links libstdc++ statically into each library: the symbols of static archives
+# (with their process-wide GNU_UNIQUE facet ids) are not exported, and its calls
+# to inline functions (ErrorBuilder, ...) bind to its own copies, which use its
+# own libstdc++, rather than to another library's.
+function(tvm_ffi_keep_symbols_inside target)
+  if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
+    target_link_options(${target} PRIVATE "LINKER:--exclude-libs,ALL" "LINKER:-Bsymbolic-functions")
+  endif()
+endfunction()
+
 # tvm_ffi_add_module(<target> [OUTPUT_NAME <name>] SOURCES <src>...)
 #
 # Builds a loadable library <name>.so (no "lib" prefix; <name> defaults to
@@ -259,11 +272,5 @@ function(tvm_ffi_add_module target)
     PREFIX ""
     OUTPUT_NAME ${ARG_OUTPUT_NAME}
     POSITION_INDEPENDENT_CODE ON)
-  if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
-    # For toolchains that link libstdc++ statically into each module: the symbols of static
-    # archives (with their process-wide GNU_UNIQUE facet ids) stay inside the module, and its
-    # calls to inline functions (ErrorBuilder, ...) bind to its own copies, which use its own
-    # libstdc++, rather than to another module's.
-    target_link_options(${target} PRIVATE "LINKER:--exclude-libs,ALL" "LINKER:-Bsymbolic-functions")
-  endif()
+  tvm_ffi_keep_symbols_inside(${target})
 endfunction()

@@ -7,6 +7,7 @@ import shutil
 import pytest
 import tvm_ffi
 import tvm_ffi.cpp
+from gpu_toolchain import nvcc_available
 
 pytestmark = pytest.mark.skipif(
     shutil.which("c++") is None and shutil.which("g++") is None, reason="needs a C++ compiler"
@@ -187,17 +188,7 @@ def test_build_failure_message_starts_with_ninja_status(tmp_path):
         tvm_ffi.cpp.build_inline("broken_mod", cpp_sources="int f() { return nope; }")
 
 
-def _nvcc_available():
-    from tvm_ffi.cpp import _toolchain
-
-    try:
-        _toolchain.find_gpu_compiler("cuda")
-    except RuntimeError:
-        return False
-    return True
-
-
-@pytest.mark.skipif(not _nvcc_available(), reason="needs nvcc")
+@pytest.mark.skipif(not nvcc_available(), reason="needs nvcc")
 def test_cpp_and_cuda_sources_build_one_module():
     cuda = """
 __global__ void bump(int* x) { x[threadIdx.x] += 1; }

@@ -13,22 +13,11 @@ torch = pytest.importorskip("torch")
 
 import tvm_ffi  # noqa: E402
 import tvm_ffi.cpp  # noqa: E402
+from gpu_toolchain import nvcc_available  # noqa: E402
 
 if not torch.cuda.is_available():
     pytest.skip("needs a visible CUDA device", allow_module_level=True)
-
-
-def _nvcc_available():
-    from tvm_ffi.cpp import _toolchain
-
-    try:
-        _toolchain.find_gpu_compiler("cuda")
-    except RuntimeError:
-        return False
-    return True
-
-
-if not _nvcc_available():
+if not nvcc_available():
     pytest.skip("needs nvcc", allow_module_level=True)
 
 
