@@ -3,8 +3,10 @@
 torch releases with DLPack 1.3 (2.13 and later) set ``torch.Tensor.__dlpack_c_exchange_api__``
 themselves; then this module does nothing. Older ones either published the 1.2-style
 ``__c_dlpack_exchange_api__`` (an int address, wrapped here into the 1.3 capsule) or nothing, in
-which case the ``torch_c_dlpack_ext`` package is imported when installed. Without a table, torch
-tensors still work, through ``__dlpack__`` (slower, and calls get no framework allocator).
+which case the ``torch_c_dlpack_ext`` package is imported when installed, and failing that an
+addon library is compiled against the installed torch into the tvm-ffi cache (once: later
+processes load the cached file) and its table published. Without a table, torch tensors still
+work, through ``__dlpack__`` (slower, and calls get no framework allocator).
 When CUDA is available, ``torch.cuda.Stream`` also gets ``__cuda_stream__`` if it lacks one.
 
 ``import tvm_ffi`` never imports torch: when torch is already imported this runs then, else it
@@ -16,6 +18,7 @@ import ctypes
 import os
 import sys
 import threading
+import warnings
 
 from . import core
 
@@ -61,6 +64,130 @@ def _adopt_v12_table(tensor_cls):
     return True
 
 
+# ---- step 4: the addon compiled against the installed torch ----------------------------------
+
+_BUILD_FAILED = "Failed to JIT torch c dlpack extension, EnvTensorAllocator will not be enabled"
+_BUILD_SCRIPT = os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "utils", "_build_optional_torch_c_dlpack.py"
+)
+# Loaded addon libraries by path: ctypes never unloads them, and the published table lives in
+# the library, so it must stay loaded for the life of the process.
+_addons = {}
+_addons_lock = threading.Lock()
+
+
+def addon_library_name(torch_version, cxx11abi, variant):
+    """``libtorch_c_dlpack_addon_torch<major><minor>-<variant>-<hash8>.so``: the addon's file
+    name for a torch version string (``torch.__version__``), its C++11 ABI flag and its build
+    variant ("cpu", "cuda" or "rocm"). The hash covers the whole version and the ABI flag."""
+    import hashlib
+
+    if variant not in ("cpu", "cuda", "rocm"):
+        raise ValueError("variant must be 'cpu', 'cuda' or 'rocm', got %r" % (variant,))
+    parts = str(torch_version).split("+")[0].split(".")
+    if len(parts) < 2 or not parts[0].isdigit():
+        raise ValueError("cannot read major.minor from torch version %r" % (torch_version,))
+    minor = "".join(c for c in parts[1] if c.isdigit())
+    key = "%s|cxx11abi=%d" % (torch_version, int(bool(cxx11abi)))
+    digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:8]
+    return "libtorch_c_dlpack_addon_torch%s%s-%s-%s.so" % (parts[0], minor, variant, digest)
+
+
+def _torch_variant(torch):
+    version = getattr(torch, "version", None)
+    if getattr(version, "hip", None):
+        return "rocm"
+    if getattr(version, "cuda", None):
+        return "cuda"
+    return "cpu"
+
+
+def addon_path(torch, cache_dir=None):
+    """Where the addon for this torch lives: ``cache_dir`` or the tvm-ffi cache
+    ($TVM_FFI_CACHE_DIR, default ~/.cache/tvm-ffi), under the name of addon_library_name."""
+    if cache_dir is None:
+        from .cpp._build import cache_root
+
+        cache_dir = cache_root()
+    name = addon_library_name(
+        torch.__version__, torch._C._GLIBCXX_USE_CXX11_ABI, _torch_variant(torch)
+    )
+    return os.path.join(os.fspath(cache_dir), name)
+
+
+def load_addon(lib_path):
+    """Loads a built addon and returns its table as a ``"dlpack_exchange_api"`` capsule (the
+    value ``torch.Tensor.__dlpack_c_exchange_api__`` takes). OSError when it cannot be loaded,
+    RuntimeError when the table is missing or not DLPack 1.x."""
+    lib_path = os.path.abspath(os.fspath(lib_path))
+    with _addons_lock:
+        lib = _addons.get(lib_path)
+        if lib is None:
+            lib = ctypes.CDLL(lib_path)
+            _addons[lib_path] = lib
+    get_table = lib.TorchDLPackExchangeAPIPtr
+    get_table.restype = ctypes.c_uint64
+    get_table.argtypes = []
+    address = get_table()
+    if not address:
+        raise RuntimeError("%s: TorchDLPackExchangeAPIPtr() returned NULL" % lib_path)
+    major = ctypes.c_uint32.from_address(address).value
+    if major != 1:
+        raise RuntimeError(
+            "%s: DLPack exchange table of major version %d, expected 1" % (lib_path, major)
+        )
+    return _capsule_of_address(address)
+
+
+def _run_build_script(lib_path):
+    """Compiles the addon to lib_path in a subprocess; RuntimeError with its output on failure."""
+    import subprocess
+
+    env = dict(os.environ)
+    # The script imports tvm_ffi: no second build from there, and the same tvm_ffi as ours.
+    env["TVM_FFI_DISABLE_TORCH_C_DLPACK"] = "1"
+    package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_parent, env.get("PYTHONPATH")]))
+    cmd = [
+        sys.executable,
+        _BUILD_SCRIPT,
+        "--output-dir",
+        os.path.dirname(lib_path),
+        "--libname",
+        os.path.basename(lib_path),
+    ]
+    proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if proc.returncode != 0 or not os.path.isfile(lib_path):
+        raise RuntimeError(
+            proc.stdout.strip() or "the build script exited with %d" % proc.returncode
+        )
+
+
+def build_addon(torch, cache_dir=None):
+    """The addon library for the installed torch: the cached file when present, else built now
+    (under a lock file beside it, so parallel processes build it once). Returns its path;
+    raises RuntimeError (with the compiler's output) when the build fails."""
+    from .utils.lockfile import FileLock
+
+    lib_path = addon_path(torch, cache_dir)
+    if os.path.isfile(lib_path):
+        return lib_path
+    os.makedirs(os.path.dirname(lib_path), exist_ok=True)
+    with FileLock(lib_path + ".lock"):
+        if not os.path.isfile(lib_path):
+            _run_build_script(lib_path)
+    return lib_path
+
+
+def _jit_addon(torch):
+    """Step 4: the addon's capsule, or None after a warning when it cannot be built or loaded."""
+    try:
+        return load_addon(build_addon(torch))
+    except Exception as err:
+        warnings.warn("%s\n%s" % (_BUILD_FAILED, err), stacklevel=2)
+        return None
+
+
 def _publish(torch):
     """Steps of tensor_exchange.md 2.4 in order; True when torch.Tensor ends up with a table."""
     tensor_cls = torch.Tensor
@@ -71,8 +198,15 @@ def _publish(torch):
     try:
         import torch_c_dlpack_ext  # noqa: F401  (installs the attribute on import)
     except ImportError:
+        pass
+    else:
+        if hasattr(tensor_cls, _ATTR) or _adopt_v12_table(tensor_cls):
+            return True
+    capsule = _jit_addon(torch)
+    if capsule is None:
         return False
-    return hasattr(tensor_cls, _ATTR) or _adopt_v12_table(tensor_cls)
+    setattr(tensor_cls, _ATTR, capsule)
+    return True
 
 
 def _patch_cuda_stream(torch):
