@@ -50,7 +50,8 @@ def build_command(torch, output):
     abi = int(bool(torch._C._GLIBCXX_USE_CXX11_ABI))
     defines = ["-D_GLIBCXX_USE_CXX11_ABI=%d" % abi]
     if getattr(torch.version, "hip", None):
-        defines += ["-DTVM_FFI_TORCH_ADDON_ROCM", "-D__HIP_PLATFORM_AMD__", "-DUSE_ROCM"]
+        # Only the DLPack device type changes: the source needs no HIP headers.
+        defines.append("-DTVM_FFI_TORCH_ADDON_ROCM")
     # Our DLPack 1.3 header first (see the comment at the top of the source).
     includes = [libinfo.find_dlpack_include_path()]
     includes += cpp_extension.include_paths()

@@ -1,13 +1,14 @@
 /*
- * The DLPack C exchange table (DLPack 1.3, tensor_exchange.md section 2) for torch releases that
- * do not publish one themselves. tvm_ffi._optional_torch_c_dlpack compiles this file against the
- * installed torch (tvm_ffi/utils/_build_optional_torch_c_dlpack.py), loads the library and
- * stores the table returned by TorchDLPackExchangeAPIPtr() on torch.Tensor as
+ * The DLPack C exchange table (DLPack 1.3) for torch releases that do not publish one
+ * themselves (docs/python_calls.md, "The torch addon"). tvm_ffi._optional_torch_c_dlpack
+ * compiles this file against the installed torch (_build_optional_torch_c_dlpack.py), loads the
+ * library and stores the table returned by TorchDLPackExchangeAPIPtr() on torch.Tensor as
  * __dlpack_c_exchange_api__.
  *
  * Only ATen API that is stable across torch 2.x is used (getDLDataType / toScalarType, DataPtr,
- * Storage, Tensor::set_, THPVariable_*), so the file builds against the older releases that need
- * it. Every entry point catches all C++ exceptions: a table function must never throw.
+ * Storage, Tensor::set_, THPVariable_*, the device guard's current stream), so the file builds
+ * against the older releases that need it, without the CUDA toolkit headers. Every entry point
+ * catches all C++ exceptions: a table function must never throw.
  */
 // Our 1.3 header first: it defines the exchange table types, and its include guard is shared
 // with ATen's copy (an older torch ships DLPack 0.8 or 1.0 there, without them).
@@ -28,6 +29,8 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -278,6 +281,42 @@ int DLTensorFromPyObjectNoSync(void* py_object, DLTensor* out) {
   }
 }
 
+// c10::Stream::native_handle() (torch 2.4 and later) gives the raw CUDA/HIP stream without the
+// toolkit headers. Older releases have no such C++ call; there the addon asks Python for
+// torch.cuda.current_stream(device).cuda_stream.
+template <typename S, typename = void>
+struct HasNativeHandle : std::false_type {};
+template <typename S>
+struct HasNativeHandle<S, std::void_t<decltype(std::declval<const S&>().native_handle())>>
+    : std::true_type {};
+
+// On failure the Python error stays set (the caller may not hold the GIL).
+int StreamFromPython(int32_t device_id, void** out) {
+  PyGILState_STATE state = PyGILState_Ensure();
+  PyObject* module = PyImport_ImportModule("torch.cuda");
+  PyObject* stream =
+      module == nullptr ? nullptr : PyObject_CallMethod(module, "current_stream", "i", device_id);
+  PyObject* handle = stream == nullptr ? nullptr : PyObject_GetAttrString(stream, "cuda_stream");
+  void* result = handle == nullptr ? nullptr : PyLong_AsVoidPtr(handle);
+  int status = PyErr_Occurred() != nullptr ? -1 : 0;
+  Py_XDECREF(handle);
+  Py_XDECREF(stream);
+  Py_XDECREF(module);
+  PyGILState_Release(state);
+  if (status == 0) *out = result;
+  return status;
+}
+
+template <typename S>
+int RawStream(const S& stream, int32_t device_id, void** out) {
+  if constexpr (HasNativeHandle<S>::value) {
+    *out = stream.native_handle();
+    return 0;
+  } else {
+    return StreamFromPython(device_id, out);
+  }
+}
+
 int CurrentWorkStream(DLDeviceType device_type, int32_t device_id, void** out_current_stream) {
   try {
 #ifdef TVM_FFI_TORCH_ADDON_ROCM
@@ -285,15 +324,14 @@ int CurrentWorkStream(DLDeviceType device_type, int32_t device_id, void** out_cu
 #else
     const bool gpu = device_type == kDLCUDA;
 #endif
-    void* stream = nullptr;
     // A CPU-only torch has no CUDA device guard, and no streams to report.
-    if (gpu && c10::impl::hasDeviceGuardImpl(c10::DeviceType::CUDA)) {
-      c10::Device device(c10::DeviceType::CUDA, static_cast<c10::DeviceIndex>(device_id));
-      stream =
-          c10::impl::getDeviceGuardImpl(c10::DeviceType::CUDA)->getStream(device).native_handle();
+    if (!gpu || !c10::impl::hasDeviceGuardImpl(c10::DeviceType::CUDA)) {
+      *out_current_stream = nullptr;
+      return 0;
     }
-    *out_current_stream = stream;
-    return 0;
+    c10::Device device(c10::DeviceType::CUDA, static_cast<c10::DeviceIndex>(device_id));
+    c10::Stream stream = c10::impl::getDeviceGuardImpl(c10::DeviceType::CUDA)->getStream(device);
+    return RawStream(stream, device_id, out_current_stream);
   } catch (...) {
     // Callers may not hold the GIL here.
     PyGILState_STATE state = PyGILState_Ensure();
