@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import types
 
 import pytest
 import tvm_ffi
@@ -216,3 +217,36 @@ def test_hook_that_raises_is_reported_and_dropped():
         sys.unraisablehook = old_unraisable
     assert seen == [first]
     assert len(reported) == 1 and isinstance(reported[0].exc_value, RuntimeError)
+
+
+def fake_torch(cuda_available, stream_cls):
+    """A stand-in for the torch module as _patch_cuda_stream sees it (no CUDA here)."""
+    cuda = types.SimpleNamespace(is_available=lambda: cuda_available, Stream=stream_cls)
+    return types.SimpleNamespace(cuda=cuda)
+
+
+def test_cuda_stream_gets_cuda_stream_protocol_when_cuda_is_available():
+    class Stream:
+        cuda_stream = 0x1234
+
+    optional._patch_cuda_stream(fake_torch(True, Stream))
+    assert Stream().__cuda_stream__() == (0, 0x1234)
+
+
+def test_cuda_stream_is_not_patched_without_cuda():
+    class Stream:
+        cuda_stream = 1
+
+    optional._patch_cuda_stream(fake_torch(False, Stream))
+    assert not hasattr(Stream, "__cuda_stream__")
+
+
+def test_existing_cuda_stream_protocol_is_kept():
+    class Stream:
+        cuda_stream = 2
+
+        def __cuda_stream__(self):
+            return "own"
+
+    optional._patch_cuda_stream(fake_torch(True, Stream))
+    assert Stream().__cuda_stream__() == "own"
