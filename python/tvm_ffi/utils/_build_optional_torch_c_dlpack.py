@@ -104,6 +104,8 @@ def main(argv=None):
     parser.add_argument("--output-dir", required=True, help="directory of the built library")
     parser.add_argument("--libname", required=True, help="file name of the built library")
     args = parser.parse_args(argv)
+    # Run by hand on a torch without the table, `import tvm_ffi` would start this same build.
+    os.environ["TVM_FFI_DISABLE_TORCH_C_DLPACK"] = "1"
     try:
         build(args.output_dir, args.libname)
     except Exception as err:
