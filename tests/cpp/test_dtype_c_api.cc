@@ -313,6 +313,10 @@ TEST(DataTypeCAPI, LanesThatAreNotAPositiveIntegerAreReportedAsInvalid) {
 TEST(DataTypeCAPI, OutOfRangeNumbersNameTheirLimit) {
   EXPECT_EQ(ParseErrorMessage("int32x70000"),
             "Lanes value 70000 is out of range for uint16_t in dtype 'int32x70000'");
+  // Ours keeps fixed lanes below 32768 (larger ones are the scalable encoding) and says so.
+  EXPECT_EQ(ParseErrorMessage("int32x40000"),
+            "Lanes value 40000 is out of range for fixed lanes (at most 32767) in dtype "
+            "'int32x40000'");
   EXPECT_EQ(ParseErrorMessage("int999"),
             "Bits value 999 is out of range for uint8_t in dtype 'int999'");
   EXPECT_EQ(ParseErrorMessage("int32x4294967296"),

@@ -333,7 +333,8 @@ inline std::string TooLargeInteger(const std::string& s, std::string::size_type 
  */
 std::string LanesError(const std::string& s, std::string::size_type p) {
   static const char kVScale[] = "vscalex";
-  if (s.compare(p, sizeof(kVScale) - 1, kVScale) == 0) p += sizeof(kVScale) - 1;
+  bool scalable = s.compare(p, sizeof(kVScale) - 1, kVScale) == 0;
+  if (scalable) p += sizeof(kVScale) - 1;
   std::string::size_type digits = p;
   uint64_t lanes = ReadDigits(&p, s);
   if (p == digits || (lanes == 0 && p == s.size())) {
@@ -341,8 +342,11 @@ std::string LanesError(const std::string& s, std::string::size_type p) {
   }
   if (p != s.size()) return "";
   if (lanes > 0xFFFFFFFFull) return TooLargeInteger(s, digits, p);
-  return "Lanes value " + std::to_string(lanes) + " is out of range for uint16_t in dtype '" + s +
-         "'";
+  std::string head = "Lanes value " + std::to_string(lanes) + " is out of range for ";
+  if (lanes > 0xFFFF) return head + "uint16_t in dtype '" + s + "'";
+  // Within uint16_t, but lanes above 32767 would read back as a scalable vector.
+  return head + (scalable ? "scalable lanes (at most 32768)" : "fixed lanes (at most 32767)") +
+         " in dtype '" + s + "'";
 }
 
 /*!
@@ -434,11 +438,10 @@ int TVMFFIDataTypeFromString(const TVMFFIByteArray* str, DLDataType* out) {
       return -1;
     }
     if (TVM_FFI_LIKELY(::tvm::ffi::ParseDataType(str->data, str->size, out))) return 0;
-    std::string message = ::tvm::ffi::DataTypeParseError(str->data, str->size);
-    TVMFFIErrorSetRaisedFromCStr("ValueError", message.c_str());
-    return -1;
+    // Thrown rather than set from a C string, so that a NUL in the input is kept.
+    TVM_FFI_THROW(ValueError) << ::tvm::ffi::DataTypeParseError(str->data, str->size);
   } catch (const ::tvm::ffi::Error& err) {
-    // From a custom type's name lookup: the framework's own error kind and message.
+    // The parse error, or a custom type's name lookup failing with its own kind and message.
     ::tvm::ffi::detail::SetRaisedFromError(err);
     return -1;
   } catch (const std::exception& e) {
