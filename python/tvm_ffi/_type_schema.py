@@ -54,7 +54,6 @@ _JSON_ORIGIN = {
     "std::function": "Callable",
     "ffi.Array": "Array",
     "std::vector": "Array",
-    "std::array": "Array",  # {"args":[T, N]}: the length N is not a schema and is skipped
     "ffi.List": "List",
     "ffi.Map": "Map",
     "std::map": "Map",

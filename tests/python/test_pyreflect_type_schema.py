@@ -154,7 +154,6 @@ def test_invalid_schema_raises_with_message(build, exc, message):
             "Array[int] | None",
         ),
         ('{"type":"std::vector","args":[{"type":"float"}]}', "Array[float]"),
-        ('{"type":"std::array","args":[{"type":"int"},3]}', "Array[int]"),
         (
             '{"type":"std::map","args":[{"type":"ffi.String"},{"type":"int"}]}',
             "Map[str, int]",
