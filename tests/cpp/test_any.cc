@@ -721,13 +721,58 @@ TEST(AnyViewToAny, UsedUpObjectRValueRefRaisesInternalError) {
             "RValueRef already moved");
 }
 
-TEST(AnyCast, ObjectRValueRefCastsToTheObjectAndIsNamedByItsKeyInErrors) {
+// cpp_api.md §2.1: ObjectRef traits check the cell strictly; only RValueRef<R> (and Any) take an
+// ObjectRValueRef, so a reference type refuses it and names it in the error.
+TEST(AnyCast, ObjectRefTypesRefuseAnObjectRValueRef) {
   Point p(1, 2);
   TVMFFIObject* slot = ffi::detail::ObjectUnsafe::GetHeader(p.get());
   AnyView view = RValueRefView(&slot);
-  EXPECT_TRUE(view.cast<Point>().same_as(p));
+  EXPECT_FALSE(view.try_cast<Point>().has_value());
+  EXPECT_FALSE(view.try_cast<ffi::ObjectRef>().has_value());
+  EXPECT_FALSE(view.try_cast<ObjectPtr<PointObj>>().has_value());
+  EXPECT_EQ(ErrorMessage([&] { view.cast<Point>(); }),
+            "Cannot convert from type `ObjectRValueRef` to `test.any.Point`");
+  EXPECT_EQ(slot, ffi::detail::ObjectUnsafe::GetHeader(p.get()));
+}
+
+TEST(AnyCast, ObjectRValueRefIsNamedByItsKeyInErrors) {
+  Point p(1, 2);
+  TVMFFIObject* slot = ffi::detail::ObjectUnsafe::GetHeader(p.get());
+  AnyView view = RValueRefView(&slot);
   EXPECT_EQ(ErrorMessage([&] { view.cast<int>(); }),
             "Cannot convert from type `ObjectRValueRef` to `int`");
+}
+
+// TVMFFIAnyViewToOwnedAny follows Any(const AnyView&): the object is taken over, not copied.
+TEST(AnyViewToOwnedAnyCApi, ObjectRValueRefGivesUpItsObject) {
+  Point p(1, 2);
+  TVMFFIObject* slot = ffi::detail::ObjectUnsafe::GetHeader(p.get());
+  ffi::detail::ObjectUnsafe::IncRefObjectHandle(slot);
+  TVMFFIAny view;
+  view.type_index = kTVMFFIObjectRValueRef;
+  view.zero_padding = 0;
+  view.v_ptr = &slot;
+  TVMFFIAny out;
+  ASSERT_EQ(TVMFFIAnyViewToOwnedAny(&view, &out), 0);
+  EXPECT_EQ(slot, nullptr);
+  EXPECT_EQ(out.type_index, PointObj::RuntimeTypeIndex());
+  EXPECT_EQ(out.v_obj, ffi::detail::ObjectUnsafe::GetHeader(p.get()));
+  EXPECT_EQ(UseCount(p.get()), 2);
+  TVMFFIObjectDecRef(out.v_obj);
+}
+
+TEST(AnyViewToOwnedAnyCApi, UsedUpObjectRValueRefRaisesInternalError) {
+  TVMFFIObject* slot = nullptr;
+  TVMFFIAny view;
+  view.type_index = kTVMFFIObjectRValueRef;
+  view.zero_padding = 0;
+  view.v_ptr = &slot;
+  TVMFFIAny out;
+  out.type_index = kTVMFFINone;
+  ASSERT_EQ(TVMFFIAnyViewToOwnedAny(&view, &out), -1);
+  ffi::Error err = ffi::detail::MoveFromSafeCallRaised();
+  EXPECT_EQ(err.kind(), "InternalError");
+  EXPECT_EQ(err.message(), "RValueRef already moved");
 }
 
 TEST(AnyUnsafe, MoveRoundTripThroughARawCell) {

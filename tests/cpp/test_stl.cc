@@ -191,4 +191,40 @@ TEST(Stl, StoringInAnyMakesFfiContainers) {
   EXPECT_EQ(b.cast<std::vector<bool>>(), (std::vector<bool>{true, false}));
 }
 
+// cpp_api.md §2.18: an STL type's schema names the STL type, not the container it crosses as,
+// spelled byte for byte as the reference spells it (", " between tuple, variant and function
+// parameters).
+TEST(StlTypeSchema, SequencesNameTheirStlType) {
+  EXPECT_EQ(ffi::TypeTraits<std::vector<int>>::TypeSchema(),
+            R"({"type":"std::vector","args":[{"type":"int"}]})");
+  EXPECT_EQ((ffi::TypeTraits<std::array<int, 3>>::TypeSchema()),
+            R"({"type":"std::array","args":[{"type":"int"},3]})");
+  EXPECT_EQ((ffi::TypeTraits<std::tuple<int, ffi::String>>::TypeSchema()),
+            R"({"type":"std::tuple","args":[{"type":"int"}, {"type":"ffi.String"}]})");
+}
+
+TEST(StlTypeSchema, MapsNameTheirStlType) {
+  EXPECT_EQ((ffi::TypeTraits<std::map<ffi::String, int>>::TypeSchema()),
+            R"({"type":"std::map","args":[{"type":"ffi.String"},{"type":"int"}]})");
+  EXPECT_EQ((ffi::TypeTraits<std::unordered_map<ffi::String, int>>::TypeSchema()),
+            R"({"type":"std::unordered_map","args":[{"type":"ffi.String"},{"type":"int"}]})");
+}
+
+TEST(StlTypeSchema, OptionalAndVariantNameTheirStlType) {
+  EXPECT_EQ(ffi::TypeTraits<std::optional<int>>::TypeSchema(),
+            R"({"type":"std::optional","args":[{"type":"int"}]})");
+  EXPECT_EQ((ffi::TypeTraits<std::variant<int, ffi::String>>::TypeSchema()),
+            R"({"type":"std::variant","args":[{"type":"int"}, {"type":"ffi.String"}]})");
+  EXPECT_EQ(ffi::TypeTraits<std::vector<std::optional<int>>>::TypeSchema(),
+            R"({"type":"std::vector","args":[{"type":"std::optional","args":[{"type":"int"}]}]})");
+}
+
+TEST(StlTypeSchema, FunctionHasNamedReturnAndParams) {
+  EXPECT_EQ((ffi::TypeTraits<std::function<int(int, ffi::String)>>::TypeSchema()),
+            R"({"type":"std::function","named_args":{"return":[{"type":"int"}],)"
+            R"("params":[{"type":"int"}, {"type":"ffi.String"}]}})");
+  EXPECT_EQ(ffi::TypeTraits<std::function<void()>>::TypeSchema(),
+            R"({"type":"std::function","named_args":{"return":[{"type":"None"}],"params":[]}})");
+}
+
 }  // namespace

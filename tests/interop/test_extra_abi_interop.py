@@ -27,11 +27,6 @@ def test_json_parse_links_and_parses(lib):
     assert value["a"][0] == 1 and value["a"][1] == 2.5 and value["a"][4] == "x"
 
 
-def test_json_parse_error_reaches_the_caller(lib):
-    with pytest.raises(Exception, match="line 1"):
-        lib["json_parse"]("[1,")
-
-
 def test_json_parse_with_error_slot_stores_the_message(lib):
     assert "line 1" in lib["json_parse_error"]("[1,")
     assert lib["json_parse_error"]("[1]") == ""
@@ -73,8 +68,26 @@ def test_recursive_comparisons(tvm_ffi, lib):
     assert lib["compare_bits"](a, tvm_ffi.convert([1, 2])) == 0b10101  # Eq, Le, Ge
 
 
-def test_engine_error_reaches_the_caller(tvm_ffi, lib):
-    # Our Error is not the wheel's C++ type, so the wheel's call wrapper reports it as an
-    # InternalError; the message is kept.
-    with pytest.raises(Exception, match="Unsupported type"):
+# The entry points throw an exception the wheel-built code catches as its own Error (peer_error.h),
+# so errors keep their kind through the wheel's call wrapper and its `catch (const Error&)`.
+def test_engine_error_reaches_the_caller_with_its_kind(tvm_ffi, lib):
+    with pytest.raises(ValueError, match="Unsupported type: `ffi.Function`"):
         lib["json_stringify"](tvm_ffi.convert(lambda: 1), -1)
+
+
+def test_json_parse_error_reaches_the_caller_as_value_error(lib):
+    with pytest.raises(ValueError, match="line 1"):
+        lib["json_parse"]("[1,")
+
+
+def test_wheel_built_catch_sees_kind_message_and_what(lib):
+    text = lib["caught_json_parse_error"]("[1,")
+    kind_and_message, what = text.split(" | what: ")
+    assert kind_and_message.startswith("ValueError: Syntax error near: line 1")
+    assert what == kind_and_message[len("ValueError: ") :]
+    assert lib["caught_json_parse_error"]("[1]") == "none"
+
+
+def test_module_load_failure_reaches_the_caller_as_runtime_error(lib):
+    with pytest.raises(RuntimeError, match="Failed to load dynamic shared library"):
+        lib["load_module"]("/nonexistent/missing_lib.so")

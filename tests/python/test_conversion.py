@@ -78,8 +78,22 @@ def test_str_with_embedded_nul_keeps_every_byte(value):
     assert echo(value) == value
 
 
-def test_str_argument_is_passed_as_raw_str_view():
-    assert type_index("abc") == 8
+def test_short_str_argument_is_passed_as_small_str():
+    # python_api.md §3.1 row 20: a str of at most 7 UTF-8 bytes travels as a SmallStr (11).
+    assert type_index("abc") == 11
+    assert type_index("") == 11
+    assert type_index("a\0b") == 11
+    assert type_index("\u00e9\u00e9\u00e9") == 11  # 6 UTF-8 bytes
+
+
+def test_long_str_argument_is_lent_as_raw_str_view():
+    # Longer text is lent without a copy (RawStr, 8); see test_function.py for its mismatch name.
+    assert type_index("abcdefgh") == 8
+
+
+@pytest.mark.parametrize("value", ["", "a", "abcdefg", "a\0b", "\u00e9\u00e9\u00e9", "\u00e9" * 4])
+def test_str_around_the_small_limit_round_trips(value):
+    assert echo(value) == value
 
 
 @pytest.mark.parametrize("value", [b"", b"ab", b"\x00\xff\x01", b"x" * 100])

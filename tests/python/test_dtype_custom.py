@@ -79,8 +79,10 @@ def test_custom_dtype_crosses_a_call_unchanged(custom_types):
     assert (out.type_code, out.bits, str(out)) == (131, 20, "custom[posit]20")
 
 
-def test_unclosed_custom_bracket_is_unknown_dtype():
-    with pytest.raises(ValueError, match="unknown dtype"):
+def test_unclosed_custom_bracket_raises_the_reference_message():
+    with pytest.raises(
+        ValueError, match=r"^expected closing brace after 'custom' type incustom\[posit$"
+    ):
         tvm_ffi.dtype("custom[posit")
 
 

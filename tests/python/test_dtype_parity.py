@@ -48,16 +48,35 @@ def test_alias_is_not_equal_to_canonical_text_like_the_reference():
     assert dtype("i32") != dtype("int32")
 
 
-@pytest.mark.parametrize("text", ["foo", "f33x", "int32 ", " int32", "Float32", "fp16", "i"])
+@pytest.mark.parametrize("text", ["foo", "int32x2a", "int32 ", " int32", "Float32", "fp16", "i"])
 def test_unknown_text_raises_value_error_naming_it(text):
     with pytest.raises(ValueError, match="unknown dtype `%s`" % text.replace(" ", " ")):
         dtype(text)
 
 
-@pytest.mark.parametrize("text", ["float32x0", "i32x-1"])
+@pytest.mark.parametrize("text", ["float32x0", "i32x-1", "f33x"])
 def test_non_positive_lanes_raise_value_error_about_lanes(text):
     with pytest.raises(ValueError, match="Lanes must be a positive integer"):
         dtype(text)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("nonsense", "unknown dtype `nonsense`"),
+        ("fp8_foo", "unknown float8 type `float8_foo`"),
+        (
+            "i32x0",
+            "Invalid lanes specification in dtype 'int32x0'. Lanes must be a positive integer.",
+        ),
+        ("int32x70000", "Lanes value 70000 is out of range for uint16_t in dtype 'int32x70000'"),
+        ("int999", "Bits value 999 is out of range for uint8_t in dtype 'int999'"),
+    ],
+)
+def test_invalid_text_raises_the_reference_message(text, message):
+    with pytest.raises(ValueError) as info:
+        dtype(text)
+    assert str(info.value) == message
 
 
 def test_empty_text_is_void():

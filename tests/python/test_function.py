@@ -13,11 +13,25 @@ def test_cpp_function_called_from_python():
     assert tvm_ffi.get_global_func("testing.add_one")(41) == 42
 
 
-def test_typed_cpp_function_rejects_wrong_type_with_type_error():
-    # The found type is the type key of the argument cell: a Python str travels as a borrowed
-    # C string here (the reference package passes a small string object instead).
-    with pytest.raises(TypeError, match=r"Expected `int` but got `(const char\*|ffi\.SmallStr)`"):
+def test_typed_cpp_function_rejects_short_str_as_small_str():
+    # python_api.md §3.1 row 20: the found type is that of a String, a SmallStr up to 7 bytes.
+    with pytest.raises(TypeError, match=r"Expected `int` but got `ffi\.SmallStr`$"):
         tvm_ffi.get_global_func("testing.add_one")("x")
+
+
+def test_typed_cpp_function_rejects_long_str_as_string():
+    # A longer str is lent as a C string view, but named as the Str object the spec passes.
+    add_one = tvm_ffi.get_global_func("testing.add_one")
+    with pytest.raises(TypeError, match=r"argument #0 .* Expected `int` but got `ffi\.String`$"):
+        add_one("a string longer than seven bytes")
+    with pytest.raises(TypeError, match=r"Expected `int` but got `ffi\.String`$"):
+        add_one("with a NUL \0 in it")
+
+
+def test_long_str_mismatch_at_a_later_argument_is_named_string():
+    get_item = tvm_ffi.get_global_func("ffi.ArrayGetItem")
+    with pytest.raises(TypeError, match=r"argument #1 .* but got `ffi\.String`$"):
+        get_item(tvm_ffi.convert([1]), "a string longer than seven bytes")
 
 
 def test_cpp_calls_python_callback_with_converted_args():

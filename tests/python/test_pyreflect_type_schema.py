@@ -154,6 +154,17 @@ def test_invalid_schema_raises_with_message(build, exc, message):
             "Array[int] | None",
         ),
         ('{"type":"std::vector","args":[{"type":"float"}]}', "Array[float]"),
+        (
+            '{"type":"std::map","args":[{"type":"ffi.String"},{"type":"int"}]}',
+            "Map[str, int]",
+        ),
+        ('{"type":"std::optional","args":[{"type":"int"}]}', "int | None"),
+        ('{"type":"std::variant","args":[{"type":"int"}, {"type":"ffi.String"}]}', "int | str"),
+        (
+            '{"type":"std::function","named_args":{"return":[{"type":"int"}],'
+            '"params":[{"type":"int"}, {"type":"ffi.String"}]}}',
+            "Callable[[int, str], int]",
+        ),
         ('{"type":"ffi.List","args":[{"type":"bool"}]}', "List[bool]"),
         (
             '{"type":"ffi.Dict","args":[{"type":"std::string"},{"type":"DataType"}]}',

@@ -310,30 +310,119 @@ bool FormatNamedCustomType(const DLDataType& dtype, std::string* out) {
   return true;
 }
 
+/*! \brief The digits at p as a number, saturated just above UINT32_MAX; advances p. */
+inline uint64_t ReadDigits(std::string::size_type* p, const std::string& s) {
+  uint64_t value = 0;
+  for (; *p < s.size() && s[*p] >= '0' && s[*p] <= '9'; ++*p) {
+    value = value * 10 + static_cast<uint64_t>(s[*p] - '0');
+    if (value > 0xFFFFFFFFull) value = 0x100000000ull;
+  }
+  return value;
+}
+
+/*! \brief "Integer value in dtype string '<digits>' is out of range for uint32_t" */
+inline std::string TooLargeInteger(const std::string& s, std::string::size_type begin,
+                                   std::string::size_type end) {
+  return "Integer value in dtype string '" + s.substr(begin, end - begin) +
+         "' is out of range for uint32_t";
+}
+
 /*!
- * \brief Quote the input for an error message, escaping bytes that would
- *  garble it (NUL would even cut it short).
+ * \brief Why the lanes suffix at s[p] (just after the 'x') does not parse, or "" when the
+ *  problem is elsewhere.
  */
-std::string QuoteForMessage(const char* data, size_t size) {
-  static const char kHex[] = "0123456789abcdef";
-  std::string quoted;
-  quoted.reserve(size + 2);
-  quoted.push_back('"');
-  for (size_t i = 0; i < size; ++i) {
-    unsigned char c = static_cast<unsigned char>(data[i]);
-    if (c == '"' || c == '\\') {
-      quoted.push_back('\\');
-      quoted.push_back(static_cast<char>(c));
-    } else if (c < 0x20 || c >= 0x7f) {
-      quoted += "\\x";
-      quoted.push_back(kHex[c >> 4]);
-      quoted.push_back(kHex[c & 0xf]);
-    } else {
-      quoted.push_back(static_cast<char>(c));
+std::string LanesError(const std::string& s, std::string::size_type p) {
+  static const char kVScale[] = "vscalex";
+  bool scalable = s.compare(p, sizeof(kVScale) - 1, kVScale) == 0;
+  if (scalable) p += sizeof(kVScale) - 1;
+  std::string::size_type digits = p;
+  uint64_t lanes = ReadDigits(&p, s);
+  if (p == digits || (lanes == 0 && p == s.size())) {
+    return "Invalid lanes specification in dtype '" + s + "'. Lanes must be a positive integer.";
+  }
+  if (p != s.size()) return "";
+  if (lanes > 0xFFFFFFFFull) return TooLargeInteger(s, digits, p);
+  std::string head = "Lanes value " + std::to_string(lanes) + " is out of range for ";
+  if (lanes > 0xFFFF) return head + "uint16_t in dtype '" + s + "'";
+  // Within uint16_t, but lanes above 32767 would read back as a scalable vector.
+  return head + (scalable ? "scalable lanes (at most 32768)" : "fixed lanes (at most 32767)") +
+         " in dtype '" + s + "'";
+}
+
+/*!
+ * \brief The ValueError message for a string ParseDataType rejected, worded as the reference
+ *  words it (cpp_api.md §6.5): "unknown dtype `<s>`", "unknown float8 type `<s>`" (float6 and
+ *  float4 likewise), the lanes and bits range messages. Short spellings ("fp8_", "f8_", "i32",
+ *  "bf16" ...) are quoted in their long form, as the reference does. Only the error path pays
+ *  for this second scan.
+ */
+std::string DataTypeParseError(const char* data, size_t size) {
+  std::string s(data, size);
+  for (const char* bits : {"8", "6", "4"}) {
+    for (const char* alias : {"fp", "f"}) {
+      std::string prefix = std::string(alias) + bits + "_";
+      if (s.compare(0, prefix.size(), prefix) == 0) {
+        s = std::string("float") + bits + "_" + s.substr(prefix.size());
+      }
     }
   }
-  quoted.push_back('"');
-  return quoted;
+  // Likewise "i32" ... "bf16": the short family names, when a width follows.
+  for (const char* alias : {"bf", "i", "u", "f"}) {
+    size_t len = std::strlen(alias);
+    if (s.size() > len && s.compare(0, len, alias) == 0 && s[len] >= '0' && s[len] <= '9') {
+      static const char* const kLong[] = {"bfloat", "int", "uint", "float"};
+      s = std::string(kLong[alias[0] == 'b'   ? 0
+                            : alias[0] == 'i' ? 1
+                            : alias[0] == 'u' ? 2
+                                              : 3]) +
+          s.substr(len);
+      break;
+    }
+  }
+  std::string unknown = "unknown dtype `" + s + "`";
+  for (const char* family : {"float8_", "float6_", "float4_"}) {
+    if (s.compare(0, 7, family) != 0) continue;
+    std::string::size_type p = std::string::npos;
+    for (const FixedName& entry : kFixedNames) {
+      if (s.compare(0, entry.len, entry.name) == 0) {
+        p = entry.len;
+        break;
+      }
+    }
+    std::string unknown_family =
+        std::string("unknown ") + std::string(family, 6) + " type `" + s + "`";
+    if (p == std::string::npos) return unknown_family;
+    if (std::strcmp(family, "float4_") == 0 && s.compare(p, 2, "_x") == 0) ++p;
+    if (p < s.size() && s[p] == 'x') {
+      std::string lanes = LanesError(s, p + 1);
+      return lanes.empty() ? unknown : lanes;
+    }
+    return unknown_family;
+  }
+  static const char kCustom[] = "custom[";
+  if (s.compare(0, sizeof(kCustom) - 1, kCustom) == 0) {
+    if (s.find(']') == std::string::npos) {
+      return "expected closing brace after 'custom' type in" + s;
+    }
+    return unknown;
+  }
+  for (const char* family : {"bfloat", "float", "uint", "int", "bool", "handle"}) {
+    size_t len = std::strlen(family);
+    if (s.compare(0, len, family) != 0) continue;
+    std::string::size_type p = len;
+    uint64_t bits = ReadDigits(&p, s);
+    if (p > len && bits > 0xFFFFFFFFull) return TooLargeInteger(s, len, p);
+    if (p > len && bits > 255) {
+      return "Bits value " + std::to_string(bits) + " is out of range for uint8_t in dtype '" + s +
+             "'";
+    }
+    if (p < s.size() && s[p] == 'x') {
+      std::string lanes = LanesError(s, p + 1);
+      if (!lanes.empty()) return lanes;
+    }
+    return unknown;
+  }
+  return unknown;
 }
 
 }  // namespace
@@ -349,12 +438,10 @@ int TVMFFIDataTypeFromString(const TVMFFIByteArray* str, DLDataType* out) {
       return -1;
     }
     if (TVM_FFI_LIKELY(::tvm::ffi::ParseDataType(str->data, str->size, out))) return 0;
-    std::string message =
-        "Cannot parse data type string: " + ::tvm::ffi::QuoteForMessage(str->data, str->size);
-    TVMFFIErrorSetRaisedFromCStr("ValueError", message.c_str());
-    return -1;
+    // Thrown rather than set from a C string, so that a NUL in the input is kept.
+    TVM_FFI_THROW(ValueError) << ::tvm::ffi::DataTypeParseError(str->data, str->size);
   } catch (const ::tvm::ffi::Error& err) {
-    // From a custom type's name lookup: the framework's own error kind and message.
+    // The parse error, or a custom type's name lookup failing with its own kind and message.
     ::tvm::ffi::detail::SetRaisedFromError(err);
     return -1;
   } catch (const std::exception& e) {

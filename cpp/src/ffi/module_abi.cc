@@ -8,12 +8,14 @@
  * Those names carry no inline namespace, unlike every class of our headers,
  * so this file declares layout-identical stand-ins directly in tvm::ffi and
  * must not include our C++ headers (the names would clash). Each member
- * forwards to module.cc through the raw bridges of module_internal.h.
+ * forwards to module.cc through the raw bridges of module_internal.h; their
+ * errors reach the caller as the reference's Error (peer_error.h).
  * Only symbols that such libraries cannot define themselves are exported
  * (cmake/libtvm_ffi.map lists them by mangled name): nothing inline, no
  * template instance, no typeinfo of a header-only type.
  */
 #include "module_internal.h"
+#include "peer_error.h"
 
 #include <tvm/ffi/c_api.h>
 
@@ -130,12 +132,17 @@ AnyResult ModuleObj::GetFunctionDoc(const String&) { return AnyResult(); }
 AnyResult ModuleObj::GetFunctionMetadata(const String&) { return AnyResult(); }
 
 void ModuleObj::WriteToFile(const String&, const String&) const {
-  bridge::ModuleAbiThrowUnsupported(this, "WriteToFile");
+  peer_abi::Guarded([&] { bridge::ModuleAbiThrowUnsupported(this, "WriteToFile"); });
 }
 
-RefResult ModuleObj::GetWriteFormats() const { return RefResult(bridge::ModuleAbiEmptyArray()); }
+RefResult ModuleObj::GetWriteFormats() const {
+  return RefResult(peer_abi::Guarded([] { return bridge::ModuleAbiEmptyArray(); }));
+}
 
-AnyResult ModuleObj::SaveToBytes() const { bridge::ModuleAbiThrowUnsupported(this, "SaveToBytes"); }
+AnyResult ModuleObj::SaveToBytes() const {
+  peer_abi::Guarded([&] { bridge::ModuleAbiThrowUnsupported(this, "SaveToBytes"); });
+  return AnyResult();  // not reached: the guard rethrows
+}
 
 AnyResult ModuleObj::InspectSource(const String&) const {
   AnyResult out;
@@ -143,36 +150,44 @@ AnyResult ModuleObj::InspectSource(const String&) const {
   return out;
 }
 
-void ModuleObj::ImportModule(const Module& other) { bridge::ModuleAbiImportModule(this, &other); }
+void ModuleObj::ImportModule(const Module& other) {
+  peer_abi::Guarded([&] { bridge::ModuleAbiImportModule(this, &other); });
+}
 
-void ModuleObj::ClearImports() { bridge::ModuleAbiClearImports(this); }
+void ModuleObj::ClearImports() {
+  peer_abi::Guarded([&] { bridge::ModuleAbiClearImports(this); });
+}
 
 RefResult ModuleObj::GetFunction(const String& name, bool query_imports) {
-  return RefResult(bridge::ModuleAbiGetFunction(this, &name, query_imports));
+  return RefResult(
+      peer_abi::Guarded([&] { return bridge::ModuleAbiGetFunction(this, &name, query_imports); }));
 }
 
 bool ModuleObj::ImplementsFunction(const String& name, bool query_imports) {
-  return bridge::ModuleAbiImplementsFunction(this, &name, query_imports);
+  return peer_abi::Guarded(
+      [&] { return bridge::ModuleAbiImplementsFunction(this, &name, query_imports); });
 }
 
 AnyResult ModuleObj::GetFunctionDoc(const String& name, bool query_imports) {
   AnyResult out;
-  bridge::ModuleAbiGetFunctionDoc(this, &name, query_imports, out.cell());
+  peer_abi::Guarded(
+      [&] { bridge::ModuleAbiGetFunctionDoc(this, &name, query_imports, out.cell()); });
   return out;
 }
 
 AnyResult ModuleObj::GetFunctionMetadata(const String& name, bool query_imports) {
   AnyResult out;
-  bridge::ModuleAbiGetFunctionMetadata(this, &name, query_imports, out.cell());
+  peer_abi::Guarded(
+      [&] { bridge::ModuleAbiGetFunctionMetadata(this, &name, query_imports, out.cell()); });
   return out;
 }
 
 RefResult Module::LoadFromFile(const String& file_name) {
-  return RefResult(bridge::ModuleAbiLoadFromFile(&file_name));
+  return RefResult(peer_abi::Guarded([&] { return bridge::ModuleAbiLoadFromFile(&file_name); }));
 }
 
 void Module::VisitContextSymbols(const TypedFunction<void(String, void*)>& callback) {
-  bridge::ModuleAbiVisitContextSymbols(&callback);
+  peer_abi::Guarded([&] { bridge::ModuleAbiVisitContextSymbols(&callback); });
 }
 
 }  // namespace ffi

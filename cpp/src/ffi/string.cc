@@ -1,8 +1,9 @@
 /*
  * Runtime entry points that make owned strings and bytes: the C functions
  * TVMFFIStringFromByteArray, TVMFFIBytesFromByteArray and
- * TVMFFIAnyViewToOwnedAny (borrowed views become owned values; a borrowed
- * DLTensor* cannot, and is rejected).
+ * TVMFFIAnyViewToOwnedAny (borrowed views become owned values, an
+ * ObjectRValueRef gives up its object; a borrowed DLTensor* cannot, and is
+ * rejected).
  */
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/error.h>
@@ -53,15 +54,14 @@ TVM_FFI_DLL int TVMFFIAnyViewToOwnedAny(const TVMFFIAny* view, TVMFFIAny* out) {
       TVM_FFI_THROW(RuntimeError) << "DLTensor* cannot be held in Any as it does not retain "
                                      "ownership, use Tensor instead";
     case kTVMFFIObjectRValueRef: {
-      TVMFFIObject* obj = *static_cast<TVMFFIObject**>(view->v_ptr);
-      if (obj == nullptr) {
-        detail::SetNone(out);
-      } else {
-        detail::ObjectUnsafe::IncRef(obj);
-        out->type_index = obj->type_index;
-        out->zero_padding = 0;
-        out->v_obj = obj;
-      }
+      // The caller offered its reference: take it over (its slot becomes null), as
+      // Any(const AnyView&) does, so the new owner may be the only one.
+      TVMFFIObject** slot = static_cast<TVMFFIObject**>(view->v_ptr);
+      if (*slot == nullptr) TVM_FFI_THROW(InternalError) << "RValueRef already moved";
+      out->type_index = (*slot)->type_index;
+      out->zero_padding = 0;
+      out->v_obj = *slot;
+      *slot = nullptr;
       break;
     }
     default:

@@ -78,7 +78,20 @@ static inline int TVMFFIPyFastArg(PyObject* x, TVMFFIAny* out) {
     Py_ssize_t size;
     const char* data = PyUnicode_AsUTF8AndSize(x, &size);
     if (data == NULL) return -1;
-    /* RawStr ends at the first NUL: strings holding one take the general path. */
+    if (size <= 7) {
+      /* A SmallStr, as the spec passes a str (python_api.md §3.1 row 20): no
+       * allocation, and a callee's type check names it `ffi.SmallStr`. */
+      out->type_index = kTVMFFISmallStr;
+      out->small_str_len = (uint32_t)size;
+      out->v_int64 = 0;
+      memcpy(out->v_bytes, data, (size_t)size);
+      return 0;
+    }
+    /* Longer text is lent as a RawStr view of the str's UTF-8 buffer rather
+     * than copied into a Str object (a large JSON document is not duplicated);
+     * a callee's mismatch message still names it `ffi.String`
+     * (TVMFFIPyNameStrArgs). RawStr ends at the first NUL: strings holding one
+     * take the general path, which makes a String. */
     if (memchr(data, 0, (size_t)size) != NULL) return 1;
     out->type_index = kTVMFFIRawStr;
     out->v_c_str = data;
@@ -92,6 +105,54 @@ static inline int TVMFFIPyFastArg(PyObject* x, TVMFFIAny* out) {
     return 0;
   }
   return 1;
+}
+
+/* A typed callee reports a RawStr argument that fails its type check as
+ * "... Expected `T` but got `const char*`". In this call every RawStr is a
+ * Python str of more than 7 bytes lent without a copy, which the spec passes
+ * as a Str object: so the message says `ffi.String`, as it would then.
+ * Returns the error to raise (err itself, or a renamed copy taking over its
+ * backtrace, cause and context). */
+static TVMFFIObjectHandle TVMFFIPyNameStrArgs(TVMFFIObjectHandle err, const TVMFFIAny* packed,
+                                              int32_t n) {
+  static const char kHead[] = "Mismatched type on argument #";
+  static const char kTail[] = " but got `const char*`";
+  const size_t head = sizeof(kHead) - 1, tail = sizeof(kTail) - 1;
+  const TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(err);
+  const char* msg = cell->message.data;
+  size_t size = cell->message.size;
+  if (cell->kind.size != 9 || memcmp(cell->kind.data, "TypeError", 9) != 0) return err;
+  if (size <= head + tail || memcmp(msg, kHead, head) != 0 ||
+      memcmp(msg + size - tail, kTail, tail) != 0) {
+    return err;
+  }
+  long index = 0;
+  size_t p = head;
+  for (; p < size && msg[p] >= '0' && msg[p] <= '9' && index < n; ++p) {
+    index = index * 10 + (msg[p] - '0');
+  }
+  if (p == head || msg[p] != ' ' || index >= n || packed[index].type_index != kTVMFFIRawStr) {
+    return err;
+  }
+  static const char kNamed[] = " but got `ffi.String`";
+  size_t keep = size - tail;
+  char* text = (char*)PyMem_Malloc(keep + sizeof(kNamed));
+  if (text == NULL) return err;
+  memcpy(text, msg, keep);
+  memcpy(text + keep, kNamed, sizeof(kNamed));
+  TVMFFIByteArray message = {text, keep + sizeof(kNamed) - 1};
+  TVMFFIObjectHandle renamed = NULL;
+  int rc = TVMFFIErrorCreateWithCauseAndExtraContext(
+      &cell->kind, &message, &cell->backtrace, cell->cause_chain, cell->extra_context, &renamed);
+  PyMem_Free(text);
+  if (rc != 0) {
+    TVMFFIObjectHandle ignored = NULL;
+    TVMFFIErrorMoveFromRaised(&ignored);
+    if (ignored != NULL) TVMFFIObjectDecRef(ignored);
+    return err;
+  }
+  TVMFFIObjectDecRef(err);
+  return renamed;
 }
 
 /* Calls handle with the packed arguments under env (the stream and allocator
@@ -116,7 +177,10 @@ static int TVMFFIPyCallWithEnv(void* handle, int release_gil, TVMFFIAny* packed,
   } else {
     ret = TVMFFIFunctionCall(handle, packed, n, result);
   }
-  if (ret != 0) TVMFFIErrorMoveFromRaised(&err);
+  if (ret != 0) {
+    TVMFFIErrorMoveFromRaised(&err);
+    if (err != NULL) err = TVMFFIPyNameStrArgs(err, packed, n);
+  }
   int exit_failed = TVMFFIPyCallEnvExit(env) != 0;
   if (ret != 0) {
     /* The call's own error wins over a failure to restore. */

@@ -5,6 +5,7 @@
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/extra/dataclass.h>
 #include <tvm/ffi/extra/json.h>
+#include <tvm/ffi/extra/module.h>
 #include <tvm/ffi/extra/serialization.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/string.h>
@@ -44,8 +45,23 @@ int64_t CompareBits(ffi::Any lhs, ffi::Any rhs) {
          int64_t(ffi::RecursiveGe(lhs, rhs)) << 4;
 }
 
+// What this library's own `catch (const Error&)` sees of a json::Parse failure ("none" if none).
+ffi::String CaughtJsonParseError(ffi::String text) {
+  try {
+    ffi::json::Parse(text);
+  } catch (const ffi::Error& err) {
+    return err.kind() + ": " + err.message() + " | what: " + err.what();
+  }
+  return "none";
+}
+
+// Loading a library that does not exist, through the Module::LoadFromFile entry point.
+ffi::Module LoadModule(ffi::String path) { return ffi::Module::LoadFromFile(path); }
+
 }  // namespace
 
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(caught_json_parse_error, CaughtJsonParseError);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(load_module, LoadModule);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(json_parse, JsonParse);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(json_parse_error, JsonParseError);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(json_stringify, JsonStringify);

@@ -150,11 +150,12 @@ namespace detail {
  */
 inline std::string AnyTypeStr(const TVMFFIAny* src) { return TypeIndexToTypeKey(src->type_index); }
 
-/*! \brief The object held by a cell (looking through rvalue refs), or nullptr. */
+/*!
+ * \brief The object held by a cell, or nullptr. An ObjectRValueRef is not looked through: as in
+ *  the reference, only RValueRef<R> parameters (and Any) take one (cpp_api.md §2.11).
+ */
 inline TVMFFIObject* AnyObjectOrNull(const TVMFFIAny* src) {
-  if (src->type_index >= kTVMFFIStaticObjectBegin) return src->v_obj;
-  if (src->type_index == kTVMFFIObjectRValueRef) return *static_cast<TVMFFIObject**>(src->v_ptr);
-  return nullptr;
+  return src->type_index >= kTVMFFIStaticObjectBegin ? src->v_obj : nullptr;
 }
 
 /*! \brief {"type":"<key>"} */
@@ -547,19 +548,9 @@ struct ObjectRefTypeTraitsBase : TypeTraitsBase {
         detail::ObjectUnsafe::ObjectPtrFromOwned<Object>(obj));
   }
   // Dispatches through TypeTraits<TObjRef>, so a specialisation that only
-  // overrides CheckAnyStrict changes what converts.
+  // overrides CheckAnyStrict changes what converts. An ObjectRValueRef fails
+  // the check (mismatch "ObjectRValueRef"): only RValueRef<R> takes one.
   static std::optional<TObjRef> TryCastFromAnyView(const TVMFFIAny* src) {
-    if (src->type_index == kTVMFFIObjectRValueRef) {
-      TVMFFIObject* obj = *static_cast<TVMFFIObject**>(src->v_ptr);
-      if (obj == nullptr) return std::nullopt;
-      TVMFFIAny cell;
-      cell.type_index = obj->type_index;
-      cell.zero_padding = 0;
-      cell.v_obj = obj;
-      if (!TypeTraits<TObjRef>::CheckAnyStrict(&cell)) return std::nullopt;
-      return detail::ObjectUnsafe::ObjectRefFromObjectPtr<TObjRef>(
-          detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(obj));
-    }
     if (TypeTraits<TObjRef>::CheckAnyStrict(src)) {
       return TypeTraits<TObjRef>::CopyFromAnyViewAfterCheck(src);
     }
@@ -681,11 +672,6 @@ struct ObjectPtrTypeTraitsBase : TypeTraitsBase {
     return FromRaw(obj, true);
   }
   static std::optional<Ptr> TryCastFromAnyView(const TVMFFIAny* src) {
-    if (src->type_index == kTVMFFIObjectRValueRef) {
-      TVMFFIObject* obj = *static_cast<TVMFFIObject**>(src->v_ptr);
-      if (obj == nullptr || !CheckObject(obj)) return std::nullopt;
-      return FromRaw(obj, false);
-    }
     if (CheckAnyStrict(src)) return CopyFromAnyViewAfterCheck(src);
     return std::nullopt;
   }

@@ -11,7 +11,8 @@
  * stand-ins directly in tvm::ffi and must not include our C++ headers (as structural_abi.cc). Any
  * and String are one owned 16-byte TVMFFIAny cell in both implementations, Optional<int> one cell
  * holding None or an Int; results of those types are returned through a hidden pointer, so the
- * stand-ins are non-trivial classes of the same size. Errors are thrown as our Error.
+ * stand-ins are non-trivial classes of the same size. Errors are thrown as the reference's Error
+ * (peer_error.h), so that the callers' handlers see their kind.
  * cmake/libtvm_ffi.map exports the mangled names.
  */
 #include <tvm/ffi/c_api.h>
@@ -19,7 +20,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "extra_abi_bridge.h"
+#include "../peer_error.h"
 
 namespace tvm {
 namespace ffi {
@@ -64,10 +65,10 @@ TVMFFIAny NoneCell() {
 TVMFFIObjectHandle LookupGlobal(const char* name) {
   TVMFFIByteArray bytes{name, std::strlen(name)};
   TVMFFIObjectHandle handle = nullptr;
-  if (TVMFFIFunctionGetGlobal(&bytes, &handle) != 0) detail::ExtraAbiThrowRaised();
+  if (TVMFFIFunctionGetGlobal(&bytes, &handle) != 0) peer_abi::ThrowRaised();
   if (handle == nullptr) {
     TVMFFIErrorSetRaisedFromCStr("RuntimeError", name);
-    detail::ExtraAbiThrowRaised();
+    peer_abi::ThrowRaised();
   }
   return handle;
 }
@@ -80,7 +81,7 @@ int CallRaw(TVMFFIObjectHandle f, const TVMFFIAny* args, int32_t num_args, TVMFF
 
 TVMFFIAny Call(TVMFFIObjectHandle f, const TVMFFIAny* args, int32_t num_args) {
   TVMFFIAny result;
-  if (CallRaw(f, args, num_args, &result) != 0) detail::ExtraAbiThrowRaised();
+  if (CallRaw(f, args, num_args, &result) != 0) peer_abi::ThrowRaised();
   return result;
 }
 
@@ -177,19 +178,19 @@ CellResult Parse(const String& text, String* error_msg) {
   static TVMFFIObjectHandle f = LookupGlobal("ffi.json.Parse");
   TVMFFIAny result;
   if (CallRaw(f, Cell(&text), 1, &result) == 0) return CellResult(result);
-  if (error_msg == nullptr) detail::ExtraAbiThrowRaised();
+  if (error_msg == nullptr) peer_abi::ThrowRaised();
   TVMFFIObjectHandle err = nullptr;
   TVMFFIErrorMoveFromRaised(&err);
   const TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(err);
   if (!ByteArrayEquals(cell->kind, "ValueError")) {
     TVMFFIErrorSetRaised(err);
     TVMFFIObjectDecRef(err);
-    detail::ExtraAbiThrowRaised();
+    peer_abi::ThrowRaised();
   }
   TVMFFIAny message;
   int rc = TVMFFIStringFromByteArray(&cell->message, &message);
   TVMFFIObjectDecRef(err);
-  if (rc != 0) detail::ExtraAbiThrowRaised();
+  if (rc != 0) peer_abi::ThrowRaised();
   TVMFFIAny* slot = reinterpret_cast<TVMFFIAny*>(error_msg);
   if (slot->type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(slot->v_obj);
   *slot = message;

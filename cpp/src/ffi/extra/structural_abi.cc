@@ -11,12 +11,14 @@
  * our C++ headers. Any is only named (a 16-byte TVMFFIAny cell by reference);
  * the Optional<AccessPathPair> result is one owned object pointer returned
  * like the class it stands for. Each member forwards to the engines through
- * structural_abi_bridge.h; cmake/libtvm_ffi.map exports the mangled names.
+ * structural_abi_bridge.h, whose errors reach the caller as the reference's
+ * Error (peer_error.h); cmake/libtvm_ffi.map exports the mangled names.
  */
 #include <tvm/ffi/c_api.h>
 
 #include <cstdint>
 
+#include "../peer_error.h"
 #include "structural_abi_bridge.h"
 
 namespace tvm {
@@ -64,18 +66,23 @@ const TVMFFIAny* Cell(const Any& value) { return reinterpret_cast<const TVMFFIAn
 
 bool StructuralEqual::Equal(const Any& lhs, const Any& rhs, bool map_free_vars,
                             bool skip_tensor_content) {
-  return detail::StructuralAbiEqual(Cell(lhs), Cell(rhs), map_free_vars, skip_tensor_content);
+  return peer_abi::Guarded([&] {
+    return detail::StructuralAbiEqual(Cell(lhs), Cell(rhs), map_free_vars, skip_tensor_content);
+  });
 }
 
 structural_abi_shadow::RefResult StructuralEqual::GetFirstMismatch(const Any& lhs, const Any& rhs,
                                                                    bool map_free_vars,
                                                                    bool skip_tensor_content) {
-  return structural_abi_shadow::RefResult(
-      detail::StructuralAbiFirstMismatch(Cell(lhs), Cell(rhs), map_free_vars, skip_tensor_content));
+  return structural_abi_shadow::RefResult(peer_abi::Guarded([&] {
+    return detail::StructuralAbiFirstMismatch(Cell(lhs), Cell(rhs), map_free_vars,
+                                              skip_tensor_content);
+  }));
 }
 
 uint64_t StructuralHash::Hash(const Any& value, bool map_free_vars, bool skip_tensor_content) {
-  return detail::StructuralAbiHash(Cell(value), map_free_vars, skip_tensor_content);
+  return peer_abi::Guarded(
+      [&] { return detail::StructuralAbiHash(Cell(value), map_free_vars, skip_tensor_content); });
 }
 
 }  // namespace ffi

@@ -507,7 +507,7 @@ inline int64_t SeqFirstNonStrict(const SeqBaseObj* obj) {
   }
 }
 
-/*! \brief Whether the object in a cell (looking through rvalue refs) is a sequence, or nullptr. */
+/*! \brief The sequence object a cell holds (an Array, or a List if accepted), or nullptr. */
 inline const SeqBaseObj* SeqObjectOf(const TVMFFIAny* src, bool accept_list) {
   TVMFFIObject* obj = AnyObjectOrNull(src);
   if (obj == nullptr) return nullptr;

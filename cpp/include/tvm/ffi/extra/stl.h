@@ -39,6 +39,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
@@ -126,6 +127,26 @@ struct StlTemplateName<std::unordered_map<K, V, Hash, Eq, Alloc>> {
   static constexpr const char* value = "std::unordered_map";
 };
 
+/*!
+ * \brief {"type":"<name>","args":[...]}: STL schemas name the STL type itself (cpp_api.md
+ *  §2.18), not the container it crosses as. The arguments are joined by sep because the
+ *  reference spells tuple, variant and function parameters with ", " and the others with ",";
+ *  matching it byte for byte keeps exported metadata identical.
+ */
+inline std::string StlSchema(const char* name, std::initializer_list<std::string> args,
+                             const char* sep = ",") {
+  std::string s = "{\"type\":\"";
+  s += name;
+  s += "\",\"args\":[";
+  bool first = true;
+  for (const std::string& a : args) {
+    if (!first) s += sep;
+    s += a;
+    first = false;
+  }
+  return s + "]}";
+}
+
 /*! \brief Rules shared by std::vector<T> and std::array<T, N> (N < 0: any size). */
 template <typename Self, typename T, int64_t N>
 struct StlSeqTraits : StlNoViewTraitsBase<Self> {
@@ -185,7 +206,12 @@ struct StlSeqTraits : StlNoViewTraitsBase<Self> {
     return s + ">";
   }
   static std::string TypeSchema() {
-    return SchemaWithArgs("ffi.Array", {TypeTraits<T>::TypeSchema()});
+    if constexpr (N >= 0) {
+      return StlSchema(StlTemplateName<Self>::value,
+                       {TypeTraits<T>::TypeSchema(), std::to_string(N)});
+    } else {
+      return StlSchema(StlTemplateName<Self>::value, {TypeTraits<T>::TypeSchema()});
+    }
   }
 };
 
@@ -228,7 +254,7 @@ struct StlTupleTraits : StlNoViewTraitsBase<Self> {
     return std::string(StlTemplateName<Self>::value) + "<" + Helper::TypeStrs() + ">";
   }
   static std::string TypeSchema() {
-    return SchemaWithArgs("ffi.Array", {TypeTraits<Ts>::TypeSchema()...});
+    return StlSchema(StlTemplateName<Self>::value, {TypeTraits<Ts>::TypeSchema()...}, ", ");
   }
 
  private:
@@ -296,7 +322,8 @@ struct StlMapTraits : StlNoViewTraitsBase<Self> {
            TypeTraits<V>::TypeStr() + ">";
   }
   static std::string TypeSchema() {
-    return SchemaWithArgs("ffi.Map", {TypeTraits<K>::TypeSchema(), TypeTraits<V>::TypeSchema()});
+    return StlSchema(StlTemplateName<Self>::value,
+                     {TypeTraits<K>::TypeSchema(), TypeTraits<V>::TypeSchema()});
   }
 
  private:
@@ -374,7 +401,7 @@ struct TypeTraits<std::optional<T>> : TypeTraitsBase {
   }
   static std::string TypeStr() { return "std::optional<" + Inner::TypeStr() + ">"; }
   static std::string TypeSchema() {
-    return detail::SchemaWithArgs("Optional", {Inner::TypeSchema()});
+    return detail::StlSchema("std::optional", {Inner::TypeSchema()});
   }
 };
 
@@ -426,7 +453,7 @@ struct TypeTraits<std::variant<Ts...>> : TypeTraitsBase {
     return s + ">";
   }
   static std::string TypeSchema() {
-    return detail::SchemaWithArgs("Variant", {TypeTraits<Ts>::TypeSchema()...});
+    return detail::StlSchema("std::variant", {TypeTraits<Ts>::TypeSchema()...}, ", ");
   }
 
  private:
@@ -484,7 +511,16 @@ struct TypeTraits<std::function<R(Args...)>> : TypeTraitsBase {
     ((s += (first ? "" : ", ") + detail::Type2Str<Args>::v(), first = false), ...);
     return s + ")>";
   }
-  static std::string TypeSchema() { return TypedFunction<R(Args...)>::Schema(); }
+  /*! \brief {"type":"std::function","named_args":{"return":[R],"params":[A0, A1]}} */
+  static std::string TypeSchema() {
+    using Sig = detail::FuncSignatureImpl<R, Args...>;
+    std::string s = "{\"type\":\"std::function\",\"named_args\":{\"return\":[";
+    s += Sig::template TypeSchemaOf<R>();
+    s += "],\"params\":[";
+    bool first = true;
+    ((s += (first ? "" : ", ") + Sig::template TypeSchemaOf<Args>(), first = false), ...);
+    return s + "]}}";
+  }
 
  private:
   static Self Wrap(Function f) {
