@@ -91,6 +91,13 @@ class EqualEngine {
     rhs_steps_.push_back(std::move(rhs));
   }
 
+  /*! \brief Start loading the objects of two cells (the walk reaches them after their elder
+   * siblings' subtrees). */
+  static void Prefetch(const TVMFFIAny* l, const TVMFFIAny* r) {
+    if (l->type_index >= kTVMFFIStaticObjectBegin) PrefetchRead(l->v_obj);
+    if (r->type_index >= kTVMFFIStaticObjectBegin) PrefetchRead(r->v_obj);
+  }
+
   bool EqualSeq(const TVMFFISeqCell* l, const TVMFFISeqCell* r) {
     // Without paths to report a length difference decides at once; with them
     // the first differing element comes first.
@@ -98,7 +105,10 @@ class EqualEngine {
     const TVMFFIAny* ld = static_cast<const TVMFFIAny*>(l->data);
     const TVMFFIAny* rd = static_cast<const TVMFFIAny*>(r->data);
     int64_t n = std::min(l->size, r->size);
+    constexpr int64_t kAhead = 8;
+    for (int64_t i = 0; i < std::min(n, kAhead); ++i) Prefetch(ld + i, rd + i);
     for (int64_t i = 0; i < n; ++i) {
+      if (i + kAhead < n) Prefetch(ld + i + kAhead, rd + i + kAhead);
       if (!Equal(ld + i, rd + i)) {
         Record(AccessStep::ArrayItem(i), AccessStep::ArrayItem(i));
         return false;
@@ -214,6 +224,11 @@ class EqualEngine {
   bool EqualContent(const StructuralType& type, const Object* l, const Object* r) {
     if (const std::optional<Function>& hook = type.hook) {
       return EqualByHook(*hook, l, r);
+    }
+    for (const StructuralField& field : type.fields) {
+      int32_t child_type;
+      if (const void* child = PeekFieldObject(l, field, &child_type)) PrefetchRead(child);
+      if (const void* child = PeekFieldObject(r, field, &child_type)) PrefetchRead(child);
     }
     for (const StructuralField& field : type.fields) {
       TVMFFIAny lscratch, rscratch;
