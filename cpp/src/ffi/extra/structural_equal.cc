@@ -386,7 +386,7 @@ class EqualEngine {
     switch (t) {
       case kTVMFFIStr:
       case kTVMFFIBytes: {
-        TVMFFIAny lc, rc;
+        TVMFFIAny lc{}, rc{};
         lc.type_index = rc.type_index = t;
         lc.v_obj = const_cast<TVMFFIObject*>(reinterpret_cast<const TVMFFIObject*>(l));
         rc.v_obj = const_cast<TVMFFIObject*>(reinterpret_cast<const TVMFFIObject*>(r));
