@@ -2,7 +2,7 @@
 """Structural engines of tvm_ffi on a large tree, next to the apache-tvm-ffi wheel.
 
 Usage: python benchmarks/bench_structural.py --lib-dir DIR [--wheel DIR] [--nodes N]
-       [--repeat N] [--rss-sizes 10000,100000,300000]
+       [--repeat N] [--processes N] [--clock cpu|wall] [--rss-sizes 10000,100000,300000]
 
 The tree: a random-shaped (seeded) binary tree of N nodes counting leaves. Inner nodes are
 "testing.structural.Add" objects (tests/cpp/testing/testing_structural.cc), every third level
@@ -13,9 +13,14 @@ $TMPDIR/tvm_ffi_bench_build).
 
 Times, in ms per operation: structural_hash, structural_equal of two equal trees built apart,
 to_json_graph_str, from_json_graph_str of that text, and ffi.DeepCopy. Both packages are named
-tvm_ffi, so each runs in its own worker process; every round asks the worker of this tree, then
-the wheel's, to time the same operation, so both columns see the same phases of a shared
-machine. Figures are the best round.
+tvm_ffi, so each runs in its own worker process; every round asks one worker, then the other, to
+time the same operation, so both columns see the same phases of a shared machine. A worker's
+figure is its best run. Where the trees lie in memory differs from process to process, and so
+does the time of a walk over them, so --processes fresh pairs of workers run one after the other
+(which of the two goes first alternates) and each row gives the minimum and the median of the
+per-process figures, and each side's peak RSS (VmHWM of its worker, the largest over the
+processes). --clock cpu (default) times the worker's thread CPU time, which leaves out the time
+other processes of a loaded machine take; wall times perf_counter.
 
 Memory: for each size of --rss-sizes, each operation runs once in a fresh process per
 implementation, which reports the peak RSS the operation added over the RSS once the trees and
@@ -29,6 +34,7 @@ import os
 import subprocess
 import sys
 import tempfile
+from statistics import median
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURE = os.path.join(HERE, "..", "tests", "cpp", "testing", "testing_structural.cc")
@@ -74,20 +80,27 @@ def check():
 """
 
 # Times one operation `number` times per request (a JSON line: [op, number]) and replies with
-# the best single run in seconds.
+# the best single run in seconds; the request "rss" replies with the process's peak RSS in KiB.
 TIMER = r"""
 import json, sys, time
 env = {"LIB": sys.argv[1], "NODES": int(sys.argv[2])}
 exec(sys.argv[3], env)
+clock = time.thread_time if sys.argv[4] == "cpu" else time.perf_counter
 print(json.dumps(env["check"]()), flush=True)
 for line in sys.stdin:
-    op, number = json.loads(line)
+    request = json.loads(line)
+    if request == "rss":
+        with open("/proc/self/status") as f:
+            peak = [int(x.split()[1]) for x in f if x.startswith("VmHWM:")]
+        print(json.dumps(peak[0] if peak else 0), flush=True)
+        continue
+    op, number = request
     fn = env["OPS"][op]
     best = float("inf")
     for _ in range(number):
-        start = time.perf_counter()
+        start = clock()
         result = fn()
-        best = min(best, time.perf_counter() - start)
+        best = min(best, clock() - start)
         del result
     print(json.dumps(best), flush=True)
 """
@@ -166,10 +179,10 @@ def worker_env(pythonpath):
 
 
 class Worker:
-    def __init__(self, lib, nodes, pythonpath):
+    def __init__(self, lib, nodes, pythonpath, clock):
         env = worker_env(pythonpath)
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", TIMER, lib, str(nodes), SETUP],
+            [sys.executable, "-c", TIMER, lib, str(nodes), SETUP, clock],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -178,10 +191,16 @@ class Worker:
         )
         self.check = json.loads(self.proc.stdout.readline())
 
-    def time(self, op, number):
-        self.proc.stdin.write(json.dumps([op, number]) + "\n")
+    def ask(self, request):
+        self.proc.stdin.write(json.dumps(request) + "\n")
         self.proc.stdin.flush()
         return json.loads(self.proc.stdout.readline())
+
+    def time(self, op, number):
+        return self.ask([op, number])
+
+    def peak_rss_kib(self):
+        return self.ask("rss")
 
     def close(self):
         self.proc.stdin.close()
@@ -207,31 +226,66 @@ def main():
     parser.add_argument("--wheel", default="/tmp/tvm_peer", help="where the wheel is installed")
     parser.add_argument("--nodes", type=int, default=100000)
     parser.add_argument("--repeat", type=int, default=7, help="rounds per operation")
+    parser.add_argument(
+        "--processes", type=int, default=3, help="fresh worker pairs, one after the other"
+    )
+    parser.add_argument("--clock", choices=["cpu", "wall"], default="cpu")
     parser.add_argument("--rss-sizes", default="10000,100000,300000")
     args = parser.parse_args()
 
     ours_lib = os.path.join(os.path.abspath(args.lib_dir), "libtvm_ffi_testing.so")
     wheel_lib = build_wheel_fixture(args.wheel)
-    ours = Worker(ours_lib, args.nodes, None)
-    wheel = Worker(wheel_lib, args.nodes, args.wheel)
-    if ours.check != wheel.check:
-        sys.exit("the trees differ: hash/graph length %s vs %s" % (ours.check, wheel.check))
+    # Per operation and side, the best time of each process.
+    best = {op: ([], []) for op in OPS}
+    peak = [0, 0]
+    check = None
+    for p in range(args.processes):
+        ours = Worker(ours_lib, args.nodes, None, args.clock)
+        wheel = Worker(wheel_lib, args.nodes, args.wheel, args.clock)
+        if ours.check != wheel.check:
+            sys.exit("the trees differ: hash/graph length %s vs %s" % (ours.check, wheel.check))
+        check = ours.check
+        order = [(0, ours), (1, wheel)] if p % 2 == 0 else [(1, wheel), (0, ours)]
+        for op in OPS:
+            runs = [float("inf"), float("inf")]
+            for _ in range(args.repeat):
+                for side, worker in order:
+                    runs[side] = min(runs[side], worker.time(op, 3))
+            for side in (0, 1):
+                best[op][side].append(runs[side])
+        for side, worker in order:
+            peak[side] = max(peak[side], worker.peak_rss_kib())
+            worker.close()
 
-    print("%d-node tree; hash %d; graph text %d bytes" % (args.nodes, *ours.check))
+    print(
+        "%d-node tree; hash %d; graph text %d bytes; %d process pair(s), %s time"
+        % (args.nodes, check[0], check[1], args.processes, args.clock)
+    )
     print()
-    print("| operation | this tree (ms) | wheel (ms) | ratio |")
+    print(
+        "| operation | this tree, min / median (ms) | wheel, min / median (ms) | ratio of min / median |"
+    )
     print("|---|---|---|---|")
     for op in OPS:
-        best_ours = best_wheel = float("inf")
-        for _ in range(args.repeat):
-            best_ours = min(best_ours, ours.time(op, 3))
-            best_wheel = min(best_wheel, wheel.time(op, 3))
+        o, w = best[op]
+        o_min, o_med, w_min, w_med = min(o), median(o), min(w), median(w)
         print(
-            "| %s | %.2f | %.2f | %.2fx |"
-            % (LABELS[op], best_ours * 1e3, best_wheel * 1e3, best_ours / best_wheel)
+            "| %s | %.2f / %.2f | %.2f / %.2f | %.2fx / %.2fx |"
+            % (
+                LABELS[op],
+                o_min * 1e3,
+                o_med * 1e3,
+                w_min * 1e3,
+                w_med * 1e3,
+                o_min / w_min,
+                o_med / w_med,
+            )
         )
-    ours.close()
-    wheel.close()
+    print()
+    print(
+        "Peak RSS of the worker (MiB), this tree / wheel: %.1f / %.1f"
+        % (peak[0] / 1024, peak[1] / 1024)
+    )
 
     sizes = [int(s) for s in args.rss_sizes.split(",") if s]
     if not sizes:

@@ -108,6 +108,31 @@ TEST(DeepCopy, MapReachedAgainAsAKeyIsFixedUp) {
   c[String("k")].cast<List<Any>>().clear();
 }
 
+TEST(DeepCopy, SharingBelowUnsharedContainersIsPreserved) {
+  Array<Any> a;
+  {
+    // Only the two inner Arrays hold `shared` once the block ends.
+    List<Any> shared({1});
+    a = Array<Any>({Array<Any>({shared}), Map<Any, Any>{{String("k"), shared}}});
+  }
+  Array<Any> c = DeepCopy(a).cast<Array<Any>>();
+  Any left = c[0].cast<Array<Any>>()[0];
+  Any right = c[1].cast<Map<Any, Any>>()[String("k")];
+  EXPECT_TRUE(left.same_as(right));
+  EXPECT_FALSE(left.same_as(a[0].cast<Array<Any>>()[0]));
+}
+
+TEST(DeepCopy, CycleThroughAnUnsharedArrayReachesTheCopy) {
+  List<Any> l;
+  l.push_back(Array<Any>({l}));
+  List<Any> c = DeepCopy(l).cast<List<Any>>();
+  EXPECT_FALSE(c.same_as(l));
+  EXPECT_FALSE(c[0].same_as(l[0]));
+  EXPECT_TRUE(c[0].cast<Array<Any>>()[0].same_as(c));
+  l.clear();
+  c.clear();
+}
+
 TEST(DeepCopy, FunctionIsNotCopyable) {
   Function f = Function::FromTyped([]() {});
   EXPECT_EQ(

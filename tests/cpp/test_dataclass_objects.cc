@@ -317,6 +317,48 @@ TEST(DataclassObjects, DeepCopyOfArrayInsideObjectCycleIsFixedUp) {
   ac[0].cast<List<Any>>().clear();
 }
 
+TEST(DataclassObjects, DeepCopyKeepsSharingBelowUnsharedObjects) {
+  ObjectRef p;
+  {
+    // Only the two unshared Points hold `shared` once the block ends.
+    ObjectRef shared = Point(7, "s");
+    p = Point(1, "a", Array<Any>({Point(2, "l", shared), Point(3, "r", shared)}));
+  }
+  ObjectRef c = ffi::DeepCopy(p).cast<ObjectRef>();
+  Array<Any> kids = c.as<DPointObj>()->payload.cast<Array<Any>>();
+  const Any& left = kids[0].cast<ObjectRef>().as<DPointObj>()->payload;
+  const Any& right = kids[1].cast<ObjectRef>().as<DPointObj>()->payload;
+  EXPECT_TRUE(left.same_as(right));
+  Array<Any> orig_kids = p.as<DPointObj>()->payload.cast<Array<Any>>();
+  EXPECT_FALSE(left.same_as(orig_kids[0].cast<ObjectRef>().as<DPointObj>()->payload));
+  EXPECT_TRUE(ffi::RecursiveEq(c, p));
+}
+
+TEST(DataclassObjects, DeepCopyOfUnsharedObjectChainCopiesEveryNodeAndLeavesTheOriginal) {
+  ObjectRef p = Point(1, "a", Point(2, "b", Point(3, "c")));
+  // Raw pointers: a reference held here would make the nodes shared.
+  const ffi::Object* mid = p.as<DPointObj>()->payload.as<ffi::Object>();
+  const ffi::Object* leaf = static_cast<const DPointObj*>(mid)->payload.as<ffi::Object>();
+  ObjectRef c = ffi::DeepCopy(p).cast<ObjectRef>();
+  const ffi::Object* mid_copy = c.as<DPointObj>()->payload.as<ffi::Object>();
+  const ffi::Object* leaf_copy = static_cast<const DPointObj*>(mid_copy)->payload.as<ffi::Object>();
+  EXPECT_NE(mid_copy, mid);
+  EXPECT_NE(leaf_copy, leaf);
+  EXPECT_EQ(p.as<DPointObj>()->payload.as<ffi::Object>(), mid);
+  EXPECT_EQ(static_cast<const DPointObj*>(mid)->payload.as<ffi::Object>(), leaf);
+  EXPECT_TRUE(ffi::RecursiveEq(c, p));
+}
+
+TEST(DataclassObjects, DeepCopyOfCycleThroughAnUnsharedObjectReachesTheCopy) {
+  List<Any> l;
+  l.push_back(Point(1, "a", l));
+  List<Any> lc = ffi::DeepCopy(l).cast<List<Any>>();
+  EXPECT_FALSE(lc.same_as(l));
+  EXPECT_TRUE(lc[0].cast<ObjectRef>().as<DPointObj>()->payload.same_as(lc));
+  l.clear();
+  lc.clear();
+}
+
 TEST(DataclassObjects, DeepCopyOfNonCopyableRaises) {
   ObjectRef n(ffi::make_object<DNonCopyableObj>());
   EXPECT_EQ(ErrorMessage([&] { ffi::DeepCopy(Array<Any>({n})); }, "RuntimeError"),

@@ -246,6 +246,85 @@ TEST(StructuralEqual, TypesWithoutMetadataRaiseEvenWhenIdentical) {
             "supported for this type");
 }
 
+// Values made only of plain tree nodes are compared several pairs at a time
+// (structural_equal.cc, FastEqual); anything else below them, and every
+// difference, is decided by the depth-first walk. These check that the answers
+// and errors stay those of that walk.
+
+/*! \brief A balanced tree of Add and Array nodes with `leaves` int leaves; leaf i is f(i). */
+template <typename F>
+Any PlainTree(int64_t begin, int64_t leaves, F&& f) {
+  if (leaves == 1) return f(begin);
+  int64_t half = leaves / 2;
+  Any left = PlainTree(begin, half, f);
+  Any right = PlainTree(begin + half, leaves - half, f);
+  if (begin % 3 == 0) return Array<Any>{left, right};
+  return Add(left, right);
+}
+
+TEST(StructuralEqual, LargePlainTreesEqualAndADeepDifferenceIsFound) {
+  auto same = [](int64_t i) -> Any { return i; };
+  auto one_off = [](int64_t i) -> Any { return i == 777 ? Any(-1) : Any(i); };
+  Any tree = PlainTree(0, 1000, same);
+  EXPECT_TRUE(Eq(tree, PlainTree(0, 1000, same)));
+  EXPECT_TRUE(Eq(tree, tree));
+  EXPECT_FALSE(Eq(tree, PlainTree(0, 1000, one_off)));
+  EXPECT_NE(Mismatch(tree, PlainTree(0, 1000, one_off)), "equal");
+}
+
+TEST(StructuralEqual, FreeVariablesBelowPlainTreeNodesFollowMapFreeVars) {
+  ffi::ObjectRef x = Var("x");
+  ffi::ObjectRef y = Var("y");
+  Any lhs = Add(Array<Any>{1, Add(x, 2)}, 3);
+  Any rhs = Add(Array<Any>{1, Add(y, 2)}, 3);
+  EXPECT_FALSE(Eq(lhs, rhs));
+  EXPECT_TRUE(Eq(lhs, rhs, true));
+  EXPECT_TRUE(Eq(Add(Lam(Array<Any>{x}, x), 1), Add(Lam(Array<Any>{y}, y), 1)));
+}
+
+TEST(StructuralEqual, HooksBelowPlainTreeNodesStillDecide) {
+  EXPECT_TRUE(Eq(Add(Make<HookedObj>(1, 2), 0), Add(Make<HookedObj>(1, 3), 0)));
+  EXPECT_FALSE(Eq(Add(Make<HookedObj>(1, 2), 0), Add(Make<HookedObj>(2, 2), 0)));
+}
+
+TEST(StructuralEqual, UnsupportedTypeRaisesOnlyWhereTheWalkReachesIt) {
+  const char* message =
+      "_type_s_eq_hash_kind is not set for type `test.structural.NoKind`, so "
+      "StructuralHash is not supported for this type";
+  // The walk meets NoKind before the difference that follows it...
+  EXPECT_EQ(ErrorMessage([] {
+              Eq(Array<Any>{Make<NoKindObj>(1, 2), 1}, Array<Any>{Make<NoKindObj>(1, 2), 2});
+            }),
+            message);
+  EXPECT_EQ(ErrorMessage([] { Eq(Add(Make<NoKindObj>(1, 2), 1), Add(Make<NoKindObj>(1, 2), 2)); }),
+            message);
+  // ...and stops at a difference that comes first.
+  EXPECT_FALSE(Eq(Array<Any>{1, Make<NoKindObj>(1, 2)}, Array<Any>{2, Make<NoKindObj>(1, 2)}));
+}
+
+TEST(StructuralEqual, LeafRulesHoldInsidePlainTreeNodes) {
+  double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_TRUE(Eq(Add(nan, 1), Add(-nan, 1)));
+  EXPECT_FALSE(Eq(Add(0.0, 1), Add(-0.0, 1)));
+  EXPECT_FALSE(Eq(Add(1, 1), Add(1.0, 1)));
+  std::string long_text(40, 't');
+  EXPECT_TRUE(Eq(Add(ffi::String(long_text), 1), Add(ffi::String(long_text), 1)));
+  EXPECT_FALSE(Eq(Add(ffi::String(long_text), 1), Add(ffi::String(long_text + "u"), 1)));
+  EXPECT_FALSE(Eq(Add(ffi::String("ab"), 1), Add(ffi::Bytes(std::string("ab")), 1)));
+  EXPECT_TRUE(Eq(Add(ffi::Shape({1, 2}), 1), Add(ffi::Shape({1, 2}), 1)));
+  EXPECT_FALSE(Eq(Add(ffi::Shape({1, 2}), 1), Add(ffi::Shape({1, 3}), 1)));
+  EXPECT_FALSE(Eq(Add(Array<Any>{1}, 1), Add(ffi::List<Any>{1}, 1)));
+  EXPECT_FALSE(Eq(Add(Array<Any>{1}, 1), Add(Array<Any>{1, 2}, 1)));
+}
+
+TEST(StructuralEqual, UniqueAndConstNodesBelowPlainTreeNodesKeepTheirRules) {
+  ffi::ObjectRef s = Make<SingleObj>(1, 2);
+  EXPECT_TRUE(Eq(Add(s, 1), Add(s, 1)));
+  EXPECT_FALSE(Eq(Add(s, 1), Add(Make<SingleObj>(1, 2), 1)));
+  EXPECT_TRUE(Eq(Add(Make<ConstObj>(1, 2), 1), Add(Make<ConstObj>(1, 2), 1)));
+  EXPECT_FALSE(Eq(Add(Make<ConstObj>(1, 2), 1), Add(Make<ConstObj>(1, 3), 1)));
+}
+
 TEST(StructuralEqual, FunctorComparesLikeEqual) {
   EXPECT_TRUE(StructuralEqual()(Array<int>{1}, Array<int>{1}));
 }

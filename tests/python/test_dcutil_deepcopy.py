@@ -30,6 +30,24 @@ def test_sharing_is_preserved():
     assert c[0].same_as(c[1]) and not c[0].same_as(p)
 
 
+def test_sharing_below_unshared_containers_is_preserved():
+    shared = List([1])
+    value = Array([Array([shared]), Map({"k": shared})])
+    del shared  # the two inner containers alone hold it now
+    c = deep_copy(value)
+    assert c[0][0].same_as(c[1]["k"])
+    assert not c[0][0].same_as(value[0][0])
+
+
+def test_cycle_through_an_unshared_array_reaches_the_copy():
+    lst = List()
+    lst.append(Array([lst]))
+    c = deep_copy(lst)
+    assert c[0][0].same_as(c) and not c.same_as(lst)
+    lst.clear()
+    c.clear()
+
+
 def test_cycle_is_preserved():
     lst = List([1])
     lst.append(lst)

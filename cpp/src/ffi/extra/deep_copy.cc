@@ -10,6 +10,10 @@
  * after their children; a reference to one of them from inside its own
  * subtree (only possible through a mutable value) temporarily holds the
  * original and is fixed up once the pass is over.
+ *
+ * The memo (original -> copy) is what keeps sharing and cycles, so an object
+ * held only by the container or object it was read from (a tree node) gets
+ * no entry: the walk meets it once, since its one holder is copied once.
  */
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/array.h>
@@ -28,6 +32,7 @@
 
 #include "dataclass_support.h"
 #include "pointer_map.h"
+#include "structural_common.h"
 
 TVM_FFI_NAMESPACE_BEGIN
 namespace detail {
@@ -57,7 +62,18 @@ class DeepCopier {
     bool is_enum = false;
     bool has_copy_fn = false;
     Function copy_fn;
-    std::vector<const TVMFFIFieldInfo*> fields;
+    // How each field is read: an Any member or object reference in place, the rest
+    // through the getter. The copy goes into an Any member in place, else through the setter.
+    std::vector<structural::StructuralField> fields;
+  };
+
+  /*!
+   * \brief A value to copy. unique: nothing but the container or object it was
+   *  read from holds it (read before that holder's shell took references).
+   */
+  struct Item {
+    Any value;
+    bool unique;
   };
 
   // The items of every open frame lie in items_, and the copies made so far in
@@ -66,6 +82,8 @@ class DeepCopier {
     const Object* orig;
     Any orig_ref;
     Kind kind;
+    // Whether the copy goes into the memo (not for unique originals).
+    bool memoised;
     // The copy made before the children (List, Dict, objects).
     Any shell;
     const TypeEntry* type;  // objects only
@@ -100,7 +118,8 @@ class DeepCopier {
   Any Copy(const AnyView& root) {
     Any result;
     bool placeholder = false;
-    if (CopyNow(root, &result, &placeholder)) return result;
+    // The root is memoised: the caller holds it, so it may be met again.
+    if (CopyNow(root, false, &result, &placeholder)) return result;
     while (!stack_.empty()) {
       Frame& frame = stack_.back();
       size_t next = copies_.size() - frame.copies_begin;
@@ -108,18 +127,21 @@ class DeepCopier {
         Any copy;
         bool is_placeholder = false;
         // A view: CopyNow may push a frame, which moves items_ and invalidates `frame`.
-        AnyView item = items_[frame.items_begin + next];
-        if (CopyNow(item, &copy, &is_placeholder)) {
+        const Item& entry = items_[frame.items_begin + next];
+        AnyView item = entry.value;
+        if (CopyNow(item, entry.unique, &copy, &is_placeholder)) {
           if (is_placeholder) stack_.back().placeholders.push_back(next);
           copies_.push_back(std::move(copy));
         }
         continue;
       }
       Any done = Finish(&frame);
-      Copied& entry = memo_[frame.orig];
-      entry.orig = std::move(frame.orig_ref);
-      entry.copy = done;
-      entry.pending = false;
+      if (frame.memoised) {
+        Copied& entry = memo_[frame.orig];
+        entry.orig = std::move(frame.orig_ref);
+        entry.copy = done;
+        entry.pending = false;
+      }
       items_.resize(frame.items_begin);
       copies_.resize(frame.copies_begin);
       stack_.pop_back();
@@ -140,8 +162,9 @@ class DeepCopier {
       entry->copy_fn = *std::move(fn);
     }
     const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
-    reflection::ForEachFieldInfo(
-        info, [&](const TVMFFIFieldInfo* field) { entry->fields.push_back(field); });
+    reflection::ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* field) {
+      entry->fields.push_back(structural::StructuralField{field, structural::FieldReadOf(field)});
+    });
     types_[i] = std::move(entry);
     return *types_[i];
   }
@@ -150,7 +173,7 @@ class DeepCopier {
    * \brief Set *out to the copy of a value that needs no frame and return true;
    *  otherwise push the frame that copies it and return false.
    */
-  bool CopyNow(AnyView value, Any* out, bool* placeholder) {
+  bool CopyNow(AnyView value, bool unique, Any* out, bool* placeholder) {
     int32_t t = value.type_index();
     if (t < kTVMFFIStaticObjectBegin || t == kTVMFFIStr || t == kTVMFFIBytes || t == kTVMFFIShape ||
         t == kTVMFFIBigInt || t == kTVMFFIObject) {
@@ -158,7 +181,7 @@ class DeepCopier {
       return true;
     }
     const Object* obj = reinterpret_cast<const Object*>(AnyUnsafe::GetTVMFFIAny(value)->v_obj);
-    if (const Copied* memo = memo_.Find(obj)) {
+    if (const Copied* memo = unique ? nullptr : memo_.Find(obj)) {
       if (memo->pending) {
         *out = Any(value);
         *placeholder = true;
@@ -174,20 +197,62 @@ class DeepCopier {
       *out = Any(value);
       return true;
     }
-    PushFrame(obj, value, t, type);
+    PushFrame(obj, value, t, type, !unique);
     return false;
   }
 
-  void PushFrame(const Object* obj, AnyView value, int32_t type_index, const TypeEntry* type) {
+  /*!
+   * \brief Append a value read from a container or field to items_. Called before
+   *  the holder's shell exists, so a use count of 2 (the holder and this item)
+   *  means the holder alone has it. A field getter reads the field's storage
+   *  (every field has an offset), so it hands out the stored object as well; a
+   *  fresh object from a getter (use count 1) is met only here anyway.
+   */
+  void PushItem(Any value) {
+    bool unique =
+        value.type_index() >= kTVMFFIStaticObjectBegin &&
+        AnyUnsafe::GetTVMFFIAny(value)->v_obj != nullptr &&
+        reinterpret_cast<const Object*>(AnyUnsafe::GetTVMFFIAny(value)->v_obj)->use_count() <= 2;
+    items_.push_back(Item{std::move(value), unique});
+  }
+
+  void PushContainerItems(const Object* obj, int32_t type_index) {
+    if (type_index == kTVMFFIArray || type_index == kTVMFFIList) {
+      const SeqBaseObj* seq = static_cast<const SeqBaseObj*>(obj);
+      int64_t n = seq->SeqCell()->size;
+      items_.reserve(items_.size() + static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i) PushItem(Any(AnyView::CopyFromTVMFFIAny(seq->slots()[i])));
+      return;
+    }
+    const MapBaseObj* map = static_cast<const MapBaseObj*>(obj);
+    items_.reserve(items_.size() + map->size() * 2);
+    for (const auto& kv : *map) {
+      // kv holds its own references while the loop body runs.
+      Any key = kv.first;
+      Any value = kv.second;
+      items_.push_back(Item{std::move(key), false});
+      items_.push_back(Item{std::move(value), false});
+    }
+    // Without the iteration's references, a key or value held by the map alone counts 2.
+    for (size_t i = items_.size() - map->size() * 2; i < items_.size(); ++i) {
+      const TVMFFIAny* cell = AnyUnsafe::GetTVMFFIAny(items_[i].value);
+      items_[i].unique = cell->type_index >= kTVMFFIStaticObjectBegin && cell->v_obj != nullptr &&
+                         reinterpret_cast<const Object*>(cell->v_obj)->use_count() <= 2;
+    }
+  }
+
+  void PushFrame(const Object* obj, AnyView value, int32_t type_index, const TypeEntry* type,
+                 bool memoised) {
     if (stack_.size() >= kMaxStackDepth) ThrowStackDepthExceeded("DeepCopy");
     Frame frame;
     frame.orig = obj;
     frame.orig_ref = Any(value);
+    frame.memoised = memoised;
     frame.type = type;
     frame.items_begin = items_.size();
     frame.copies_begin = copies_.size();
     if (type == nullptr) {
-      AppendContainerItems(obj, type_index, &items_);
+      PushContainerItems(obj, type_index);
       frame.kind = type_index == kTVMFFIArray  ? Kind::kArray
                    : type_index == kTVMFFIList ? Kind::kList
                    : type_index == kTVMFFIMap  ? Kind::kMap
@@ -198,22 +263,31 @@ class DeepCopier {
         TVM_FFI_THROW(RuntimeError) << "Cannot deep copy object of type \"" << TypeKeyOf(type_index)
                                     << "\" because it is not copy-constructible";
       }
+      // The fields first: the shell takes references to them.
+      for (const structural::StructuralField& field : type->fields) {
+        TVMFFIAny scratch;
+        Any owned;
+        const TVMFFIAny* cell = structural::ReadField(obj, field, &scratch, &owned);
+        PushItem(cell == AnyUnsafe::GetTVMFFIAny(owned) ? std::move(owned)
+                                                        : Any(AnyView::CopyFromTVMFFIAny(*cell)));
+      }
       frame.shell = type->copy_fn(value);
       if (frame.shell.type_index() < kTVMFFIStaticObjectBegin) {
         TVM_FFI_THROW(TypeError) << "__ffi_shallow_copy__ of type \"" << TypeKeyOf(type_index)
                                  << "\" returned `" << frame.shell.GetTypeKey()
                                  << "` instead of an object";
       }
-      for (const TVMFFIFieldInfo* field : type->fields) items_.push_back(ReadField(obj, field));
     }
     if (frame.kind == Kind::kList) frame.shell = List<Any>();
     if (frame.kind == Kind::kDict) frame.shell = Dict<Any, Any>();
-    Copied& entry = memo_[obj];
-    entry.orig = frame.orig_ref;
-    if (frame.kind == Kind::kArray || frame.kind == Kind::kMap) {
-      entry.pending = true;
-    } else {
-      entry.copy = frame.shell;
+    if (memoised) {
+      Copied& entry = memo_[obj];
+      entry.orig = frame.orig_ref;
+      if (frame.kind == Kind::kArray || frame.kind == Kind::kMap) {
+        entry.pending = true;
+      } else {
+        entry.copy = frame.shell;
+      }
     }
     stack_.push_back(std::move(frame));
   }
@@ -273,13 +347,21 @@ class DeepCopier {
       }
       case Kind::kObject: {
         Object* shell = const_cast<Object*>(frame->shell.as<Object>());
-        const Any* items = items_.data() + frame->items_begin;
-        const std::vector<const TVMFFIFieldInfo*>& fields = frame->type->fields;
+        const Item* items = items_.data() + frame->items_begin;
+        const std::vector<structural::StructuralField>& fields = frame->type->fields;
         for (size_t i = 0; i < n; ++i) {
           if (!frame->placeholders.empty() && IsPlaceholder(*frame, i)) {
-            AddFixup(FixupKind::kField, frame->shell, 0, Any(), fields[i], copies[i]);
-          } else if (!copies[i].same_as(items[i])) {
-            WriteField(shell, fields[i], copies[i]);
+            AddFixup(FixupKind::kField, frame->shell, 0, Any(), fields[i].info, copies[i]);
+          } else if (copies[i].same_as(items[i].value)) {
+            continue;
+          } else if (fields[i].read == structural::FieldRead::kAny &&
+                     shell->type_index() == frame->orig->type_index()) {
+            // An Any member of the shell (the original's type, so its layout): the setter
+            // would do the same assignment.
+            *reinterpret_cast<Any*>(reinterpret_cast<char*>(shell) + fields[i].info->offset) =
+                std::move(copies[i]);
+          } else {
+            WriteField(shell, fields[i].info, copies[i]);
           }
         }
         return frame->shell;
@@ -350,7 +432,7 @@ class DeepCopier {
 
   int32_t enum_index_;
   std::vector<Frame> stack_;
-  std::vector<Any> items_;
+  std::vector<Item> items_;
   std::vector<Any> copies_;
   std::vector<std::unique_ptr<TypeEntry>> types_;
   PointerMap<Copied> memo_;

@@ -9,6 +9,15 @@
  * fields (or the __s_equal__ hook) for trees, plus a lhs<->rhs mapping for
  * DAG nodes and free variables; a free variable binds only inside a
  * definition region (or to itself).
+ *
+ * Equal first tries a walk of plain trees (FastEqual) that keeps several node
+ * pairs in flight: a depth-first walk waits for each child it reaches from
+ * memory, one cache miss after another, while this one has the next pairs'
+ * objects loading while it compares the current ones. It takes only values
+ * whose comparison cannot depend on the order of the walk (no variable
+ * mapping, hook, getter or error can be involved) and says "equal" only; on
+ * anything else, a difference included, the depth-first walk decides from
+ * the start, so results and errors are those of that walk.
  */
 #include <tvm/ffi/container/map_base.h>
 #include <tvm/ffi/container/shape.h>
@@ -78,6 +87,46 @@ class EqualEngine {
     }
   }
 
+  /*!
+   * \return Whether lhs and rhs are equal plain trees, found without the
+   *  depth-first walk; false means that Equal has to decide (see the file comment).
+   *  Plain: PODs, strings, bytes, Array, List, Shape, BigInt, and objects of
+   *  const-tree, tree or unique-instance kind without a __s_equal__ hook whose
+   *  structural fields are all read in place. Their comparison neither binds
+   *  variables nor runs user code, so neither the order of the walk nor the
+   *  engine's flags (which concern variables and tensors) change it.
+   */
+  bool FastEqual(const TVMFFIAny* lhs, const TVMFFIAny* rhs) {
+    if (lhs->type_index != rhs->type_index || lhs->type_index < kTVMFFIStaticObjectBegin) {
+      return false;
+    }
+    pending_.clear();
+    pending_.push_back(ObjectPair{CellObject(lhs), CellObject(rhs)});
+    // A ring of pairs whose objects are loading, refilled from pending_ in
+    // depth-first order (the last pushed first: siblings lie close in memory).
+    ObjectPair ring[kRingSize];
+    size_t head = 0;
+    size_t count = 0;
+    while (true) {
+      while (count < kRingSize && !pending_.empty()) {
+        ObjectPair next = pending_.back();
+        pending_.pop_back();
+        // An object's header and first fields (or elements) span two cache lines.
+        PrefetchRead(next.l);
+        PrefetchRead(reinterpret_cast<const char*>(next.l) + 64);
+        PrefetchRead(next.r);
+        PrefetchRead(reinterpret_cast<const char*>(next.r) + 64);
+        ring[(head + count) % kRingSize] = next;
+        ++count;
+      }
+      if (count == 0) return true;
+      ObjectPair pair = ring[head];
+      head = (head + 1) % kRingSize;
+      --count;
+      if (!FastVisit(pair.l, pair.r)) return false;
+    }
+  }
+
   /*! \return The mismatch paths recorded by a failed Equal. */
   AccessPathPair MismatchPaths() const {
     return AccessPathPair(AccessPath::FromSteps(lhs_steps_.rbegin(), lhs_steps_.rend()),
@@ -91,6 +140,13 @@ class EqualEngine {
     rhs_steps_.push_back(std::move(rhs));
   }
 
+  /*! \brief Start loading the objects of two cells (the walk reaches them after their elder
+   * siblings' subtrees). */
+  static void Prefetch(const TVMFFIAny* l, const TVMFFIAny* r) {
+    if (l->type_index >= kTVMFFIStaticObjectBegin) PrefetchRead(l->v_obj);
+    if (r->type_index >= kTVMFFIStaticObjectBegin) PrefetchRead(r->v_obj);
+  }
+
   bool EqualSeq(const TVMFFISeqCell* l, const TVMFFISeqCell* r) {
     // Without paths to report a length difference decides at once; with them
     // the first differing element comes first.
@@ -98,7 +154,10 @@ class EqualEngine {
     const TVMFFIAny* ld = static_cast<const TVMFFIAny*>(l->data);
     const TVMFFIAny* rd = static_cast<const TVMFFIAny*>(r->data);
     int64_t n = std::min(l->size, r->size);
+    constexpr int64_t kAhead = 8;
+    for (int64_t i = 0; i < std::min(n, kAhead); ++i) Prefetch(ld + i, rd + i);
     for (int64_t i = 0; i < n; ++i) {
+      if (i + kAhead < n) Prefetch(ld + i + kAhead, rd + i + kAhead);
       if (!Equal(ld + i, rd + i)) {
         Record(AccessStep::ArrayItem(i), AccessStep::ArrayItem(i));
         return false;
@@ -216,6 +275,11 @@ class EqualEngine {
       return EqualByHook(*hook, l, r);
     }
     for (const StructuralField& field : type.fields) {
+      int32_t child_type;
+      if (const void* child = PeekFieldObject(l, field, &child_type)) PrefetchRead(child);
+      if (const void* child = PeekFieldObject(r, field, &child_type)) PrefetchRead(child);
+    }
+    for (const StructuralField& field : type.fields) {
       TVMFFIAny lscratch, rscratch;
       Any lowned, rowned;
       const TVMFFIAny* lv = ReadField(l, field, &lscratch, &lowned);
@@ -254,9 +318,175 @@ class EqualEngine {
     return ok;
   }
 
+  /*! \brief How FastEqual treats an object type. */
+  enum class FastKind : uint8_t { kUnknown, kNotPlain, kTree, kConstTree, kUniqueInstance };
+
+  struct ObjectPair {
+    const Object* l;
+    const Object* r;
+  };
+
+  static constexpr size_t kRingSize = 16;
+
+  FastKind FastKindOf(int32_t type_index) {
+    size_t i = static_cast<size_t>(type_index);
+    if (i < fast_kinds_.size() && fast_kinds_[i] != FastKind::kUnknown) return fast_kinds_[i];
+    FastKind kind = FastKind::kNotPlain;
+    const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
+    // A type without a kind raises in the exact walk: left to it.
+    if (info != nullptr && info->metadata != nullptr &&
+        info->metadata->structural_eq_hash_kind != kTVMFFISEqHashKindUnsupported) {
+      const StructuralType& type = types_.Get(type_index);
+      bool in_place = !type.hook.has_value();
+      for (const StructuralField& field : type.fields) {
+        if (field.read == FieldRead::kGetter) in_place = false;
+      }
+      switch (type.kind) {
+        case kTVMFFISEqHashKindUniqueInstance:
+          kind = FastKind::kUniqueInstance;
+          break;
+        case kTVMFFISEqHashKindTreeNode:
+          if (in_place) kind = FastKind::kTree;
+          break;
+        case kTVMFFISEqHashKindConstTreeNode:
+          if (in_place) kind = FastKind::kConstTree;
+          break;
+        default:
+          break;
+      }
+    }
+    if (i >= fast_kinds_.size()) fast_kinds_.resize(i + 1, FastKind::kUnknown);
+    fast_kinds_[i] = kind;
+    return kind;
+  }
+
+  /*!
+   * \brief Compare two cells that are not objects of the same type now, or
+   *  queue the pair of objects.
+   * \return false on a difference.
+   */
+  bool FastCells(const TVMFFIAny* l, const TVMFFIAny* r) {
+    int32_t tl = l->type_index;
+    if (tl != r->type_index) {
+      int family = StringFamily(tl);
+      return family >= 0 && family == StringFamily(r->type_index) && CellBytes(l) == CellBytes(r);
+    }
+    if (tl < kTVMFFIStaticObjectBegin) {
+      if (tl == kTVMFFIFloat && std::isnan(l->v_float64)) return std::isnan(r->v_float64);
+      return l->zero_padding == r->zero_padding && l->v_uint64 == r->v_uint64;
+    }
+    pending_.push_back(ObjectPair{CellObject(l), CellObject(r)});
+    return true;
+  }
+
+  /*! \return false on a difference or a value FastEqual does not take. */
+  bool FastVisit(const Object* l, const Object* r) {
+    int32_t t = l->type_index();
+    if (t != r->type_index()) return false;
+    switch (t) {
+      case kTVMFFIStr:
+      case kTVMFFIBytes: {
+        TVMFFIAny lc{}, rc{};
+        lc.type_index = rc.type_index = t;
+        lc.v_obj = const_cast<TVMFFIObject*>(reinterpret_cast<const TVMFFIObject*>(l));
+        rc.v_obj = const_cast<TVMFFIObject*>(reinterpret_cast<const TVMFFIObject*>(r));
+        return CellBytes(&lc) == CellBytes(&rc);
+      }
+      case kTVMFFIArray:
+      case kTVMFFIList: {
+        const TVMFFISeqCell* ls = SeqCell(l);
+        const TVMFFISeqCell* rs = SeqCell(r);
+        if (ls->size != rs->size) return false;
+        const TVMFFIAny* ld = static_cast<const TVMFFIAny*>(ls->data);
+        const TVMFFIAny* rd = static_cast<const TVMFFIAny*>(rs->data);
+        // Pushed last to first, so that the first element comes out first.
+        for (int64_t i = ls->size; i > 0; --i) {
+          if (!FastCells(ld + i - 1, rd + i - 1)) return false;
+        }
+        return true;
+      }
+      case kTVMFFIShape:
+        return EqualShape(static_cast<const ShapeObj*>(l), static_cast<const ShapeObj*>(r));
+      case kTVMFFIBigInt:
+        return BigIntWords(l) == BigIntWords(r);
+      default:
+        break;
+    }
+    if (t < kTVMFFIStaticObjectEnd) return false;
+    switch (FastKindOf(t)) {
+      case FastKind::kUniqueInstance:
+        return l == r;
+      case FastKind::kConstTree:
+        if (l == r) return true;
+        break;
+      case FastKind::kTree:
+        break;
+      default:
+        return false;
+    }
+    const std::vector<StructuralField>& fields = types_.Get(t).fields;
+    for (size_t i = fields.size(); i > 0; --i) {
+      if (!FastField(l, r, fields[i - 1])) return false;
+    }
+    return true;
+  }
+
+  /*!
+   * \brief Compare one field of two objects of a plain type, read in place
+   *  (as ReadField would, without touching a referenced object).
+   */
+  bool FastField(const Object* l, const Object* r, const StructuralField& field) {
+    const char* la = reinterpret_cast<const char*>(l) + field.info->offset;
+    const char* ra = reinterpret_cast<const char*>(r) + field.info->offset;
+    switch (field.read) {
+      case FieldRead::kAny: {
+        const TVMFFIAny* lc = reinterpret_cast<const TVMFFIAny*>(la);
+        const TVMFFIAny* rc = reinterpret_cast<const TVMFFIAny*>(ra);
+        // Views, which the getter would convert: left to the exact walk.
+        if (IsViewCell(lc->type_index) || IsViewCell(rc->type_index)) return false;
+        return FastCells(lc, rc);
+      }
+      case FieldRead::kObject: {
+        const Object* lp;
+        const Object* rp;
+        std::memcpy(&lp, la, sizeof(lp));
+        std::memcpy(&rp, ra, sizeof(rp));
+        if (lp == nullptr || rp == nullptr) return lp == rp;
+        pending_.push_back(ObjectPair{lp, rp});
+        return true;
+      }
+      case FieldRead::kInt64:
+      case FieldRead::kFloat64: {
+        uint64_t lb, rb;
+        std::memcpy(&lb, la, sizeof(lb));
+        std::memcpy(&rb, ra, sizeof(rb));
+        if (field.read == FieldRead::kFloat64) {
+          double ld, rd;
+          std::memcpy(&ld, la, sizeof(ld));
+          std::memcpy(&rd, ra, sizeof(rd));
+          if (std::isnan(ld)) return std::isnan(rd);
+        }
+        return lb == rb;
+      }
+      case FieldRead::kBool:
+        return (*reinterpret_cast<const uint8_t*>(la) != 0) ==
+               (*reinterpret_cast<const uint8_t*>(ra) != 0);
+      case FieldRead::kGetter:
+        break;
+    }
+    return false;
+  }
+
+  static bool IsViewCell(int32_t type_index) {
+    return type_index == kTVMFFIRawStr || type_index == kTVMFFIByteArrayPtr ||
+           type_index == kTVMFFIObjectRValueRef;
+  }
+
   TVMFFIDefRegionKind region_;
   bool skip_tensor_content_;
   bool record_;
+  std::vector<ObjectPair> pending_;
+  std::vector<FastKind> fast_kinds_;
   PointerMap<const Object*> lhs_to_rhs_;
   PointerMap<const Object*> rhs_to_lhs_;
   StructuralTypeCache types_{"__s_equal__"};
@@ -269,7 +499,9 @@ class EqualEngine {
 
 bool Equal(const Any& lhs, const Any& rhs, bool map_free_vars, bool skip_tensor_content) {
   EqualEngine engine(map_free_vars, skip_tensor_content, false);
-  return engine.Equal(AnyUnsafe::GetTVMFFIAny(lhs), AnyUnsafe::GetTVMFFIAny(rhs));
+  const TVMFFIAny* l = AnyUnsafe::GetTVMFFIAny(lhs);
+  const TVMFFIAny* r = AnyUnsafe::GetTVMFFIAny(rhs);
+  return engine.FastEqual(l, r) || engine.Equal(l, r);
 }
 
 Optional<reflection::AccessPathPair> FirstMismatch(const Any& lhs, const Any& rhs,
