@@ -333,18 +333,19 @@ class _AbcProbe(metaclass=_abc.ABCMeta):
 
 cdef extern from *:
     """
-    /* Makes meta the metaclass of type_obj, a class of this module that _ObjectSlotsMeta's
-       callers (install_object_metaclass) have checked to be an instance of `type` laid out
-       like meta's instances (a Python subclass of ABCMeta adds no field to `type`).
-       ABCMeta keeps its per-class caches in _abc_impl, which its __new__ would have set.
-       The full API build has static types: setattr refuses them, so _abc_impl goes into
-       tp_dict, and the reference taken on meta is never returned (static types are never
-       freed). The limited API build has heap types (PyType_FromSpec), which setattr
-       accepts (Cython leaves them mutable) and which, like the classes a metaclass makes,
-       own a reference to their metaclass: their dealloc and GC traverse (meta's, inherited
-       from `type`'s subclass machinery) drop and visit it, so the one taken here is
-       theirs, and the reference to the old metaclass is returned when that is a heap type
-       (`type` is not). ob_type is part of the stable ABI's PyObject. */
+    /* Makes meta the metaclass of type_obj, a class of this module whose metaclass is
+       `type`; install_object_metaclass checks that meta's instances have the layout of
+       type's (a Python subclass of ABCMeta adds no field). The _abc_impl that ABCMeta's
+       __new__ would have set goes in first.
+       Full API build: Cython's types are static, so setattr refuses them and _abc_impl
+       goes into tp_dict; the reference taken on meta is never returned (static types are
+       never freed, and the GC does not see them).
+       Limited API build: Cython's types are mutable heap types (PyType_FromSpec), laid out
+       as every class a metaclass makes. Such a type owns a reference to its metaclass: the
+       dealloc and traverse it now gets from meta (subtype_dealloc/subtype_traverse) drop
+       and visit it, so the reference taken here is the type's, and the one to the old
+       metaclass is returned when that is a heap type (`type` is not). ob_type is a field of
+       the stable ABI's PyObject; CPython's own __class__ assignment swaps it the same way. */
     static int tvm_ffi_py_set_metaclass(PyObject* type_obj, PyObject* meta, PyObject* abc_impl) {
       PyTypeObject* old = Py_TYPE(type_obj);
     #if defined(Py_LIMITED_API)
