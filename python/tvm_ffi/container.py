@@ -15,20 +15,14 @@ container exactly as it was.
 import collections.abc as _abc
 
 from . import core
-from .core import Object
 from .registry import register_object
 
 # The "no value" sentinel of ``Map.get`` and friends: the runtime's MISSING object.
 MISSING = core.MISSING
 
 
-class CContainerBase(Object):
-    """Common base of Array, List, Map and Dict."""
-
-    __slots__ = ()
-
-
-core.CContainerBase = CContainerBase
+# Common base of Array, List, Map and Dict (a Cython class: it holds the exchange-API tag).
+CContainerBase = core.CContainerBase
 
 __all__ = ["Array", "List", "Map", "Dict", "MISSING", "KeysView", "ValuesView", "ItemsView"]
 

@@ -2,38 +2,38 @@
 # (torch arguments) are tagged with that API: their Tensor elements come back
 # as the framework's tensors, nested containers are tagged in turn, and a
 # tagged container passed to another call gives that call its result API.
-# Tags live here, keyed by the wrapper's id and dropped with the wrapper.
-
-import functools as _functools
-import weakref as _weakref
-
-# id(container wrapper) -> (address of the exchange API, weak reference to the wrapper)
-cdef dict _EXCHANGE_TAGS = {}
+# The tag is a field of the wrapper (CContainerBase), so it dies with it; the
+# count of tagged wrappers alive lets every other call skip the tag lookups.
 
 
-def _drop_tag(key, ref):
-    entry = _EXCHANGE_TAGS.get(key)
-    if entry is not None and entry[1] is ref:
-        del _EXCHANGE_TAGS[key]
-        TVMFFIPyTagCountAdd(-1)
+cdef class CContainerBase(Object):
+    """Common base of Array, List, Map and Dict: holds the exchange-API tag."""
+    # The exchange API this wrapper is tagged with (NULL: untagged).
+    cdef const DLPackExchangeAPI* exchange_api
+
+    def __dealloc__(self):
+        if self.exchange_api != NULL:
+            TVMFFIPyTagCountAdd(-1)
 
 
 cdef int tag_container(object obj, const DLPackExchangeAPI* api) except -1:
-    key = id(obj)
-    if key not in _EXCHANGE_TAGS:
+    cdef CContainerBase container
+    if not isinstance(obj, CContainerBase):
+        # A class registered for a container type outside CContainerBase: its
+        # elements read as tvm_ffi values, untagged.
+        return 0
+    container = <CContainerBase>obj
+    if container.exchange_api == NULL:
         TVMFFIPyTagCountAdd(1)
-    _EXCHANGE_TAGS[key] = (<uintptr_t>api, _weakref.ref(obj, _functools.partial(_drop_tag, key)))
+    container.exchange_api = api
     return 0
 
 
-cdef const DLPackExchangeAPI* container_tag(object obj) except? NULL:
+cdef const DLPackExchangeAPI* container_tag(object obj) noexcept:
     """The exchange API obj (a container wrapper) is tagged with, else NULL."""
-    if TVMFFIPyTagCount() == 0:
+    if TVMFFIPyTagCount() == 0 or not isinstance(obj, CContainerBase):
         return NULL
-    entry = _EXCHANGE_TAGS.get(id(obj))
-    if entry is None or entry[1]() is not obj:
-        return NULL
-    return <const DLPackExchangeAPI*><uintptr_t>entry[0]
+    return (<CContainerBase>obj).exchange_api
 
 
 cdef int record_container_tag(object x, ArgStore* store) except -1:

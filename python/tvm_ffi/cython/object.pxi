@@ -9,9 +9,9 @@ cdef list _RESOLVED_CLS = []
 
 cdef class CObject:
     """Base of every FFI object seen from Python (Object, Function, Tensor, Error,
-    OpaquePyObject): holds one strong reference."""
+    OpaquePyObject): holds one strong reference. No __weakref__: FFI objects take no
+    weak references (python_api.md §4.1)."""
     cdef TVMFFIObjectHandle chandle
-    cdef object __weakref__
 
     def __dealloc__(self):
         if self.chandle != NULL:

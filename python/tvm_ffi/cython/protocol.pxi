@@ -452,7 +452,7 @@ def _convert_to_opaque_object(value):
     return wrap_object(handle)
 
 
-cdef object arg_as_tensor_cls(object arg, const DLPackExchangeAPI* api, object container_base):
+cdef object arg_as_tensor_cls(object arg, const DLPackExchangeAPI* api):
     """A callback argument as the framework of api wants it: Tensors become its tensors,
     containers are tagged so their tensor elements read as its tensors too."""
     cdef TVMFFIAny owned
@@ -464,8 +464,7 @@ cdef object arg_as_tensor_cls(object arg, const DLPackExchangeAPI* api, object c
         owned.v_obj = <TVMFFIObject*>(<CObject>arg).chandle
         TVMFFIObjectIncRef(owned.v_obj)
         return TVMFFIPyResultToPy(&owned, api)
-    if isinstance(arg, container_base):
-        tag_container(arg, api)
+    tag_container(arg, api)
     return arg
 
 
@@ -481,12 +480,10 @@ def _convert_to_ffi_func(f, tensor_cls=None):
     if api == NULL:
         raise TypeError("tensor_cls %r must expose __dlpack_c_exchange_api__" % (tensor_cls,))
     cdef uintptr_t api_addr = <uintptr_t>api
-    # Set on core by tvm_ffi.container, which defines the container classes.
-    container_base = globals()["CContainerBase"]
 
     def call_with_framework_tensors(*args):
         cdef const DLPackExchangeAPI* call_api = <const DLPackExchangeAPI*>api_addr
-        return f(*[arg_as_tensor_cls(a, call_api, container_base) for a in args])
+        return f(*[arg_as_tensor_cls(a, call_api) for a in args])
 
     return Function(call_with_framework_tensors)
 

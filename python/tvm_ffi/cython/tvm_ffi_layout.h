@@ -18,7 +18,6 @@
 typedef struct TVMFFIPyObjectLayout {
   PyObject_HEAD void* vtab;
   void* chandle;
-  PyObject* weakref;
 } TVMFFIPyObjectLayout;
 
 /* What a call of a tvm_ffi.Function needs besides the handle. */

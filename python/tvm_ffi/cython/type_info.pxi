@@ -333,31 +333,52 @@ class _AbcProbe(metaclass=_abc.ABCMeta):
 
 cdef extern from *:
     """
+    /* Makes meta the metaclass of type_obj, a class of this module whose metaclass is
+       `type`; install_object_metaclass checks that meta's instances have the layout of
+       type's (a Python subclass of ABCMeta adds no field). The _abc_impl that ABCMeta's
+       __new__ would have set goes in first.
+       Full API build: Cython's types are static, so setattr refuses them and _abc_impl
+       goes into tp_dict; the reference taken on meta is never returned (static types are
+       never freed, and the GC does not see them).
+       Limited API build: Cython's types are mutable heap types (PyType_FromSpec), laid out
+       as every class a metaclass makes. Such a type owns a reference to its metaclass: the
+       dealloc and traverse it now gets from meta (subtype_dealloc/subtype_traverse) drop
+       and visit it, so the reference taken here is the type's, and the one to the old
+       metaclass is returned when that is a heap type (`type` is not). ob_type is a field of
+       the stable ABI's PyObject; CPython's own __class__ assignment swaps it the same way. */
     static int tvm_ffi_py_set_metaclass(PyObject* type_obj, PyObject* meta, PyObject* abc_impl) {
+      PyTypeObject* old = Py_TYPE(type_obj);
     #if defined(Py_LIMITED_API)
-      (void)type_obj; (void)meta; (void)abc_impl;
-      return 0;
+      if (PyObject_SetAttrString(type_obj, "_abc_impl", abc_impl) != 0) return -1;
     #else
-      PyTypeObject* tp = (PyTypeObject*)type_obj;
-      /* ABCMeta keeps its per-class caches in _abc_impl; a static type cannot take it by
-         setattr, so it goes into the type's dict directly. */
-      if (PyDict_SetItemString(tp->tp_dict, "_abc_impl", abc_impl) != 0) return -1;
+      if (PyDict_SetItemString(((PyTypeObject*)type_obj)->tp_dict, "_abc_impl", abc_impl) != 0)
+        return -1;
+    #endif
       Py_INCREF(meta);
       Py_SET_TYPE(type_obj, (PyTypeObject*)meta);
-      PyType_Modified(tp);
+      if (PyType_GetFlags(old) & Py_TPFLAGS_HEAPTYPE) Py_DECREF((PyObject*)old);
+      PyType_Modified((PyTypeObject*)type_obj);
       return 0;
-    #endif
     }
     """
     int tvm_ffi_py_set_metaclass(object type_obj, object meta, object abc_impl) except -1
 
 
 cdef int install_object_metaclass() except -1:
-    # Object and its extension subclasses are static types; giving them the metaclass
-    # makes every Python subclass go through _ObjectSlotsMeta. Static types are never
-    # freed, so the reference taken on the metaclass is never returned.
+    # Object and its extension subclasses are created by Cython with metaclass `type`;
+    # giving them _ObjectSlotsMeta makes every Python subclass go through it (both builds:
+    # static types in the full API build, heap types in the abi3 build). The switch is only
+    # sound between metaclasses whose instances have the same layout, which holds for a
+    # Python subclass of ABCMeta (no __slots__) on every CPython this runs on; checked here.
     abc_data = type(_AbcProbe._abc_impl)
-    for cls in (Object, Function, Tensor):
+    for attr in ("__basicsize__", "__itemsize__", "__dictoffset__", "__weakrefoffset__"):
+        if getattr(_ObjectSlotsMeta, attr) != getattr(type, attr):
+            raise ImportError("tvm_ffi.core: _ObjectSlotsMeta's instances are not laid out "
+                              "as those of type (%s differs)" % attr)
+    for cls in (Object, CContainerBase, Function, Tensor):
+        if type(cls) is not type:
+            raise ImportError("tvm_ffi.core: %s already has metaclass %s"
+                              % (cls.__name__, type(cls).__name__))
         tvm_ffi_py_set_metaclass(cls, _ObjectSlotsMeta, abc_data())
     return 0
 
