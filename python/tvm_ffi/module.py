@@ -37,7 +37,7 @@ class Module(Object):
 
     @property
     def kind(self):
-        """The module kind, e.g. ``"library"`` or ``"system_lib"``."""
+        """The module kind, e.g. ``"library"`` (also for :func:`system_lib`)."""
         return _rt("ffi.ModuleGetKind")(self)
 
     @property

@@ -291,7 +291,7 @@ TEST(Module, RuntimeGlobals) {
   EXPECT_TRUE(doc(mod, "missing", false).is_none());
   EXPECT_EQ(Function::GetGlobalRequired("ffi.ModuleGetKind")(mod).cast<String>(), "library");
   EXPECT_EQ(Function::GetGlobalRequired("ffi.ModuleGetPropertyMask")(mod).cast<int>(),
-            Module::kRunnable);
+            Module::kBinarySerializable | Module::kRunnable);
   EXPECT_EQ(Function::GetGlobalRequired("ffi.ModuleInspectSource")(mod, "").cast<String>(), "");
   Function write_formats = Function::GetGlobalRequired("ffi.ModuleGetWriteFormats");
   EXPECT_EQ(write_formats(mod).cast<ffi::Array<String>>().size(), 0u);
@@ -352,9 +352,14 @@ TVM_FFI_STATIC_INIT_BLOCK() {
                                       reinterpret_cast<void*>(__tvm_ffi_testing_sys_mul));
 }
 
+TEST(Module, SystemLibReportsTheKindAndPropertiesOfALibrary) {
+  Module sys = Module::SystemLib();
+  EXPECT_STREQ(sys->kind(), "library");
+  EXPECT_EQ(sys->GetPropertyMask(), Module::kBinarySerializable | Module::kRunnable);
+}
+
 TEST(Module, SystemLib) {
   Module sys = Module::SystemLib();
-  EXPECT_STREQ(sys->kind(), "system_lib");
   EXPECT_TRUE(sys.same_as(Module::SystemLib()));
   EXPECT_TRUE(sys->ImplementsFunction("testing_sys_mul"));
   EXPECT_EQ(sys->GetFunction("testing_sys_mul").value()(6, 7).cast<int>(), 42);

@@ -197,7 +197,8 @@ def test_peer_code_dispatches_virtuals_of_our_modules(peer, our_lib):
 
     ours = tvm_ffi.load_module(our_lib)
     assert peer.kind_of(ours) == "library"
-    assert peer.mask_of(ours) == int(tvm_ffi.module.ModulePropertyMask.RUNNABLE)
+    mask = tvm_ffi.module.ModulePropertyMask
+    assert peer.mask_of(ours) == int(mask.BINARY_SERIALIZABLE | mask.RUNNABLE)
     assert peer.own_doc(ours, "double_it") == "<none>"
     assert peer.source(ours) == ""
     assert peer.num_write_formats(ours) == 0

@@ -118,14 +118,22 @@ def test_function_metadata_is_a_dict_and_doc_a_str(built_lib):
 def test_library_kind_properties_and_source(built_lib):
     mod = tvm_ffi.load_module(built_lib)
     assert mod.kind == "library"
-    assert mod.get_property_mask() == tvm_ffi.module.ModulePropertyMask.RUNNABLE
-    assert mod.is_runnable()
-    assert not mod.is_binary_serializable()
-    assert not mod.is_compilation_exportable()
     assert mod.inspect_source() == ""
     assert list(mod.get_write_formats()) == []
     assert len(mod.imports) == 0
     assert repr(mod) == "ffi.Module(imports_=())"
+
+
+def test_library_property_mask_is_binary_serializable_and_runnable(built_lib):
+    from tvm_ffi.module import ModulePropertyMask
+
+    mod = tvm_ffi.load_module(built_lib)
+    assert (
+        mod.get_property_mask()
+        == ModulePropertyMask.BINARY_SERIALIZABLE | ModulePropertyMask.RUNNABLE
+    )
+    assert mod.is_binary_serializable() and mod.is_runnable()
+    assert not mod.is_compilation_exportable()
 
 
 def test_library_write_to_file_is_unsupported(built_lib, tmp_path):
@@ -203,10 +211,31 @@ def test_custom_loader_is_used_for_its_extension(built_lib, tmp_path):
 def test_system_lib_is_module():
     mod = tvm_ffi.system_lib()
     assert isinstance(mod, tvm_ffi.Module)
-    assert mod.kind == "system_lib"
     assert mod.same_as(tvm_ffi.system_lib())
     assert tvm_ffi.system_lib(symbol_prefix="abc_").same_as(tvm_ffi.system_lib("abc_"))
     assert not mod.implements_function("surely_not_registered_anywhere")
+
+
+def test_system_lib_kind_is_library():
+    assert tvm_ffi.system_lib().kind == "library"
+    assert tvm_ffi.system_lib("abc_").kind == "library"
+
+
+def test_system_lib_property_mask_is_binary_serializable_and_runnable():
+    from tvm_ffi.module import ModulePropertyMask
+
+    mod = tvm_ffi.system_lib()
+    assert (
+        mod.get_property_mask()
+        == ModulePropertyMask.BINARY_SERIALIZABLE | ModulePropertyMask.RUNNABLE
+    )
+    assert mod.is_binary_serializable() and mod.is_runnable()
+    assert not mod.is_compilation_exportable()
+
+
+def test_system_lib_write_to_file_is_unsupported(tmp_path):
+    with pytest.raises(RuntimeError, match=r"Module\[library\] does not support WriteToFile"):
+        tvm_ffi.system_lib().write_to_file(tmp_path / "out.so")
 
 
 def test_subclass_module_from_a_library(table_maker):

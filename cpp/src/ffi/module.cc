@@ -269,7 +269,7 @@ class LibraryModuleObj : public ModuleObj {
   }
 
   const char* kind() const final { return "library"; }
-  int GetPropertyMask() const final { return Module::kRunnable; }
+  int GetPropertyMask() const final { return Module::kBinarySerializable | Module::kRunnable; }
 
   Optional<Function> GetFunction(const String& name) final {
     return functions_.Get(
@@ -319,8 +319,10 @@ class SystemLibModuleObj : public ModuleObj {
  public:
   explicit SystemLibModuleObj(std::string prefix) : prefix_(std::move(prefix)) {}
 
-  const char* kind() const final { return "system_lib"; }
-  int GetPropertyMask() const final { return Module::kRunnable; }
+  // The system library is a library linked into the process: it reports the
+  // same kind and properties as a loaded one.
+  const char* kind() const final { return "library"; }
+  int GetPropertyMask() const final { return Module::kBinarySerializable | Module::kRunnable; }
 
   Optional<Function> GetFunction(const String& name) final {
     return functions_.Get(

@@ -56,7 +56,7 @@ class Module;
  */
 class TVM_FFI_EXTRA_CXX_API ModuleObj : public Object {
  public:
-  /*! \return A short name of the module kind, e.g. "library" or "system_lib". */
+  /*! \return A short name of the module kind, e.g. "library" (also the system library's kind). */
   virtual const char* kind() const = 0;
   /*! \return A bit mask of Module::ModulePropertyMask values. */
   virtual int GetPropertyMask() const { return 0; }
