@@ -66,6 +66,28 @@ TEST(RuntimeGlobals, ListGlobalNamesFunctorOutOfRangeRaisesIndexError) {
   EXPECT_NE(e.message().find("index " + std::to_string(count)), std::string::npos) << e.message();
 }
 
+TEST(RuntimeGlobals, StringReturnsItsArgumentAsAString) {
+  std::string long_text(100, 'a');
+  EXPECT_EQ(Global("ffi.String")("abc").cast<String>(), "abc");
+  EXPECT_EQ(Global("ffi.String")(String(long_text)).cast<String>(), long_text);
+}
+
+TEST(RuntimeGlobals, StringRejectsANonString) {
+  ffi::Error e = CatchError([] { Global("ffi.String")(1); });
+  EXPECT_EQ(e.kind(), "TypeError");
+  EXPECT_NE(e.message().find("argument #0"), std::string::npos) << e.message();
+}
+
+TEST(RuntimeGlobals, BytesReturnsItsArgumentAsBytes) {
+  EXPECT_EQ(Global("ffi.Bytes")(ffi::Bytes("a\0b", 3)).cast<ffi::Bytes>(), ffi::Bytes("a\0b", 3));
+}
+
+TEST(RuntimeGlobals, BytesRejectsAString) {
+  ffi::Error e = CatchError([] { Global("ffi.Bytes")(String("abc")); });
+  EXPECT_EQ(e.kind(), "TypeError");
+  EXPECT_NE(e.message().find("argument #0"), std::string::npos) << e.message();
+}
+
 TEST(RuntimeGlobals, GetGlobalFuncMetadataReturnsTheSchema) {
   ffi::reflection::GlobalDef().def("test.globals.add", [](int64_t a, int64_t b) { return a + b; });
   std::string meta = Global("ffi.GetGlobalFuncMetadata")("test.globals.add").cast<std::string>();

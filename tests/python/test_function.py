@@ -120,6 +120,33 @@ def test_list_global_func_names_contains_cpp_and_python_functions():
     assert "testing_py.listed" not in tvm_ffi.registry.list_global_func_names()
 
 
+def test_ffi_string_global_returns_its_str_argument():
+    f = tvm_ffi.get_global_func("ffi.String")
+    assert f("abc") == "abc"
+    long_text = "x" * 100
+    assert f(long_text) == long_text
+    assert isinstance(f(long_text), str)
+
+
+def test_ffi_string_global_rejects_a_non_str():
+    f = tvm_ffi.get_global_func("ffi.String")
+    with pytest.raises(TypeError, match=r"argument #0 .*ffi\.String.*Expected `str` but got `int`"):
+        f(1)
+    with pytest.raises(TypeError, match="Expected 1 but got 0 arguments"):
+        f()
+
+
+def test_ffi_bytes_global_returns_its_bytes_argument():
+    f = tvm_ffi.get_global_func("ffi.Bytes")
+    assert f(b"a\x00b") == b"a\x00b"
+    assert f(bytearray(b"xy")) == b"xy"
+
+
+def test_ffi_bytes_global_rejects_a_str():
+    with pytest.raises(TypeError, match=r"argument #0 .*ffi\.Bytes.*Expected `bytes`"):
+        tvm_ffi.get_global_func("ffi.Bytes")("abc")
+
+
 def test_remove_missing_global_func_is_ignored():
     assert tvm_ffi.remove_global_func("testing_py.never_registered") is None
 

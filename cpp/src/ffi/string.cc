@@ -3,10 +3,12 @@
  * TVMFFIStringFromByteArray, TVMFFIBytesFromByteArray and
  * TVMFFIAnyViewToOwnedAny (borrowed views become owned values, an
  * ObjectRValueRef gives up its object; a borrowed DLTensor* cannot, and is
- * rejected).
+ * rejected) - and the globals "ffi.String" and "ffi.Bytes", which return their
+ * argument as an owned String/Bytes.
  */
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/error.h>
+#include <tvm/ffi/reflection/registry.h>
 #include <tvm/ffi/string.h>
 
 TVM_FFI_NAMESPACE_BEGIN
@@ -18,6 +20,15 @@ void ByteArrayToAny(const TVMFFIByteArray* input, TVMFFIAny* out) {
   }
   StrT value(input->data == nullptr ? "" : input->data, input->size);
   TypeTraits<StrT>::MoveToAny(std::move(value), out);
+}
+
+TVM_FFI_STATIC_INIT_BLOCK() {
+  // Typed, so that a non-str (non-bytes) argument raises the usual TypeError
+  // naming argument #0 and the signature.
+  reflection::GlobalDef()
+      .def(
+          "ffi.String", [](String s) { return s; }, "Return s as a String: ffi.String(\"abc\").")
+      .def("ffi.Bytes", [](Bytes b) { return b; }, "Return b as a Bytes: ffi.Bytes(b\"abc\").");
 }
 }  // namespace
 TVM_FFI_NAMESPACE_END
