@@ -89,7 +89,7 @@ TEST(DTypeHelpers, EveryDataTypeRoundTripsThroughText) {
   EXPECT_EQ(checked, 256 * 9 * 5);
 }
 
-TEST(DTypeHelpers, BadStringsRaiseValueErrorQuotingThem) {
+TEST(DTypeHelpers, BadStringsRaiseValueErrorNamingThem) {
   const char* bad[] = {"fp16",     "flot32",    "i",        "int0",       "int256",
                        "float32x", "float32x0", "float32 ", "int8x4x4",   "Float32",
                        "void4",    "handlex",   "uint-8",   "float8_e9m9"};
@@ -100,8 +100,7 @@ TEST(DTypeHelpers, BadStringsRaiseValueErrorQuotingThem) {
       ADD_FAILURE() << "parsed without error";
     } catch (const ffi::Error& e) {
       EXPECT_EQ(e.kind(), "ValueError");
-      EXPECT_NE(e.message().find(std::string("\"") + text + "\""), std::string::npos)
-          << e.message();
+      EXPECT_NE(e.message().find(text), std::string::npos) << e.message();
     }
   }
 }
