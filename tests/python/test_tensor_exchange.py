@@ -14,6 +14,14 @@ import threading
 import numpy as np
 import pytest
 import tvm_ffi
+from dlpack_ctypes import (
+    DELETER,
+    DLDataType,
+    DLDevice,
+    DLManagedTensorVersioned,
+    DLPackVersion,
+    DLTensor,
+)
 
 torch = pytest.importorskip("torch")
 
@@ -39,43 +47,6 @@ def data_ptr(t):
 # A pure-Python producer implementing the exchange API with ctypes
 # ---------------------------------------------------------------------------
 
-
-class DLDevice(ctypes.Structure):
-    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
-
-
-class DLDataType(ctypes.Structure):
-    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
-
-
-class DLTensor(ctypes.Structure):
-    _fields_ = [
-        ("data", ctypes.c_void_p),
-        ("device", DLDevice),
-        ("ndim", ctypes.c_int32),
-        ("dtype", DLDataType),
-        ("shape", ctypes.POINTER(ctypes.c_int64)),
-        ("strides", ctypes.POINTER(ctypes.c_int64)),
-        ("byte_offset", ctypes.c_uint64),
-    ]
-
-
-class DLPackVersion(ctypes.Structure):
-    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32)]
-
-
-class DLManagedTensorVersioned(ctypes.Structure):
-    pass
-
-
-DELETER = ctypes.CFUNCTYPE(None, ctypes.POINTER(DLManagedTensorVersioned))
-DLManagedTensorVersioned._fields_ = [
-    ("version", DLPackVersion),
-    ("manager_ctx", ctypes.c_void_p),
-    ("deleter", DELETER),
-    ("flags", ctypes.c_uint64),
-    ("dl_tensor", DLTensor),
-]
 
 ALLOCATOR = ctypes.CFUNCTYPE(
     ctypes.c_int,

@@ -21,6 +21,7 @@ import threading
 import time
 
 import pytest
+from dlpack_ctypes import DELETER, DLDataType, DLDevice, DLManagedTensorVersioned, DLTensor
 from tvm_ffi import _optional_torch_c_dlpack as optional
 
 torch = pytest.importorskip("torch")
@@ -147,39 +148,6 @@ def built_addon(tmp_path_factory):
     return path, time.monotonic() - start
 
 
-class DLDevice(ctypes.Structure):
-    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
-
-
-class DLDataType(ctypes.Structure):
-    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
-
-
-class DLTensor(ctypes.Structure):
-    _fields_ = [
-        ("data", ctypes.c_void_p),
-        ("device", DLDevice),
-        ("ndim", ctypes.c_int32),
-        ("dtype", DLDataType),
-        ("shape", ctypes.POINTER(ctypes.c_int64)),
-        ("strides", ctypes.POINTER(ctypes.c_int64)),
-        ("byte_offset", ctypes.c_uint64),
-    ]
-
-
-class DLManagedTensorVersioned(ctypes.Structure):
-    pass
-
-
-DELETER = ctypes.CFUNCTYPE(None, ctypes.POINTER(DLManagedTensorVersioned))
-DLManagedTensorVersioned._fields_ = [
-    ("major", ctypes.c_uint32),
-    ("minor", ctypes.c_uint32),
-    ("manager_ctx", ctypes.c_void_p),
-    ("deleter", DELETER),
-    ("flags", ctypes.c_uint64),
-    ("dl_tensor", DLTensor),
-]
 MANAGED_P = ctypes.POINTER(DLManagedTensorVersioned)
 SET_ERROR = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p)
 
@@ -271,7 +239,7 @@ def test_export_describes_a_strided_view_with_its_offset(api):
     m = export(api, x).contents
     try:
         t = m.dl_tensor
-        assert (m.major, m.minor, m.flags) == (1, 3, 0)
+        assert (m.version.major, m.version.minor, m.flags) == (1, 3, 0)
         assert t.data == x.data_ptr() and t.byte_offset == 0
         assert (t.device.device_type, t.device.device_id) == (KDLCPU, 0)
         assert (t.dtype.code, t.dtype.bits, t.dtype.lanes) == (2, 32, 1)
@@ -332,7 +300,7 @@ def test_import_of_compact_tensor_without_strides(api):
 def test_import_of_unknown_device_deletes_and_raises(api):
     deleted = []
     managed = DLManagedTensorVersioned()
-    managed.major, managed.minor = 1, 3
+    managed.version.major, managed.version.minor = 1, 3
     managed.deleter = DELETER(lambda m: deleted.append(True))
     managed.dl_tensor.device = DLDevice(12, 0)  # kDLExtDev
     managed.dl_tensor.dtype = DLDataType(2, 32, 1)
@@ -368,7 +336,11 @@ def test_allocator_returns_a_compact_torch_owned_tensor(api):
     out = MANAGED_P()
     assert api.alloc(ctypes.byref(proto), ctypes.byref(out), None, SET_ERROR(lambda *a: None)) == 0
     t = out.contents.dl_tensor
-    assert (out.contents.major, out.contents.minor, out.contents.flags) == (1, 3, 0)
+    assert (out.contents.version.major, out.contents.version.minor, out.contents.flags) == (
+        1,
+        3,
+        0,
+    )
     assert (t.dtype.code, t.dtype.bits) == (0, 32) and t.data
     assert [t.strides[i] for i in range(2)] == [3, 1]
     out.contents.deleter(out)
