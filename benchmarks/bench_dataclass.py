@@ -4,15 +4,20 @@
 Usage: python benchmarks/bench_dataclass.py [--wheel DIR] [--rounds N] [--lib-dir DIR]
 
 Times, in ns per operation, for a ``@py_class`` with three typed fields (int, float, str):
-construction (positional), reading the int field and assigning it; two floor rows (a bare
-call and a plain ``__slots__`` read) show what the timing loop itself costs. The class is defined in
-Python on both sides, so no test library is needed. With --lib-dir (the directory of
-libtvm_ffi_testing.so, build target tvm_ffi_testlibs) the same three rows are timed for a
-``@c_class`` over the C++ type "testing.pyreflect.Triple" (fields x: int64, y: double,
-z: String); the wheel's side loads that fixture compiled against the wheel's headers (see
-bench_reflection.py). Both packages are named tvm_ffi, so each side runs in its own worker
-process (the wheel with PYTHONPATH=DIR); rounds alternate between the two so that both see
-the same phases of a shared machine. Figures are the best round.
+construction (positional), reading the int field and assigning it. With --lib-dir (the
+directory of libtvm_ffi_testing.so, build target tvm_ffi_testlibs) the same three rows are
+timed for a ``@c_class`` over the C++ type "testing.pyreflect.Triple" (fields x: int64,
+y: double, z: String); the wheel's side loads that fixture compiled against the wheel's
+headers (see bench_reflection.py). The class is defined in Python on both sides.
+
+Every row, on both sides alike, times the bare statement (``timeit.Timer("p.a",
+globals=...)``), not a call of a lambda wrapping it: a lambda call costs about as much as the
+field read itself and would be added to both columns, pulling every ratio towards 1. Two floor
+rows show what the timing loop costs by itself (``pass``) and what a plain ``__slots__`` read
+costs in it. Both packages are named tvm_ffi, so each side runs in its own worker process
+(the wheel with PYTHONPATH=DIR); rounds alternate between the two so that both see the same
+phases of a shared machine. Each round takes the best of 5 short repeats (short, so that a
+loaded machine rarely deschedules a whole one); figures are the best round.
 A measurement, not a test: never collected by pytest.
 """
 
@@ -33,22 +38,19 @@ class P3(tvm_ffi.Object):
     b: float
     c: str
 
-p = P3(1, 2.0, "s")
-cases = {
-    "construct P3(1, 2.0, 's')": lambda: P3(1, 2.0, "s"),
-    "read p.a": lambda: p.a,
-}
-def assign():
-    p.a = 5
-cases["assign p.a = 5"] = assign
-
-# The floor of the harness: a bare call, and a plain __slots__ attribute read.
 class Slots:
     __slots__ = ("a",)
+
 s = Slots()
 s.a = 1
-cases["floor: lambda: None"] = lambda: None
-cases["floor: __slots__ read s.a"] = lambda: s.a
+env = {"P3": P3, "p": P3(1, 2.0, "s"), "s": s}
+cases = [
+    ("construct P3(1, 2.0, 's')", "P3(1, 2.0, 's')"),
+    ("read p.a", "p.a"),
+    ("assign p.a = 5", "p.a = 5"),
+    ("floor: pass", "pass"),
+    ("floor: __slots__ read s.a", "s.a"),
+]
 if len(sys.argv) > 1:
     import ctypes
     from tvm_ffi.dataclasses import c_class
@@ -61,17 +63,19 @@ if len(sys.argv) > 1:
         y: float
         z: str
 
-    t = T3(1, 2.0, "s")
-    cases["c_class T3(1, 2.0, 's')"] = lambda: T3(1, 2.0, "s")
-    cases["c_class read t.x"] = lambda: t.x
-    def assign_c():
-        t.x = 5
-    cases["c_class assign t.x = 5"] = assign_c
+    env["T3"] = T3
+    env["t"] = T3(1, 2.0, "s")
+    cases += [
+        ("c_class T3(1, 2.0, 's')", "T3(1, 2.0, 's')"),
+        ("c_class read t.x", "t.x"),
+        ("c_class assign t.x = 5", "t.x = 5"),
+    ]
+timers = [(name, timeit.Timer(stmt, globals=env)) for name, stmt in cases]
 number = 20000
 for line in sys.stdin:
     out = {}
-    for name, fn in cases.items():
-        out[name] = min(timeit.repeat(fn, number=number, repeat=3)) / number * 1e9
+    for name, timer in timers:
+        out[name] = min(timer.repeat(number=number, repeat=5)) / number * 1e9
     print(json.dumps(out), flush=True)
 """
 

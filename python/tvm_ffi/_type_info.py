@@ -108,7 +108,10 @@ class TypeField:
             func.__qualname__ = qualname
             func.__module__ = cls.__module__
             func.__doc__ = self.doc
-        return FFIProperty(self.getter, setter, self.frozen, doc=self.doc)
+        prop = FFIProperty(self.getter, setter, self.frozen, doc=self.doc)
+        if isinstance(cls, type) and issubclass(cls, core.CObject):
+            core._set_field_property_owner(prop, cls)
+        return prop
 
     def _normalizing_setter(self, setter):
         normalize = self.normalize_value

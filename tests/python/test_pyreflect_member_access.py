@@ -6,6 +6,7 @@ testing.pyreflect.Pair of testing_pyreflect.cc)."""
 
 import gc
 import sys
+import weakref
 
 import pytest
 import tvm_ffi
@@ -129,6 +130,82 @@ def test_reinitialised_property_reads_through_its_new_fget():
     prop = FFIProperty(Pair.__dict__["a"].fget, None, True)
     core._FieldProperty.__init__(prop, lambda obj: "new")
     assert prop.__get__(Pair(3, 4), Pair) == "new"
+
+
+def _owned_property(field):
+    prop = FFIProperty(Pair.__dict__[field].fget, None, True)
+    assert core._set_field_property_owner(prop, Pair) is True
+    return prop
+
+
+def test_installed_field_property_knows_its_class():
+    assert Pair in gc.get_referents(Pair.__dict__["a"])
+
+
+def test_owned_property_reads_an_instance_of_its_class():
+    assert _owned_property("b").__get__(Pair(3, 4), Pair) == 4
+
+
+def test_owned_property_reinitialised_reads_through_its_new_fget():
+    prop = _owned_property("a")
+    core._FieldProperty.__init__(prop, lambda obj: "new")
+    assert prop.__get__(Pair(3, 4), Pair) == "new"
+    assert Pair not in gc.get_referents(prop)
+
+
+def test_owned_property_rebound_reads_its_new_field():
+    prop = _owned_property("a")
+    core._bind_field_property(prop, Pair.__dict__["b"].fget)
+    assert prop.__get__(Pair(3, 4), Pair) == 4
+
+
+def test_owned_property_on_empty_instance_raises_the_getters_error():
+    with pytest.raises(ValueError, match="handle is NULL"):
+        _owned_property("a").__get__(Pair.__new__(Pair), Pair)
+
+
+def test_owner_is_ignored_by_an_unbound_property():
+    prop = FFIProperty(lambda obj: "fget", None, True)
+    assert core._set_field_property_owner(prop, Pair) is False
+    assert prop.__get__(Pair(3, 4), Pair) == "fget"
+
+
+@pytest.mark.parametrize("owner", [int, 3])
+def test_owner_must_be_an_object_class(owner):
+    with pytest.raises(TypeError, match="expects a subclass of tvm_ffi.Object"):
+        core._set_field_property_owner(_owned_property("a"), owner)
+
+
+def test_set_owner_rejects_a_plain_property():
+    with pytest.raises(TypeError, match="expects a _FieldProperty"):
+        core._set_field_property_owner(property(lambda o: 1), Pair)
+
+
+def test_read_alternating_between_owner_and_subclass_instances():
+    class Sub(Pair):
+        __slots__ = ()
+
+    sub = Pair(5, 6)
+    sub.__class__ = Sub
+    plain = Pair(7, 8)
+    assert [o.a for o in (plain, sub, plain, sub)] == [7, 5, 7, 5]
+    assert [(o.a, o.b) for o in (sub, plain)] == [(5, 6), (7, 8)]
+
+
+def test_collector_frees_an_owner_class_with_its_properties():
+    class Local(tvm_ffi.Object):
+        __slots__ = ()
+
+    prop = _owned_property("a")
+    core._set_field_property_owner(prop, Local)
+    Local.a = prop
+    obj = Pair(1, 2)
+    obj.__class__ = Local
+    assert obj.a == 1
+    ref = weakref.ref(Local)
+    del obj, Local, prop
+    gc.collect()
+    assert ref() is None
 
 
 def test_freed_properties_return_their_class_reference():

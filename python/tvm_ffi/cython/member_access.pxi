@@ -6,6 +6,8 @@ cdef extern from "tvm_ffi_field_property.h":
                                    int32_t type_index, int32_t type_depth,
                                    int32_t kind) noexcept
     void TVMFFIPyFieldPropertyBindSetter(object prop, TVMFFIFieldSetter setter) noexcept
+    void TVMFFIPyFieldPropertySetOwner(object prop, object owner) noexcept
+    bint TVMFFIPyFieldPropertyIsBound(object prop) noexcept
     object TVMFFIPyFieldPropertyTypeCreate()
 
 
@@ -40,6 +42,23 @@ def _bind_field_property(prop, fget, fset=None):
         if (setter.c_setter != NULL and not setter.setter_is_function
                 and setter.type_index == getter.type_index and setter.offset == getter.offset):
             TVMFFIPyFieldPropertyBindSetter(prop, <TVMFFIFieldSetter>setter.c_setter)
+    return True
+
+
+def _set_field_property_owner(prop, owner):
+    """Tell prop (a bound _FieldProperty) the class it is installed on, owner (a subclass
+    of tvm_ffi.Object): reads and writes of instances of exactly that class then skip the
+    check that the object is a tvm_ffi.Object. Returns whether it did; an unbound property
+    keeps reading through its fget and ignores owner."""
+    if not isinstance(prop, _FieldProperty):
+        raise TypeError("_set_field_property_owner expects a _FieldProperty, got %s"
+                        % type(prop).__name__)
+    if not isinstance(owner, type) or not issubclass(owner, CObject):
+        raise TypeError("_set_field_property_owner expects a subclass of tvm_ffi.Object, got %r"
+                        % (owner,))
+    if not TVMFFIPyFieldPropertyIsBound(prop):
+        return False
+    TVMFFIPyFieldPropertySetOwner(prop, owner)
     return True
 
 

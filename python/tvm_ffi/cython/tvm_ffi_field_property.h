@@ -26,7 +26,12 @@
  *
  * The interpreter's generic attribute lookup that leads here costs more than
  * this function (CPython specializes LOAD_ATTR for __slots__ members, not for
- * a descriptor's __get__), so the code below only keeps its own share small.
+ * a descriptor's __get__), so the code below only keeps its own share small:
+ * a bound property knows the class it is installed on (its owner, a subclass
+ * of CObject given by TVMFFIPyFieldPropertySetOwner), and a read of an instance
+ * of exactly that class checks one pointer instead of walking the class's MRO.
+ * A class that derives from CObject can never stop doing so (its instance
+ * layout pins the base), so the check stays true.
  *
  * The per-instance read data lives after property's own fields, at an offset
  * found from property.__basicsize__ at import, so the same code serves the
@@ -63,6 +68,9 @@ typedef struct TVMFFIPyFieldAccess {
   int32_t type_depth;
   /* NULL until bound for writes, when every write goes through fset. */
   TVMFFIFieldSetter setter;
+  /* NULL, or (once bound) the subclass of CObject the property is installed on;
+   * a strong reference (owner and property usually form a cycle). */
+  PyObject* owner;
 } TVMFFIPyFieldAccess;
 
 /* The ints CPython caches (-5 to 256), held here so that reading a small
@@ -103,6 +111,14 @@ static inline int TVMFFIPyFieldOwnerMatches(const TVMFFIPyFieldAccess* f, int32_
          info->type_ancestors[f->type_depth]->type_index == f->type_index;
 }
 
+/* Every rarer path is kept out of line, so that the direct reads need no stack
+ * frame. */
+#if defined(__GNUC__)
+#define TVMFFI_PY_FIELD_NOINLINE __attribute__((noinline))
+#else
+#define TVMFFI_PY_FIELD_NOINLINE
+#endif
+
 /* Whether obj is a tvm_ffi.Object. The full API walks the MRO here instead of
  * calling PyType_IsSubtype, which keeps the direct reads free of calls. */
 static inline int TVMFFIPyFieldIsObject(PyObject* obj) {
@@ -132,13 +148,7 @@ static inline PyObject* TVMFFIPyFieldInt64ToPy(int64_t v) {
   return PyLong_FromLongLong(v);
 }
 
-/* Reads a member of any other storage through the field's C getter. Kept out of
- * line, like every rarer path, so that the direct reads need no stack frame. */
-#if defined(__GNUC__)
-#define TVMFFI_PY_FIELD_NOINLINE __attribute__((noinline))
-#else
-#define TVMFFI_PY_FIELD_NOINLINE
-#endif
+/* Reads a member of any other storage through the field's C getter. */
 
 TVMFFI_PY_FIELD_NOINLINE static PyObject* TVMFFIPyFieldReadThroughGetter(
     const TVMFFIPyFieldAccess* f, const char* addr) {
@@ -158,12 +168,12 @@ TVMFFI_PY_FIELD_NOINLINE static PyObject* TVMFFIPyFieldReadThroughGetter(
 static inline PyObject* TVMFFIPyFieldRead(const TVMFFIPyFieldAccess* f,
                                           const TVMFFIObject* header) {
   const char* addr = (const char*)header + f->offset;
+  if (f->kind == kTVMFFIPyFieldReadInt64) {
+    int64_t v;
+    memcpy(&v, addr, sizeof(v));
+    return TVMFFIPyFieldInt64ToPy(v);
+  }
   switch (f->kind) {
-    case kTVMFFIPyFieldReadInt64: {
-      int64_t v;
-      memcpy(&v, addr, sizeof(v));
-      return TVMFFIPyFieldInt64ToPy(v);
-    }
     case kTVMFFIPyFieldReadBool: {
       PyObject* out = *(const uint8_t*)addr != 0 ? Py_True : Py_False;
       Py_INCREF(out);
@@ -191,7 +201,9 @@ TVMFFI_PY_FIELD_NOINLINE static PyObject* TVMFFIPyFieldReadInherited(PyObject* s
   return TVMFFIPyFieldRead(f, header);
 }
 
-static PyObject* TVMFFIPyFieldPropertyGet(PyObject* self, PyObject* obj, PyObject* type) {
+/* A read of anything but an instance of the owner holding the field itself. */
+TVMFFI_PY_FIELD_NOINLINE static PyObject* TVMFFIPyFieldReadOther(PyObject* self, PyObject* obj,
+                                                                 PyObject* type) {
   const TVMFFIPyFieldAccess* f = TVMFFIPyFieldAccessOf(self);
   /* Class access (obj NULL), unbound properties, non-Objects and empty objects
    * take property's path. */
@@ -202,6 +214,16 @@ static PyObject* TVMFFIPyFieldPropertyGet(PyObject* self, PyObject* obj, PyObjec
   if (header == NULL) return tvm_ffi_py_field_property.base_get(self, obj, type);
   if (header->type_index != f->type_index) return TVMFFIPyFieldReadInherited(self, obj, type);
   return TVMFFIPyFieldRead(f, header);
+}
+
+static PyObject* TVMFFIPyFieldPropertyGet(PyObject* self, PyObject* obj, PyObject* type) {
+  const TVMFFIPyFieldAccess* f = TVMFFIPyFieldAccessOf(self);
+  /* owner is set only while bound. */
+  if (obj != NULL && (PyObject*)Py_TYPE(obj) == f->owner) {
+    const TVMFFIObject* header = (const TVMFFIObject*)TVMFFIPyObjectHandle(obj);
+    if (header != NULL && header->type_index == f->type_index) return TVMFFIPyFieldRead(f, header);
+  }
+  return TVMFFIPyFieldReadOther(self, obj, type);
 }
 
 /* The AnyView of value as the FieldSetter's conversion makes it, for the
@@ -236,7 +258,8 @@ static int TVMFFIPyFieldPropertySet(PyObject* self, PyObject* obj, PyObject* val
   const TVMFFIPyFieldAccess* f = TVMFFIPyFieldAccessOf(self);
   /* Deletion, unbound properties, non-Objects, empty objects, objects of an
    * unrelated type and values that need a store take property's path. */
-  if (f->setter == NULL || value == NULL || !TVMFFIPyFieldIsObject(obj)) {
+  if (f->setter == NULL || value == NULL ||
+      ((PyObject*)Py_TYPE(obj) != f->owner && !TVMFFIPyFieldIsObject(obj))) {
     return tvm_ffi_py_field_property.base_set(self, obj, value);
   }
   TVMFFIObject* header = (TVMFFIObject*)TVMFFIPyObjectHandle(obj);
@@ -256,9 +279,18 @@ static int TVMFFIPyFieldPropertySet(PyObject* self, PyObject* obj, PyObject* val
 
 /* property.__init__, after unbinding: a re-initialised property reads through
  * its (new) fget until bound again. */
+/* Drops the owner: every read checks the object's class in full. */
+static void TVMFFIPyFieldForgetOwner(TVMFFIPyFieldAccess* f) {
+  PyObject* old = f->owner;
+  f->owner = NULL;
+  Py_XDECREF(old);
+}
+
 static int TVMFFIPyFieldPropertyInit(PyObject* self, PyObject* args, PyObject* kwargs) {
-  TVMFFIPyFieldAccessOf(self)->kind = kTVMFFIPyFieldReadUnbound;
-  TVMFFIPyFieldAccessOf(self)->setter = NULL;
+  TVMFFIPyFieldAccess* f = TVMFFIPyFieldAccessOf(self);
+  f->kind = kTVMFFIPyFieldReadUnbound;
+  f->setter = NULL;
+  TVMFFIPyFieldForgetOwner(f);
   return tvm_ffi_py_field_property.base_init(self, args, kwargs);
 }
 
@@ -266,13 +298,25 @@ static int TVMFFIPyFieldPropertyInit(PyObject* self, PyObject* args, PyObject* k
  * traverse, written for a static type, leave it out). */
 static void TVMFFIPyFieldPropertyDealloc(PyObject* self) {
   PyTypeObject* tp = Py_TYPE(self);
+  /* Released after property's dealloc has untracked self. */
+  PyObject* owner = TVMFFIPyFieldAccessOf(self)->owner;
+  TVMFFIPyFieldAccessOf(self)->owner = NULL;
   tvm_ffi_py_field_property.base_dealloc(self);
+  Py_XDECREF(owner);
   Py_DECREF(tp);
 }
 
 static int TVMFFIPyFieldPropertyTraverse(PyObject* self, visitproc visit, void* arg) {
   Py_VISIT(Py_TYPE(self));
+  Py_VISIT(TVMFFIPyFieldAccessOf(self)->owner);
   return tvm_ffi_py_field_property.base_traverse(self, visit, arg);
+}
+
+/* The owner closes a cycle (class -> property -> class). */
+static int TVMFFIPyFieldPropertyClear(PyObject* self) {
+  TVMFFIPyFieldForgetOwner(TVMFFIPyFieldAccessOf(self));
+  return tvm_ffi_py_field_property.base_clear == NULL ? 0
+                                                      : tvm_ffi_py_field_property.base_clear(self);
 }
 
 /* Reads of prop now take the C path, with the data of its FieldGetter. */
@@ -284,6 +328,21 @@ static void TVMFFIPyFieldPropertyBind(PyObject* prop, TVMFFIFieldGetter getter, 
   f->type_depth = type_depth;
   f->getter = getter;
   f->kind = kind;
+}
+
+/* Whether reads of prop take the C path. */
+static int TVMFFIPyFieldPropertyIsBound(PyObject* prop) {
+  return TVMFFIPyFieldAccessOf(prop)->kind != kTVMFFIPyFieldReadUnbound;
+}
+
+/* Reads and writes of instances of owner (a subclass of CObject, checked by
+ * the caller) skip the class check; prop must be bound for reads. */
+static void TVMFFIPyFieldPropertySetOwner(PyObject* prop, PyObject* owner) {
+  TVMFFIPyFieldAccess* f = TVMFFIPyFieldAccessOf(prop);
+  PyObject* old = f->owner;
+  Py_INCREF(owner);
+  f->owner = owner;
+  Py_XDECREF(old);
 }
 
 /* Writes of prop (already bound for reads) now take the C path, calling the
@@ -338,22 +397,17 @@ static PyObject* TVMFFIPyFieldPropertyTypeCreate(void) {
   if (base_size < 0) return NULL;
   Py_ssize_t align = (Py_ssize_t)sizeof(int64_t);
   tvm_ffi_py_field_property.data_offset = (base_size + align - 1) / align * align;
-  /* tp_clear is not inherited once tp_traverse is given: name property's. */
   static PyType_Slot slots[] = {
       {Py_tp_descr_get, (void*)TVMFFIPyFieldPropertyGet},
       {Py_tp_descr_set, (void*)TVMFFIPyFieldPropertySet},
       {Py_tp_init, (void*)TVMFFIPyFieldPropertyInit},
       {Py_tp_dealloc, (void*)TVMFFIPyFieldPropertyDealloc},
       {Py_tp_traverse, (void*)TVMFFIPyFieldPropertyTraverse},
+      {Py_tp_clear, (void*)TVMFFIPyFieldPropertyClear},
       {Py_tp_doc,
        (void*)"A property reading and writing a reflected field in C (the base of FFIProperty)."},
       {0, NULL},
-      {0, NULL},
   };
-  if (tvm_ffi_py_field_property.base_clear != NULL) {
-    slots[6].slot = Py_tp_clear;
-    slots[6].pfunc = (void*)tvm_ffi_py_field_property.base_clear;
-  }
   static PyType_Spec spec;
   spec.name = "tvm_ffi.core._FieldProperty";
   spec.basicsize =
