@@ -442,11 +442,6 @@ def test_check_cannot_combine_with_init(capsys):
     assert "--check cannot be combined" in capsys.readouterr().err
 
 
-def test_rust_target_is_reported_unsupported(sample, capsys):
-    assert _run("--target", "rust", sample) == 2
-    assert "Unsupported stub target `rust`" in capsys.readouterr().out
-
-
 def test_module_entry_without_paths_prints_help_and_exits_1():
     proc = subprocess.run(
         [sys.executable, "-m", "tvm_ffi.stub.cli"], capture_output=True, text=True, check=False

@@ -45,7 +45,7 @@ def _build_parser():
         nargs="*",
         metavar="PATH",
         help="files or directories to process; directories are walked recursively for the "
-        "target's extensions (.py and .pyi for python)",
+        "target's extensions (.py and .pyi for python, .rs for rust)",
     )
     parser.add_argument("--imports", default="", help="modules to import first, ';'-separated")
     parser.add_argument(
@@ -186,7 +186,9 @@ def _roll_out_prefixes(files, generator):
         if not registered:
             print("[Skipped] prefix `%s` has no registered types" % prefix)
             continue
-        if not any(b.kind == "import-section" for b in file.code_blocks):
+        if generator.has_import_section and not any(
+            b.kind == "import-section" for b in file.code_blocks
+        ):
             at = file.code_blocks.index(directive) + 1
             lines = [""] + generator.new_import_section()
             file.code_blocks[at:at] = _new_blocks(directive.lineno_start, lines)
@@ -325,6 +327,9 @@ def __main__(argv=None):
         generator = get_generator(opt.target)
     except ValueError as err:
         print(_red("[Failed] %s" % err))
+        return 2
+    if opt.init is not None and opt.target != "python":
+        print(_red("[Failed] --init-* scaffolding is not supported by the %s target" % opt.target))
         return 2
     try:
         _load(opt)

@@ -1,8 +1,9 @@
 """The code generators by target name."""
 
 from .python_generator import PythonGenerator
+from .rust_generator import RustGenerator
 
-_GENERATORS = {"python": PythonGenerator}
+_GENERATORS = {"python": PythonGenerator, "rust": RustGenerator}
 
 
 def generator_names():

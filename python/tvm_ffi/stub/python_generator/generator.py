@@ -16,6 +16,7 @@ class PythonGenerator:
     syntax = C.PYTHON_SYNTAX
     api_file = "_ffi_api.py"
     init_file = "__init__.py"
+    has_import_section = True
 
     def generate_file(self, file, opt, ty_map, global_funcs):
         """Fill the blocks of ``file`` in the pipeline's order; returns the errors of object
