@@ -258,3 +258,37 @@ class _TestCxxEnumHolder(_Object):
 
     priority: _TestCxxIntEnum
     opcode: _TestCxxStrEnum
+
+
+from typing import Mapping as _Mapping  # noqa: E402
+from typing import Optional as _Optional  # noqa: E402
+from typing import Sequence as _Sequence  # noqa: E402
+from typing import Union as _Union  # noqa: E402
+
+from .core import Device as _Device  # noqa: E402
+from .core import dtype as _dtype  # noqa: E402
+
+
+@_c_class("testing.SchemaAllTypes")
+class _SchemaAllTypes(_Object):
+    """One field of each kind of type schema (tests/cpp/testing/testing_schema.cc); v_int,
+    v_float and v_string default to 0, 0.0 and "s". Methods: ``add_int(x)`` (v_int + x),
+    ``append_int(arr, x)``, ``maybe_concat(a, b)`` (None only when both are), ``merge_map(a,
+    b)`` (arrays of a shared key are concatenated) and the static ``make_with(v_int, v_float,
+    v_string)`` (v_bool True, the rest at their defaults)."""
+
+    v_bool: bool
+    v_int: int
+    v_float: float
+    v_device: _Device
+    v_dtype: _dtype
+    v_string: str
+    v_bytes: bytes
+    v_opt_int: _Optional[int]
+    v_opt_str: _Optional[str]
+    v_arr_int: _Sequence[int]
+    v_arr_str: _Sequence[str]
+    v_map_str_int: _Mapping[str, int]
+    v_map_str_arr_int: _Mapping[str, _Sequence[int]]
+    v_variant: _Union[str, _Sequence[int], _Mapping[str, int]]
+    v_opt_arr_variant: _Optional[_Sequence[_Union[int, str]]]

@@ -25,7 +25,8 @@ SMOKE=(tests/python/test_function.py tests/python/test_conversion.py
        tests/python/test_dataclass_py_class_cxx_parent.py tests/python/test_dataclass_init_property.py
        tests/python/test_dataclass_py_class_deferred.py tests/python/test_dataclass_py_class_mixins.py
        tests/python/test_dataclass_py_class_fast.py tests/python/test_pyreflect_member_access.py
-       tests/python/test_stubgen.py tests/python/test_gen_abi_cpp.py
+       tests/python/test_stubgen.py tests/python/test_stubgen_rust.py
+       tests/python/test_testing_schema_all_types.py tests/python/test_gen_abi_cpp.py
        tests/python/test_unpack_dataclass.py tests/python/test_filelock.py
        tests/python/test_embed_cubin.py tests/python/test_dtype_custom.py
        tests/python/test_error_traceback.py tests/python/test_convert_func.py
