@@ -24,7 +24,10 @@ other processes of a loaded machine take; wall times perf_counter.
 
 Memory: for each size of --rss-sizes, each operation runs once in a fresh process per
 implementation, which reports the peak RSS the operation added over the RSS once the trees and
-the graph text exist (Linux only: it resets the peak through /proc/self/clear_refs). A
+the graph text exist (Linux only: it resets the peak through /proc/self/clear_refs). The free
+heap the setup leaves behind is handed back to the system first (glibc's malloc_trim), so that
+an operation's allocations count wherever they land: otherwise garbage of the setup (the wheel's
+to_json_graph_str frees a whole graph of FFI values) absorbs them and hides them. A
 measurement, not a test: never collected by pytest.
 """
 
@@ -106,10 +109,11 @@ for line in sys.stdin:
 """
 
 # Runs one operation once and prints the RSS before it and the peak RSS it added, in KiB.
-# Writing 5 to clear_refs resets the peak (VmHWM) to the current RSS, so the tree's build
-# does not mask the operation's own peak.
+# malloc_trim returns the free heap to the system, so that the operation cannot reuse the
+# setup's freed pages unseen; writing 5 to clear_refs then resets the peak (VmHWM) to the
+# current RSS, so the tree's build does not mask the operation's own peak.
 MEMORY = r"""
-import gc, json, sys
+import ctypes, ctypes.util, gc, json, sys
 env = {"LIB": sys.argv[1], "NODES": int(sys.argv[2])}
 exec(sys.argv[3], env)
 op = sys.argv[4]
@@ -119,6 +123,9 @@ def status_kib(key):
             if line.startswith(key):
                 return int(line.split()[1])
 gc.collect()
+libc = ctypes.CDLL(ctypes.util.find_library("c"))
+if hasattr(libc, "malloc_trim"):
+    libc.malloc_trim(0)
 with open("/proc/self/clear_refs", "w") as f:
     f.write("5")
 before = status_kib("VmRSS:")

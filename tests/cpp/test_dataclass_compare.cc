@@ -291,26 +291,27 @@ TEST(RecursiveHash, LinearOnSharedDags) {
 namespace {
 
 TEST(RecursiveHash, NestingBeyondTheStackLimitRaisesValueError) {
-  // 2^20 + 1 nested Lists: one more frame than a traversal may hold.
-  constexpr int kDepth = (1 << 20) + 1;
-  List<Any> root;
-  List<Any> tail = root;
-  for (int i = 0; i < kDepth; ++i) {
-    List<Any> next;
-    tail.push_back(next);
-    tail = next;
-  }
-  EXPECT_EQ(ErrorMessage([&] { RecursiveHash(root); }, "ValueError"),
-            "RecursiveHash: maximum stack depth (1048576) exceeded");
-  // Take the chain apart from the top, so that no destructor recurses through it.
-  tail = List<Any>();
-  List<Any> cur = root;
-  root = List<Any>();
-  while (cur.size() != 0) {
-    List<Any> next = cur[0].cast<List<Any>>();
-    cur.clear();
-    cur = next;
-  }
+  tvm_ffi_testing::NestedLists deep(tvm_ffi_testing::kDepthBeyondTheStackLimit);
+  tvm_ffi_testing::RunWithSmallStack(
+      [&] {
+        EXPECT_EQ(ErrorMessage([&] { RecursiveHash(deep.root()); }, "ValueError"),
+                  "RecursiveHash: maximum stack depth (1048576) exceeded");
+      },
+      tvm_ffi_testing::kErrorStackBytes);
+}
+
+TEST(RecursiveCompare, NestingBeyondTheStackLimitRaisesValueErrorInEitherMode) {
+  // Two distinct chains: a pair of identical pointers would compare equal at once.
+  tvm_ffi_testing::NestedLists lhs(tvm_ffi_testing::kDepthBeyondTheStackLimit);
+  tvm_ffi_testing::NestedLists rhs(tvm_ffi_testing::kDepthBeyondTheStackLimit);
+  tvm_ffi_testing::RunWithSmallStack(
+      [&] {
+        EXPECT_EQ(ErrorMessage([&] { RecursiveEq(lhs.root(), rhs.root()); }, "ValueError"),
+                  "RecursiveCompare: maximum stack depth (1048576) exceeded");
+        EXPECT_EQ(ErrorMessage([&] { RecursiveLt(lhs.root(), rhs.root()); }, "ValueError"),
+                  "RecursiveCompare: maximum stack depth (1048576) exceeded");
+      },
+      tvm_ffi_testing::kErrorStackBytes);
 }
 
 }  // namespace

@@ -143,6 +143,17 @@ TEST(DeepCopy, FunctionIsNotCopyable) {
       "Cannot deep copy object of type \"ffi.Function\" because it is not copy-constructible");
 }
 
+TEST(DeepCopy, NestingBeyondTheStackLimitRaisesValueError) {
+  tvm_ffi_testing::NestedLists deep(tvm_ffi_testing::kDepthBeyondTheStackLimit);
+  // The abandoned partial copy is released on the small stack too.
+  tvm_ffi_testing::RunWithSmallStack(
+      [&] {
+        EXPECT_EQ(ErrorMessage([&] { DeepCopy(deep.root()); }, "ValueError"),
+                  "DeepCopy: maximum stack depth (1048576) exceeded");
+      },
+      tvm_ffi_testing::kErrorStackBytes);
+}
+
 TEST(DeepCopy, DeepNestingDoesNotOverflowTheStack) {
   Any v = 1;
   for (int i = 0; i < 10000; ++i) v = List<Any>({v});

@@ -21,9 +21,12 @@
 #include <string>
 #include <vector>
 
+#include "testing_helpers.h"
+
 namespace {
 
 using namespace tvm::ffi;
+using tvm_ffi_testing::ErrorMessage;
 
 std::string Repr(const Any& v) { return std::string(ReprPrint(v)); }
 
@@ -189,6 +192,16 @@ TEST(ReprPrint, DeepNestingDoesNotOverflowTheStack) {
   std::string text = Repr(v);
   EXPECT_EQ(text.size(), 10000 * 3 + 1);
   EXPECT_EQ(text.substr(0, 4), "((((");
+}
+
+TEST(ReprPrint, NestingBeyondTheStackLimitRaisesValueError) {
+  tvm_ffi_testing::NestedLists deep(tvm_ffi_testing::kDepthBeyondTheStackLimit);
+  tvm_ffi_testing::RunWithSmallStack(
+      [&] {
+        EXPECT_EQ(ErrorMessage([&] { ReprPrint(deep.root()); }, "ValueError"),
+                  "ReprPrint: maximum stack depth (1048576) exceeded");
+      },
+      tvm_ffi_testing::kErrorStackBytes);
 }
 
 TEST(ReprPrint, WithAddrMarksContainersAndCycles) {

@@ -13,10 +13,7 @@
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/string.h>
 
-#include <pthread.h>
-
 #include <cmath>
-#include <functional>
 #include <limits>
 #include <random>
 #include <string>
@@ -33,25 +30,10 @@ using ffi::Array;
 using ffi::Map;
 using ffi::String;
 using tvm_ffi_testing::ErrorMessage;
+using tvm_ffi_testing::RunWithSmallStack;
 
 std::string ParseError(const std::string& text) {
   return ErrorMessage([&] { json::Parse(String(text)); }, "ValueError");
-}
-
-// Run fn on a thread with a 128 KiB stack: code that recursed once per
-// nesting level would overflow it at the depths used below.
-void RunWithSmallStack(const std::function<void()>& fn) {
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, 128 * 1024);
-  pthread_t thread;
-  auto body = [](void* arg) -> void* {
-    (*static_cast<const std::function<void()>*>(arg))();
-    return nullptr;
-  };
-  ASSERT_EQ(pthread_create(&thread, &attr, body, const_cast<std::function<void()>*>(&fn)), 0);
-  pthread_join(thread, nullptr);
-  pthread_attr_destroy(&attr);
 }
 
 std::string Round(const std::string& text) { return json::Stringify(json::Parse(String(text))); }

@@ -19,11 +19,8 @@
 #include <tvm/ffi/object.h>
 #include <tvm/ffi/string.h>
 
-#include <pthread.h>
-
 #include <cmath>
 #include <cstring>
-#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -39,27 +36,12 @@ using ffi::Array;
 using ffi::Map;
 using ffi::String;
 using tvm_ffi_testing::ErrorMessage;
+using tvm_ffi_testing::RunWithSmallStack;
 
 std::string ToText(const Any& v, const Any& metadata = Any(nullptr)) {
   return json::Stringify(ffi::ToJSONGraph(v, metadata));
 }
 Any FromText(const std::string& text) { return ffi::FromJSONGraph(json::Parse(String(text))); }
-
-// Run fn on a thread with a 128 KiB stack: code that recursed once per
-// nesting level would overflow it at the depths used below.
-void RunWithSmallStack(const std::function<void()>& fn) {
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, 128 * 1024);
-  pthread_t thread;
-  auto body = [](void* arg) -> void* {
-    (*static_cast<const std::function<void()>*>(arg))();
-    return nullptr;
-  };
-  ASSERT_EQ(pthread_create(&thread, &attr, body, const_cast<std::function<void()>*>(&fn)), 0);
-  pthread_join(thread, nullptr);
-  pthread_attr_destroy(&attr);
-}
 
 // ---- a reflected type registered through the C ABI, as any library could ----
 

@@ -12,6 +12,7 @@
 #include <tvm/ffi/reflection/registry.h>
 
 #include <cstddef>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,6 +44,90 @@ TVM_FFI_STATIC_INIT_BLOCK() {
   Any value(hook);
   TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterAttr(MutHookObj::RuntimeTypeIndex(), &name,
                                                  detail::AnyUnsafe::GetTVMFFIAny(value)));
+}
+
+void RegisterAttr(int32_t type_index, const char* name, Any value) {
+  TVMFFIByteArray key{name, std::strlen(name)};
+  TVM_FFI_CHECK_SAFE_CALL(
+      TVMFFITypeRegisterAttr(type_index, &key, detail::AnyUnsafe::GetTVMFFIAny(value)));
+}
+
+/*! \brief A type whose `__s_mutate__` is an int, neither a hook pointer nor a Function. */
+class BadMutHookObj : public Object {
+ public:
+  Any x;
+  explicit BadMutHookObj(Any x) : x(std::move(x)) {}
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test.svisit.BadMutHook", BadMutHookObj, Object);
+};
+
+/*! \brief A type whose `__s_maybe_inplace_mutate__` is an int. */
+class BadInplaceHookObj : public Object {
+ public:
+  Any x;
+  explicit BadInplaceHookObj(Any x) : x(std::move(x)) {}
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test.svisit.BadInplaceHook", BadInplaceHookObj, Object);
+};
+
+/*! \brief A type whose `__ffi_shallow_copy__` returns its input. */
+class SelfCopyObj : public Object {
+ public:
+  Any x;
+  explicit SelfCopyObj(Any x) : x(std::move(x)) {}
+  SelfCopyObj(const SelfCopyObj&) = delete;
+  SelfCopyObj& operator=(const SelfCopyObj&) = delete;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test.svisit.SelfCopy", SelfCopyObj, Object);
+};
+
+/*! \brief A type whose `__ffi_shallow_copy__` returns an object of another type. */
+class OtherTypeCopyObj : public Object {
+ public:
+  Any x;
+  explicit OtherTypeCopyObj(Any x) : x(std::move(x)) {}
+  OtherTypeCopyObj(const OtherTypeCopyObj&) = delete;
+  OtherTypeCopyObj& operator=(const OtherTypeCopyObj&) = delete;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test.svisit.OtherTypeCopy", OtherTypeCopyObj, Object);
+};
+
+/*! \brief A type whose field `x` is registered through the C ABI without a setter. */
+class NoSetterObj : public Object {
+ public:
+  Any x;
+  explicit NoSetterObj(Any x) : x(std::move(x)) {}
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test.svisit.NoSetter", NoSetterObj, Object);
+};
+
+int ReadAnyField(void* field, TVMFFIAny* result) {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  *result = detail::AnyUnsafe::MoveAnyToTVMFFIAny(Any(*static_cast<const Any*>(field)));
+  TVM_FFI_SAFE_CALL_END();
+}
+
+TVM_FFI_STATIC_INIT_BLOCK() {
+  namespace refl = tvm::ffi::reflection;
+  refl::ObjectDef<BadMutHookObj>().def_ro("x", &BadMutHookObj::x);
+  RegisterAttr(BadMutHookObj::RuntimeTypeIndex(), "__s_mutate__", 7);
+  refl::ObjectDef<BadInplaceHookObj>().def_ro("x", &BadInplaceHookObj::x);
+  RegisterAttr(BadInplaceHookObj::RuntimeTypeIndex(), "__s_maybe_inplace_mutate__", 7);
+  refl::ObjectDef<SelfCopyObj>().def_ro("x", &SelfCopyObj::x);
+  RegisterAttr(SelfCopyObj::RuntimeTypeIndex(), "__ffi_shallow_copy__",
+               Function::FromTyped([](ObjectRef self) { return self; }));
+  refl::ObjectDef<OtherTypeCopyObj>().def_ro("x", &OtherTypeCopyObj::x);
+  RegisterAttr(OtherTypeCopyObj::RuntimeTypeIndex(), "__ffi_shallow_copy__",
+               Function::FromTyped([](ObjectRef) { return Add(1, 2); }));
+  refl::ObjectDef<NoSetterObj>();
+  NoSetterObj probe{Any()};
+  TVMFFIFieldInfo field;
+  std::memset(&field, 0, sizeof(field));
+  field.name = TVMFFIByteArray{"x", 1};
+  field.metadata = TVMFFIByteArray{"{}", 2};
+  field.size = sizeof(Any);
+  field.alignment = alignof(Any);
+  field.offset = reinterpret_cast<char*>(&probe.x) - reinterpret_cast<char*>(&probe);
+  field.getter = ReadAnyField;
+  field.setter = nullptr;
+  field.default_value_or_factory.type_index = kTVMFFINone;
+  field.field_static_type_index = kTVMFFIAny;
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterField(NoSetterObj::RuntimeTypeIndex(), &field));
 }
 
 const AddObj* AsAdd(const Any& v) { return v.as<AddObj>(); }
@@ -250,6 +335,55 @@ TEST(StructuralMutate, TypeWithoutShallowCopyCannotBeMutated) {
   ASSERT_TRUE(r.is_err());
   EXPECT_EQ(r.error().kind(), "TypeError");
   EXPECT_EQ(r.error().message(), "__ffi_shallow_copy__ must be an ffi.Function");
+}
+
+Error MapIntsPlusOneError(Any root) {
+  Expected<Any> r = StructuralMapExpected(std::move(root), [](int64_t v) { return v + 1; });
+  EXPECT_TRUE(r.is_err());
+  return r.is_err() ? r.error() : Error("None", "no error", "");
+}
+
+TEST(StructuralMutate, MutateHookOfAnotherKindIsATypeError) {
+  Error err = MapIntsPlusOneError(Array<Any>{Make<BadMutHookObj>(1)});
+  EXPECT_EQ(err.kind(), "TypeError");
+  EXPECT_EQ(err.message(), "__s_mutate__ must be a direct hook pointer or ffi.Function");
+}
+
+TEST(StructuralMutate, InplaceMutateHookOfAnotherKindIsATypeError) {
+  // A uniquely owned root is mutated with InplaceMode::kAllow, which consults this hook.
+  Error err = MapIntsPlusOneError(Make<BadInplaceHookObj>(1));
+  EXPECT_EQ(err.kind(), "TypeError");
+  EXPECT_EQ(err.message(),
+            "__s_maybe_inplace_mutate__ must be a direct hook pointer or ffi.Function");
+}
+
+TEST(StructuralMutate, ShallowCopyReturningItsInputIsATypeError) {
+  ObjectRef obj = Make<SelfCopyObj>(1);
+  Error err = MapIntsPlusOneError(obj);
+  EXPECT_EQ(err.kind(), "TypeError");
+  EXPECT_EQ(err.message(),
+            "Shallow copy callback must return a distinct object with the same type as its input");
+  EXPECT_EQ(obj.as<SelfCopyObj>()->x.cast<int>(), 1);
+}
+
+TEST(StructuralMutate, ShallowCopyReturningAnotherTypeIsATypeError) {
+  Error err = MapIntsPlusOneError(Make<OtherTypeCopyObj>(1));
+  EXPECT_EQ(err.kind(), "TypeError");
+  EXPECT_EQ(err.message(),
+            "Shallow copy callback must return a distinct object with the same type as its input");
+}
+
+TEST(StructuralMutate, ChangedFieldWithoutSetterIsATypeError) {
+  Error err = MapIntsPlusOneError(Make<NoSetterObj>(1));
+  EXPECT_EQ(err.kind(), "TypeError");
+  EXPECT_EQ(err.message(),
+            "Cannot structurally mutate field `x` of type `test.svisit.NoSetter` because it does "
+            "not define a setter");
+}
+
+TEST(StructuralMutate, UnchangedFieldWithoutSetterIsAccepted) {
+  ObjectRef obj = Make<NoSetterObj>(String("s"));
+  EXPECT_TRUE(StructuralMap(obj, [](int64_t v) { return v + 1; }).same_as(obj));
 }
 
 TEST(StructuralMutate, CallbackErrorsAreReturnedWithTheTrail) {

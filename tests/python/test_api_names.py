@@ -55,6 +55,40 @@ def test_package_all_lists_the_reference_names(name):
     assert name in tvm_ffi.__all__ and hasattr(tvm_ffi, name)
 
 
+# The exports the spec lists for tvm_ffi.structural (all re-exported at top level).
+STRUCTURAL_NAMES = [
+    "DefRegionKind",
+    "InplaceMode",
+    "StructuralKey",
+    "StructuralMutator",
+    "StructuralVisitor",
+    "VisitInterrupt",
+    "WalkOrder",
+    "WalkResult",
+    "get_first_structural_mismatch",
+    "structural_equal",
+    "structural_hash",
+    "structural_map",
+    "structural_mutate",
+    "structural_visit",
+    "structural_walk",
+]
+
+
+def test_structural_all_lists_exactly_the_reference_names():
+    assert sorted(tvm_ffi.structural.__all__) == STRUCTURAL_NAMES
+
+
+@pytest.mark.parametrize("name", STRUCTURAL_NAMES)
+def test_structural_name_resolves_in_the_module_and_at_top_level(name):
+    value = getattr(tvm_ffi.structural, name)
+    assert getattr(tvm_ffi, name) is value
+
+
+def test_serialization_all_lists_exactly_the_reference_names():
+    assert sorted(tvm_ffi.serialization.__all__) == ["from_json_graph_str", "to_json_graph_str"]
+
+
 def test_star_import_gives_the_submodules():
     namespace = {}
     exec("from tvm_ffi import *", namespace)

@@ -1,7 +1,9 @@
 """structural_walk / structural_visit / structural_map / structural_mutate over the
 testing.visit.* IR of the test library (Var kind FreeVar, Add, Lam with pattern params,
-Let with a simple-region var)."""
+Let with a simple-region var), and the mutation errors of its BadMutateHook, SelfCopy and
+NoSetter types."""
 
+import re
 import typing
 
 import pytest
@@ -38,6 +40,21 @@ class Lam(Object):
 
 @tvm_ffi.register_object("testing.visit.Let")
 class Let(Object):
+    pass
+
+
+@tvm_ffi.register_object("testing.visit.BadMutateHook")
+class BadMutateHook(Object):
+    pass
+
+
+@tvm_ffi.register_object("testing.visit.SelfCopy")
+class SelfCopy(Object):
+    pass
+
+
+@tvm_ffi.register_object("testing.visit.NoSetter")
+class NoSetter(Object):
     pass
 
 
@@ -316,3 +333,31 @@ def test_map_of_a_moved_root_reuses_it_in_place():
     out = structural_mutate(out._move(), (int, on_int))
     assert out.__chandle__() == handle
     assert out[0] == 3
+
+
+def test_map_rejects_a_mutate_hook_that_is_neither_a_hook_pointer_nor_a_function():
+    message = "__s_mutate__ must be a direct hook pointer or ffi.Function"
+    with pytest.raises(TypeError, match="^" + re.escape(message) + "$"):
+        structural_map([BadMutateHook(1)], (int, lambda v: v + 1))
+
+
+def test_map_rejects_a_shallow_copy_that_returns_its_input():
+    obj = SelfCopy(1)
+    message = "Shallow copy callback must return a distinct object with the same type as its input"
+    with pytest.raises(TypeError, match="^" + re.escape(message) + "$"):
+        structural_map(obj, (int, lambda v: v + 1))
+    assert obj.x == 1
+
+
+def test_map_rejects_changing_a_field_without_setter():
+    message = (
+        "Cannot structurally mutate field `x` of type `testing.visit.NoSetter` "
+        "because it does not define a setter"
+    )
+    with pytest.raises(TypeError, match="^" + re.escape(message) + "$"):
+        structural_map(NoSetter(1), (int, lambda v: v + 1))
+
+
+def test_map_accepts_an_unchanged_field_without_setter():
+    obj = NoSetter("s")
+    assert structural_map(obj, (int, lambda v: v + 1)).same_as(obj)

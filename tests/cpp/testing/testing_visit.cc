@@ -6,14 +6,22 @@
  *   testing.visit.Add(a, b)              kind TreeNode
  *   testing.visit.Lam(params, body)      `params` opens a pattern def region
  *   testing.visit.Let(var, value, body)  `var` opens a simple def region
+ *
+ * and three types whose mutation fails (the error paths of structural_map):
+ *
+ *   testing.visit.BadMutateHook(x)       `__s_mutate__` is an int, not a hook
+ *   testing.visit.SelfCopy(x)            `__ffi_shallow_copy__` returns its input
+ *   testing.visit.NoSetter(x)            field `x` is registered without a setter
  */
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/array.h>
+#include <tvm/ffi/function.h>
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/object.h>
 #include <tvm/ffi/reflection/registry.h>
 #include <tvm/ffi/string.h>
 
+#include <cstring>
 #include <utility>
 
 TVM_FFI_NAMESPACE_BEGIN
@@ -62,6 +70,62 @@ class VisitLetObj : public Object {
   TVM_FFI_DECLARE_OBJECT_INFO_FINAL("testing.visit.Let", VisitLetObj, Object);
 };
 
+class VisitBadMutateHookObj : public Object {
+ public:
+  Any x;
+  explicit VisitBadMutateHookObj(Any x) : x(std::move(x)) {}
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("testing.visit.BadMutateHook", VisitBadMutateHookObj, Object);
+};
+
+class VisitSelfCopyObj : public Object {
+ public:
+  Any x;
+  explicit VisitSelfCopyObj(Any x) : x(std::move(x)) {}
+  // Not copyable, so that ObjectDef registers no __ffi_shallow_copy__ of its own.
+  VisitSelfCopyObj(const VisitSelfCopyObj&) = delete;
+  VisitSelfCopyObj& operator=(const VisitSelfCopyObj&) = delete;
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("testing.visit.SelfCopy", VisitSelfCopyObj, Object);
+};
+
+class VisitNoSetterObj : public Object {
+ public:
+  Any x;
+  explicit VisitNoSetterObj(Any x) : x(std::move(x)) {}
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("testing.visit.NoSetter", VisitNoSetterObj, Object);
+};
+
+void RegisterAttr(int32_t type_index, const char* name, Any value) {
+  TVMFFIByteArray key{name, std::strlen(name)};
+  TVM_FFI_CHECK_SAFE_CALL(
+      TVMFFITypeRegisterAttr(type_index, &key, detail::AnyUnsafe::GetTVMFFIAny(value)));
+}
+
+int ReadAnyField(void* field, TVMFFIAny* result) {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  *result = detail::AnyUnsafe::MoveAnyToTVMFFIAny(Any(*static_cast<const Any*>(field)));
+  TVM_FFI_SAFE_CALL_END();
+}
+
+/*! \brief Field `x` of NoSetter, as a library registering through the C ABI alone could. */
+void RegisterNoSetterField() {
+  VisitNoSetterObj probe{Any()};
+  TVMFFIFieldInfo field;
+  std::memset(&field, 0, sizeof(field));
+  field.name = TVMFFIByteArray{"x", 1};
+  field.metadata = TVMFFIByteArray{"{}", 2};
+  field.size = sizeof(Any);
+  field.alignment = alignof(Any);
+  field.offset = reinterpret_cast<char*>(&probe.x) - reinterpret_cast<char*>(&probe);
+  field.getter = ReadAnyField;
+  field.setter = nullptr;
+  field.default_value_or_factory.type_index = kTVMFFINone;
+  field.field_static_type_index = kTVMFFIAny;
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterField(VisitNoSetterObj::RuntimeTypeIndex(), &field));
+}
+
 }  // namespace
 
 TVM_FFI_STATIC_INIT_BLOCK() {
@@ -83,6 +147,15 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       .def_ro("var", &VisitLetObj::var, refl::AttachFieldFlag::SEqHashDefSimple())
       .def_ro("value", &VisitLetObj::value)
       .def_ro("body", &VisitLetObj::body);
+  refl::ObjectDef<VisitBadMutateHookObj>()
+      .def(refl::init<Any>())
+      .def_ro("x", &VisitBadMutateHookObj::x);
+  RegisterAttr(VisitBadMutateHookObj::RuntimeTypeIndex(), "__s_mutate__", 7);
+  refl::ObjectDef<VisitSelfCopyObj>().def(refl::init<Any>()).def_ro("x", &VisitSelfCopyObj::x);
+  RegisterAttr(VisitSelfCopyObj::RuntimeTypeIndex(), "__ffi_shallow_copy__",
+               Function::FromTyped([](ObjectRef self) { return self; }));
+  refl::ObjectDef<VisitNoSetterObj>().def(refl::init<Any>());
+  RegisterNoSetterField();
 }
 
 }  // namespace testing

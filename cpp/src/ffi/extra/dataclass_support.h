@@ -74,8 +74,12 @@ inline const reflection::TypeAttrColumn& CompareHooks() {
   return column;
 }
 
-/*! \brief Room for n more items, growing geometrically (items may be a shared stack). */
-inline void ReserveMore(std::vector<Any>* items, size_t n) {
+/*!
+ * \brief Room for n more items, growing geometrically: items is usually the stack
+ *  every frame shares, where reserving the exact size would copy it all per frame.
+ */
+template <typename T>
+inline void ReserveMore(std::vector<T>* items, size_t n) {
   size_t need = items->size() + n;
   if (need > items->capacity()) items->reserve(std::max(need, 2 * items->capacity()));
 }

@@ -220,12 +220,12 @@ class DeepCopier {
     if (type_index == kTVMFFIArray || type_index == kTVMFFIList) {
       const SeqBaseObj* seq = static_cast<const SeqBaseObj*>(obj);
       int64_t n = seq->SeqCell()->size;
-      items_.reserve(items_.size() + static_cast<size_t>(n));
+      ReserveMore(&items_, static_cast<size_t>(n));
       for (int64_t i = 0; i < n; ++i) PushItem(Any(AnyView::CopyFromTVMFFIAny(seq->slots()[i])));
       return;
     }
     const MapBaseObj* map = static_cast<const MapBaseObj*>(obj);
-    items_.reserve(items_.size() + map->size() * 2);
+    ReserveMore(&items_, map->size() * 2);
     for (const auto& kv : *map) {
       // kv holds its own references while the loop body runs.
       Any key = kv.first;
