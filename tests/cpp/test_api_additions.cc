@@ -102,6 +102,72 @@ TEST(ByteArrayPtrTraits, TypedFunctionReceivesTheCallersBuffer) {
   EXPECT_EQ(f(&buf).cast<int64_t>(), 5);
 }
 
+// Python passes bytes of up to 7 bytes as SmallBytes: a TVMFFIByteArray* parameter views them.
+TEST(ByteArrayPtrTraits, TypedFunctionViewsASmallBytesArgument) {
+  ffi::Function f =
+      ffi::Function::FromTyped([](TVMFFIByteArray* b) { return std::string(b->data, b->size); });
+  TVMFFIAny cell;
+  std::memset(&cell, 0, sizeof(cell));
+  cell.type_index = kTVMFFISmallBytes;
+  cell.small_str_len = 3;
+  std::memcpy(cell.v_bytes, "a\0b", 3);
+  EXPECT_EQ(f(AnyView::CopyFromTVMFFIAny(cell)).cast<std::string>(), std::string("a\0b", 3));
+}
+
+// Python passes bytes as SmallBytes (up to 7 bytes) or as a ByteArrayPtr view (longer): every
+// parameter type that takes bytes accepts both.
+std::string BytesParamResult(const ffi::Function& f, const std::string& text) {
+  TVMFFIByteArray view{text.data(), text.size()};
+  if (text.size() <= 7) {
+    Any small = Bytes(text);
+    EXPECT_EQ(small.type_index(), kTVMFFISmallBytes);
+    return f(small).cast<std::string>();
+  }
+  return f(&view).cast<std::string>();
+}
+
+TEST(BytesArgumentForms, StdStringParameterAcceptsSmallBytesAndView) {
+  ffi::Function f = ffi::Function::FromTyped([](std::string s) { return s; });
+  EXPECT_EQ(BytesParamResult(f, "abc"), "abc");
+  EXPECT_EQ(BytesParamResult(f, "abcdefghij"), "abcdefghij");
+}
+
+TEST(BytesArgumentForms, BytesParameterAcceptsSmallBytesAndView) {
+  ffi::Function f = ffi::Function::FromTyped([](Bytes b) { return std::string(b); });
+  EXPECT_EQ(BytesParamResult(f, "abc"), "abc");
+  EXPECT_EQ(BytesParamResult(f, "abcdefghij"), "abcdefghij");
+}
+
+TEST(BytesArgumentForms, OptionalBytesParameterAcceptsSmallBytesAndView) {
+  ffi::Function f =
+      ffi::Function::FromTyped([](ffi::Optional<Bytes> b) { return std::string(b.value()); });
+  EXPECT_EQ(BytesParamResult(f, "abc"), "abc");
+  EXPECT_EQ(BytesParamResult(f, "abcdefghij"), "abcdefghij");
+}
+
+TEST(BytesArgumentForms, ByteArrayPtrParameterAcceptsSmallBytesAndView) {
+  ffi::Function f =
+      ffi::Function::FromTyped([](TVMFFIByteArray* b) { return std::string(b->data, b->size); });
+  EXPECT_EQ(BytesParamResult(f, "abc"), "abc");
+  EXPECT_EQ(BytesParamResult(f, "abcdefghij"), "abcdefghij");
+}
+
+TEST(BytesArgumentForms, AnyParameterHoldsBytes) {
+  ffi::Function f = ffi::Function::FromTyped([](Any a) { return std::string(a.cast<Bytes>()); });
+  EXPECT_EQ(BytesParamResult(f, "abc"), "abc");
+  EXPECT_EQ(BytesParamResult(f, "abcdefghij"), "abcdefghij");
+}
+
+TEST(ByteArrayPtrTraits, TypedFunctionRejectsAStringNamingTheParameterType) {
+  ffi::Function f =
+      ffi::Function::FromTyped([](TVMFFIByteArray* b) { return static_cast<int64_t>(b->size); });
+  ffi::Error e = CatchError([&] { f(ffi::String("abc")); });
+  EXPECT_EQ(e.kind(), "TypeError");
+  EXPECT_NE(e.message().find("Expected `TVMFFIByteArray*` but got `ffi.SmallStr`"),
+            std::string::npos)
+      << e.message();
+}
+
 // ---- ListObj::CreateRepeated, List::Assign --------------------------------------
 
 TEST(ListCreateRepeated, MakesNCopiesWithAnOutOfLineBuffer) {

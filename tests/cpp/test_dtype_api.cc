@@ -69,6 +69,18 @@ TEST(DTypeApi, Abbreviations) {
   EXPECT_EQ(ffi::DTypeAbbrev(DT(kDLFloat, 32, static_cast<uint16_t>(-4))), "f32xvscalex4");
 }
 
+// Lanes are read as int16 (cpp_api.md §2.15): 65535 is -1 (no suffix), 32768.. scalable.
+TEST(DTypeApi, AbbreviationReadsLanesAsSigned16Bit) {
+  EXPECT_EQ(ffi::DTypeAbbrev(DT(kDLInt, 32, 65535)), "i32");
+  EXPECT_EQ(ffi::DTypeAbbrev(DT(kDLInt, 32, 40000)), "i32xvscalex25536");
+  EXPECT_EQ(ffi::DTypeAbbrev(DT(kDLBool, 8, 65535)), "bool");
+}
+
+TEST(DTypeApi, AbbreviationOfHandleHasNoBitsOrLanes) {
+  EXPECT_EQ(ffi::DTypeAbbrev(DT(kDLOpaqueHandle, 64, 4)), "handle");
+  EXPECT_EQ(ffi::DTypeAbbrev(DT(kDLOpaqueHandle, 32, static_cast<uint16_t>(-2))), "handle");
+}
+
 TEST(DTypeApi, UnknownCodeIsValueErrorNamingIt) {
   ffi::Error e = CatchError([] { ffi::DTypeAbbrev(DT(100, 8, 1)); });
   EXPECT_EQ(e.kind(), "ValueError");

@@ -106,8 +106,30 @@ def test_bytearray_converts_to_bytes():
     assert echo(bytearray(b"abc\0d")) == b"abc\0d"
 
 
-def test_bytes_argument_is_passed_as_byte_array_view():
-    assert type_index(b"abc") == 9
+def test_short_bytes_argument_is_passed_as_small_bytes():
+    # python_api.md §3.1 row 21: bytes of at most 7 bytes travel as SmallBytes (12).
+    assert type_index(b"abc") == 12
+    assert type_index(b"") == 12
+    assert type_index(b"a\0b\0c\0d") == 12
+
+
+def test_long_bytes_argument_is_lent_as_byte_array_view():
+    # Longer bytes are lent without a copy (ByteArrayPtr, 9); see test_function.py for its
+    # mismatch name.
+    assert type_index(b"abcdefgh") == 9
+
+
+def test_short_bytes_subclass_argument_is_passed_as_small_bytes():
+    class Blob(bytes):
+        pass
+
+    assert type_index(Blob(b"abc")) == 12
+    assert type_index(Blob(b"abcdefgh")) == 9
+
+
+@pytest.mark.parametrize("value", [b"", b"abcdefg", b"abcdefgh", b"\0" * 7, b"\0" * 8])
+def test_bytes_around_the_small_limit_round_trip(value):
+    assert echo(value) == value
 
 
 def test_list_becomes_array():

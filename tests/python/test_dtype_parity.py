@@ -79,6 +79,106 @@ def test_invalid_text_raises_the_reference_message(text, message):
     assert str(info.value) == message
 
 
+@pytest.mark.parametrize(
+    "text, triple",
+    [
+        ("int0", (0, 32, 1)),
+        ("uint0", (1, 32, 1)),
+        ("float0", (2, 32, 1)),
+        ("bfloat0", (4, 16, 1)),
+        ("bool0", (6, 8, 1)),
+        ("handle0", (3, 64, 1)),
+        ("i0x2", (0, 32, 2)),
+        ("int032", (0, 32, 1)),
+    ],
+)
+def test_zero_bits_mean_the_familys_width(text, triple):
+    d = dtype(text)
+    assert (d.type_code, d.bits, d.lanes) == triple
+
+
+@pytest.mark.parametrize(
+    "text, triple",
+    [
+        ("bool8", (6, 8, 1)),
+        ("bool1", (6, 1, 1)),
+        ("bool8x2", (6, 8, 2)),
+        ("handle32", (3, 32, 1)),
+        ("handle64", (3, 64, 1)),
+        ("handle32x4", (3, 32, 4)),
+    ],
+)
+def test_bool_and_handle_take_an_explicit_width(text, triple):
+    d = dtype(text)
+    assert (d.type_code, d.bits, d.lanes) == triple
+
+
+@pytest.mark.parametrize(
+    "text, lanes",
+    [
+        ("int32x32767", 32767),
+        ("int32x32768", -32768),
+        ("int32x65535", -1),
+        ("float8_e4m3fnx65535", -1),
+        ("float4_e2m1fn_x40000", -25536),
+    ],
+)
+def test_fixed_lanes_up_to_65535_are_stored_as_uint16(text, lanes):
+    assert dtype(text).lanes == lanes
+
+
+@pytest.mark.parametrize(
+    "text, lanes", [("int32xvscalex32769", 32767), ("int32xvscalex65535", 1), ("boolxvscalex2", -2)]
+)
+def test_scalable_lanes_up_to_65535_are_stored_negated(text, lanes):
+    assert dtype(text).lanes == lanes
+
+
+def test_bare_vscale_suffix_is_one_lane():
+    assert dtype("int32xvscale").lanes == 1
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("int32x65536", "Lanes value 65536 is out of range for uint16_t in dtype 'int32x65536'"),
+        ("bf256", "Bits value 256 is out of range for uint8_t in dtype 'bfloat256'"),
+        (
+            "int32x0abc",
+            "Invalid lanes specification in dtype 'int32x0abc'. Lanes must be a positive integer.",
+        ),
+        (
+            "int0004294967296",
+            "Integer value in dtype string '0004294967296' is out of range for uint32_t",
+        ),
+        ("int32xvscaley4", "unknown dtype `int32xvscaley4`"),
+        ("custom", "expected opening brace after 'custom' type incustom"),
+    ],
+)
+def test_range_and_shape_errors_raise_the_reference_message(text, message):
+    with pytest.raises(ValueError) as info:
+        dtype(text)
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize(
+    "triple, text",
+    [
+        ((3, 0, 0), ""),
+        ((3, 32, 4), "handle"),
+        ((6, 1, 1), "bool1"),
+        ((10, 16, 1), "float8_e4m3fn"),
+        ((0, 32, 0), "int32"),
+        ((0, 32, -1), "int32"),
+        ((0, 32, -32768), "int32xvscalex32768"),
+    ],
+)
+def test_from_dlpack_data_type_prints_like_the_reference_and_keeps_the_triple(triple, text):
+    d = dtype.from_dlpack_data_type(triple)
+    assert str(d) == text
+    assert (d.type_code, d.bits, d.lanes) == triple
+
+
 def test_empty_text_is_void():
     d = dtype("")
     assert (d.type_code, d.bits, d.lanes) == (3, 0, 0)

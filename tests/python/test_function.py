@@ -9,6 +9,37 @@ apply = tvm_ffi.get_global_func("testing.apply")
 call_global = tvm_ffi.get_global_func("testing.call_global")
 
 
+def test_typed_cpp_function_rejects_short_bytes_as_small_bytes():
+    # python_api.md §3.1 row 21: bytes cross as Bytes, SmallBytes up to 7 bytes.
+    with pytest.raises(TypeError, match=r"Expected `int` but got `ffi\.SmallBytes`$"):
+        tvm_ffi.get_global_func("testing.add_one")(b"x")
+
+
+def test_typed_cpp_function_rejects_long_bytes_as_bytes():
+    # Longer bytes are lent as a byte array view, but named as the Bytes object the spec passes.
+    add_one = tvm_ffi.get_global_func("testing.add_one")
+    with pytest.raises(TypeError, match=r"argument #0 .* Expected `int` but got `ffi\.Bytes`$"):
+        add_one(b"bytes longer than seven")
+
+
+def test_long_bytes_mismatch_at_a_later_argument_is_named_bytes():
+    get_item = tvm_ffi.get_global_func("ffi.ArrayGetItem")
+    with pytest.raises(TypeError, match=r"argument #1 .* but got `ffi\.Bytes`$"):
+        get_item(tvm_ffi.convert([1]), b"bytes longer than seven")
+
+
+def test_long_bytes_mismatch_on_the_general_path_is_named_bytes():
+    # A list argument sends the call through the general path (convert.pxi).
+    get_item = tvm_ffi.get_global_func("ffi.ArrayGetItem")
+    with pytest.raises(TypeError, match=r"argument #1 .* but got `ffi\.Bytes`$"):
+        get_item([1], b"bytes longer than seven")
+
+
+@pytest.mark.parametrize("value", [b"abc", b"bytes longer than seven"])
+def test_bytes_parameter_accepts_short_and_long_bytes(value):
+    assert tvm_ffi.get_global_func("ffi.Bytes")(value) == value
+
+
 def test_cpp_function_called_from_python():
     assert tvm_ffi.get_global_func("testing.add_one")(41) == 42
 

@@ -1,26 +1,27 @@
 /*
  * Conversion between DLDataType and its text form ("float32", "int8x4",
- * "bfloat16", "float8_e4m3fn", "bool", "handle", "void", ...).
+ * "bfloat16", "float8_e4m3fn", "bool", "handle", ...), as the reference
+ * runtime spells and reads it (cpp_api.md §6.5, python_api.md §8.2).
  *
  * Python converts dtypes through these functions on every call that passes
- * one, so parsing is a hand-written scan over a small static table: no regex,
- * no streams, no allocation on the success path.
+ * one, so parsing is a hand-written scan over small static tables: no regex,
+ * no streams, and no allocation on the success path of a text up to 64 bytes.
  *
- * Grammar accepted by TVMFFIDataTypeFromString:
- *   dtype  := base lanes?
- *   base   := fixed-name              (bool, handle, float8_e4m3fn, float4_e2m1fn, ...;
- *                                    "floatN_" may be spelled "fN_" or "fpN_")
- *           | family bits             (int, uint, float, bfloat, complex, followed by 1..255;
- *                                    short spellings i, u, f, bf)
- *           | family                  (int, uint, float: 32 bits; bfloat: 16 bits)
- *           | "custom[" code "]" bits (code and bits 0..255; how the printer spells codes
- *                                    and widths that have no name of their own)
- *           | "custom[" name "]" bits? (a framework's custom type: the code comes from the
- *                                    global "dtype.get_custom_type_code"; bits default to 32)
- *   lanes  := "x" N                   (1 <= N <= 32767)
- *           | "_x" N                  (after float4_e2m1fn only: torch's "float4_e2m1fn_x2")
- *           | "xvscalex" N            (scalable vector: lanes = (uint16_t)(-N), 1 <= N <= 32768)
- * "void" (and the empty string) takes no lanes suffix and means {kDLOpaqueHandle, 0 bits, 0 lanes}.
+ * Grammar accepted by TVMFFIDataTypeFromString, after the short spellings are
+ * expanded ("i"/"u"/"f"/"bf" before a digit -> "int"/"uint"/"float"/"bfloat",
+ * "fp8_"/"f8_" -> "float8_", likewise 6 and 4):
+ *   dtype  := "" | "void" | base lanes?
+ *   base   := float-kind              (float8_e4m3fn, float6_e2m3fn, float4_e2m1fn, ...)
+ *           | family digits?          (int, uint, float, bfloat, bool, handle; missing or zero
+ *                                      digits mean the family's width: 32, 32, 32, 16, 8, 64;
+ *                                      at most 255. Ours adds complex, width required)
+ *           | "custom[" name "]" digits?   (code from global "dtype.get_custom_type_code";
+ *                                      width 32 when missing or zero)
+ *   lanes  := "x" N                   (1 <= N <= 65535, stored as uint16)
+ *           | "xvscalex" N            (scalable: lanes = (uint16_t)(-N)); a bare "xvscale" is one
+ * lane | "_x" N                  (after float4_e2m1fn only: torch's "float4_e2m1fn_x2") The
+ * reference refuses "xvscalex" after the float8/6/4 kinds although it prints them so; ours reads
+ * them, so that every printed text parses back.
  */
 #include <tvm/ffi/base.h>
 #include <tvm/ffi/dtype.h>
@@ -36,8 +37,8 @@
 TVM_FFI_NAMESPACE_BEGIN
 namespace {
 
-/*! \brief A spelling whose code and bit width are both fixed by the name. */
-struct FixedName {
+/*! \brief A float kind whose code and bit width are both fixed by the name. */
+struct FloatKind {
   const char* name;
   uint8_t len;
   uint8_t code;
@@ -49,10 +50,7 @@ struct FixedName {
 
 // Longer names come before their prefixes ("float8_e4m3fnuz" before
 // "float8_e4m3fn" before "float8_e4m3") so the first match is the longest.
-// The first entry of each code with these bits is also its printed name.
-const FixedName kFixedNames[] = {
-    TVM_FFI_DTYPE_NAME("bool", kDLBool, 8),
-    TVM_FFI_DTYPE_NAME("handle", kDLOpaqueHandle, 64),
+const FloatKind kFloatKinds[] = {
     TVM_FFI_DTYPE_NAME("float8_e3m4", kDLFloat8_e3m4, 8),
     TVM_FFI_DTYPE_NAME("float8_e4m3b11fnuz", kDLFloat8_e4m3b11fnuz, 8),
     TVM_FFI_DTYPE_NAME("float8_e4m3fnuz", kDLFloat8_e4m3fnuz, 8),
@@ -66,26 +64,27 @@ const FixedName kFixedNames[] = {
     TVM_FFI_DTYPE_NAME("float4_e2m1fn", kDLFloat4_e2m1fn, 4),
 };
 
-/*! \brief A spelling that is followed by the bit width in decimal. */
+/*! \brief A name followed by an optional bit width in decimal. */
 struct FamilyName {
   const char* name;
   uint8_t len;
   uint8_t code;
-  /*! \brief Bits of the bare name without a width (0: a width is required). */
+  /*! \brief Bits when the width is missing or zero (0: a width is required). */
   uint8_t default_bits;
 };
 
 #define TVM_FFI_DTYPE_FAMILY(str, code, default_bits) \
   {str, static_cast<uint8_t>(sizeof(str) - 1), static_cast<uint8_t>(code), default_bits}
 
-// The full names come first: they are the printed ones, and a short spelling
-// is a prefix of its full name ("f" of "float").
+// No name here is a prefix of a later one, so the order only sets the printed names.
 const FamilyName kFamilies[] = {
-    TVM_FFI_DTYPE_FAMILY("int", kDLInt, 32),        TVM_FFI_DTYPE_FAMILY("uint", kDLUInt, 32),
-    TVM_FFI_DTYPE_FAMILY("float", kDLFloat, 32),    TVM_FFI_DTYPE_FAMILY("bfloat", kDLBfloat, 16),
-    TVM_FFI_DTYPE_FAMILY("complex", kDLComplex, 0), TVM_FFI_DTYPE_FAMILY("bf", kDLBfloat, 0),
-    TVM_FFI_DTYPE_FAMILY("i", kDLInt, 0),           TVM_FFI_DTYPE_FAMILY("u", kDLUInt, 0),
-    TVM_FFI_DTYPE_FAMILY("f", kDLFloat, 0),
+    TVM_FFI_DTYPE_FAMILY("int", kDLInt, 32),
+    TVM_FFI_DTYPE_FAMILY("uint", kDLUInt, 32),
+    TVM_FFI_DTYPE_FAMILY("float", kDLFloat, 32),
+    TVM_FFI_DTYPE_FAMILY("bfloat", kDLBfloat, 16),
+    TVM_FFI_DTYPE_FAMILY("bool", kDLBool, 8),
+    TVM_FFI_DTYPE_FAMILY("handle", kDLOpaqueHandle, 64),
+    TVM_FFI_DTYPE_FAMILY("complex", kDLComplex, 0),
 };
 
 #undef TVM_FFI_DTYPE_NAME
@@ -96,333 +95,291 @@ inline bool StartsWith(const char* p, const char* end, const char* name, size_t 
   return static_cast<size_t>(end - p) >= len && std::memcmp(p, name, len) == 0;
 }
 
-/*!
- * \brief Read a decimal number of at least one digit at *p, advancing *p.
- * \return false when there is no digit or the value exceeds max_value.
- */
-inline bool ParseDecimal(const char** p, const char* end, uint32_t max_value, uint32_t* out) {
-  const char* s = *p;
-  if (s == end || *s < '0' || *s > '9') return false;
-  uint32_t value = 0;
-  for (; s != end && *s >= '0' && *s <= '9'; ++s) {
-    value = value * 10 + static_cast<uint32_t>(*s - '0');
-    if (value > max_value) return false;
-  }
-  *p = s;
-  *out = value;
-  return true;
-}
+inline bool IsDigit(const char* p, const char* end) { return p != end && *p >= '0' && *p <= '9'; }
 
-/*! \brief Parse the base name (code and bits); advances *p past it. */
-bool ParseBase(const char** p, const char* end, DLDataType* out) {
-  const char* s = *p;
-  // "f8_e4m3fn" / "fp8_e4m3fn" stand for "float8_e4m3fn": compare from the digit on.
-  static const char kFloat[] = "float";
-  const size_t float_len = sizeof(kFloat) - 1;
-  const char* short_float = nullptr;
-  if (StartsWith(s, end, "fp", 2) && end - s > 3 && s[2] >= '0' && s[2] <= '9' && s[3] == '_') {
-    short_float = s + 2;
-  } else if (end - s > 2 && s[0] == 'f' && s[1] >= '0' && s[1] <= '9' && s[2] == '_') {
-    short_float = s + 1;
+/*! \brief Why a text is not a data type; the message is only built on failure. */
+enum class Failure : uint8_t {
+  kNone,
+  kUnknown,           // unknown dtype `<s>`
+  kUnknownFloatKind,  // unknown float8 type `<s>` (float6, float4 likewise)
+  kInvalidLanes,      // Invalid lanes specification in dtype '<s>'. ...
+  kLanesRange,        // Lanes value <n> is out of range for uint16_t in dtype '<s>'
+  kBitsRange,         // Bits value <n> is out of range for uint8_t in dtype '<s>'
+  kIntegerRange,      // Integer value in dtype string '<digits>' is out of range for uint32_t
+  kNoOpenBrace,       // expected opening brace after 'custom' type in<s>
+  kNoCloseBrace,      // expected closing brace after 'custom' type in<s>
+};
+
+/*! \brief A parse over the expanded text [begin, end) and, on failure, what went wrong. */
+struct Parser {
+  const char* begin;
+  const char* end;
+  Failure failure = Failure::kNone;
+  /*! \brief The digits a range failure names, and their value (saturated above UINT32_MAX). */
+  const char* digits = nullptr;
+  const char* digits_end = nullptr;
+  uint64_t value = 0;
+
+  bool Fail(Failure why) {
+    failure = why;
+    return false;
   }
-  for (const FixedName& entry : kFixedNames) {
-    if (StartsWith(s, end, entry.name, entry.len)) {
-      out->code = entry.code;
-      out->bits = entry.bits;
-      *p = s + entry.len;
-      return true;
+
+  /*!
+   * \brief Read the decimal digits at *p (possibly none) into value, advancing *p.
+   * \return false (kIntegerRange) when the number does not fit uint32_t.
+   */
+  bool ReadNumber(const char** p) {
+    digits = *p;
+    value = 0;
+    const char* s = *p;
+    for (; IsDigit(s, end); ++s) {
+      value = value * 10 + static_cast<uint64_t>(*s - '0');
+      if (value > 0xFFFFFFFFull) value = 0x100000000ull;
     }
-    if (short_float != nullptr && entry.len > float_len &&
-        std::memcmp(entry.name, kFloat, float_len) == 0 &&
-        StartsWith(short_float, end, entry.name + float_len, entry.len - float_len)) {
-      out->code = entry.code;
-      out->bits = entry.bits;
-      *p = short_float + (entry.len - float_len);
-      return true;
-    }
+    digits_end = s;
+    *p = s;
+    return value <= 0xFFFFFFFFull || Fail(Failure::kIntegerRange);
   }
-  uint32_t bits = 0;
-  for (const FamilyName& family : kFamilies) {
-    if (StartsWith(s, end, family.name, family.len)) {
-      const char* q = s + family.len;
-      if (family.default_bits != 0 && (q == end || *q == 'x')) {
-        out->code = family.code;
-        out->bits = family.default_bits;
-        *p = q;
-        return true;
-      }
-      if (!ParseDecimal(&q, end, 255, &bits) || bits == 0) return false;
-      out->code = family.code;
-      out->bits = static_cast<uint8_t>(bits);
-      *p = q;
-      return true;
-    }
+
+  /*! \brief An optional bit width at *p; none or zero means default_bits. */
+  bool ParseBits(const char** p, uint8_t default_bits, uint8_t* bits) {
+    if (!ReadNumber(p)) return false;
+    if (value > 255) return Fail(Failure::kBitsRange);
+    *bits = value == 0 ? default_bits : static_cast<uint8_t>(value);
+    return *bits != 0 || Fail(Failure::kUnknown);
   }
-  static const char kCustom[] = "custom[";
-  if (StartsWith(s, end, kCustom, sizeof(kCustom) - 1)) {
-    const char* q = s + sizeof(kCustom) - 1;
-    const char* close = static_cast<const char*>(std::memchr(q, ']', end - q));
-    if (close == nullptr) return false;
-    uint32_t code = 0;
-    const char* digits_end = q;
-    if (!ParseDecimal(&digits_end, close, 255, &code) || digits_end != close) {
-      if (q != close && *q >= '0' && *q <= '9') return false;  // a number out of range
-      // A name: the framework that defines it supplies the code (errors propagate).
-      out->code = dtype_custom::CodeOfName(q, static_cast<size_t>(close - q));
-      q = close + 1;
-      // A missing (or zero) width means 32 bits, as for "int" and "float".
-      if (!ParseDecimal(&q, end, 255, &bits) || bits == 0) bits = 32;
-      out->bits = static_cast<uint8_t>(bits);
-      *p = q;
-      return true;
+
+  /*! \brief The lanes suffix from p to the end (nothing: one lane). */
+  bool ParseLanes(const char* p, bool allow_vscale, uint16_t* lanes) {
+    *lanes = 1;
+    if (p == end) return true;
+    static const char kVScale[] = "xvscale";
+    bool scalable = allow_vscale && StartsWith(p, end, kVScale, sizeof(kVScale) - 1);
+    if (scalable) {
+      p += sizeof(kVScale) - 1;
+      // The reference reads a bare "xvscale" suffix as one lane.
+      if (p == end) return true;
     }
-    q = close + 1;
-    // Zero bits is allowed here so that every DLDataType the printer spells
-    // as custom[...] parses back.
-    if (!ParseDecimal(&q, end, 255, &bits)) return false;
-    out->code = static_cast<uint8_t>(code);
-    out->bits = static_cast<uint8_t>(bits);
-    *p = q;
+    if (*p != 'x') return Fail(Failure::kUnknown);
+    ++p;
+    if (!IsDigit(p, end)) return Fail(Failure::kInvalidLanes);
+    if (!ReadNumber(&p)) return false;
+    if (value == 0) return Fail(Failure::kInvalidLanes);
+    if (value > 0xFFFF) return Fail(Failure::kLanesRange);
+    if (p != end) return Fail(Failure::kUnknown);
+    // Scalable vectors store minus the vscale multiplier; lanes above 32767 are kept as
+    // written and read back (and print) as scalable, as in the reference.
+    uint32_t n = static_cast<uint32_t>(value);
+    *lanes = static_cast<uint16_t>(scalable ? 0x10000u - n : n);
     return true;
   }
+
+  bool ParseFloatKind(DLDataType* out) {
+    for (const FloatKind& kind : kFloatKinds) {
+      if (!StartsWith(begin, end, kind.name, kind.len)) continue;
+      const char* p = begin + kind.len;
+      bool torch_pair = kind.code == kDLFloat4_e2m1fn && StartsWith(p, end, "_x", 2);
+      if (p != end && *p != 'x' && !torch_pair) continue;
+      out->code = kind.code;
+      out->bits = kind.bits;
+      // torch names the packed pair "float4_e2m1fn_x2": plain lanes only.
+      return torch_pair ? ParseLanes(p + 1, false, &out->lanes) : ParseLanes(p, true, &out->lanes);
+    }
+    return Fail(Failure::kUnknownFloatKind);
+  }
+
+  bool ParseCustom(DLDataType* out) {
+    static const char kCustom[] = "custom";
+    const char* p = begin + sizeof(kCustom) - 1;
+    if (p == end || *p != '[') return Fail(Failure::kNoOpenBrace);
+    ++p;
+    const char* close = static_cast<const char*>(std::memchr(p, ']', end - p));
+    if (close == nullptr) return Fail(Failure::kNoCloseBrace);
+    // The framework that defines the name supplies the code (its errors propagate).
+    out->code = dtype_custom::CodeOfName(p, static_cast<size_t>(close - p));
+    p = close + 1;
+    return ParseBits(&p, 32, &out->bits) && ParseLanes(p, true, &out->lanes);
+  }
+
+  bool Parse(DLDataType* out) {
+    static const char kVoid[] = "void";
+    size_t size = static_cast<size_t>(end - begin);
+    if (size == 0 || (size == sizeof(kVoid) - 1 && std::memcmp(begin, kVoid, size) == 0)) {
+      out->code = kDLOpaqueHandle;
+      out->bits = 0;
+      out->lanes = 0;
+      return true;
+    }
+    if (size >= 7 && std::memcmp(begin, "float", 5) == 0 &&
+        (begin[5] == '8' || begin[5] == '6' || begin[5] == '4') && begin[6] == '_') {
+      return ParseFloatKind(out);
+    }
+    if (StartsWith(begin, end, "custom", 6)) return ParseCustom(out);
+    for (const FamilyName& family : kFamilies) {
+      if (!StartsWith(begin, end, family.name, family.len)) continue;
+      const char* p = begin + family.len;
+      out->code = family.code;
+      return ParseBits(&p, family.default_bits, &out->bits) && ParseLanes(p, true, &out->lanes);
+    }
+    return Fail(Failure::kUnknown);
+  }
+
+  /*! \brief The ValueError message of a failed parse, worded as the reference words it. */
+  std::string Message() const {
+    std::string s(begin, end);
+    std::string number = std::to_string(value);
+    switch (failure) {
+      case Failure::kUnknownFloatKind:
+        return "unknown " + s.substr(0, 6) + " type `" + s + "`";
+      case Failure::kInvalidLanes:
+        return "Invalid lanes specification in dtype '" + s +
+               "'. Lanes must be a positive integer.";
+      case Failure::kLanesRange:
+        return "Lanes value " + number + " is out of range for uint16_t in dtype '" + s + "'";
+      case Failure::kBitsRange:
+        return "Bits value " + number + " is out of range for uint8_t in dtype '" + s + "'";
+      case Failure::kIntegerRange:
+        return "Integer value in dtype string '" + std::string(digits, digits_end) +
+               "' is out of range for uint32_t";
+      case Failure::kNoOpenBrace:
+        return "expected opening brace after 'custom' type in" + s;
+      case Failure::kNoCloseBrace:
+        return "expected closing brace after 'custom' type in" + s;
+      default:
+        return "unknown dtype `" + s + "`";
+    }
+  }
+};
+
+/*!
+ * \brief The long spelling of the short prefix of s, and the length of that prefix: "i32" ->
+ *  ("int", 1), "fp8_e4m3fn" -> ("float", 2); (nullptr, 0) when s has no short prefix.
+ */
+const char* ShortPrefix(const char* s, size_t size, size_t* prefix_len) {
+  auto digit_at = [&](size_t i) { return i < size && s[i] >= '0' && s[i] <= '9'; };
+  *prefix_len = 0;
+  if (size >= 4 && s[0] == 'f' && s[1] == 'p' && digit_at(2) && s[3] == '_') {
+    *prefix_len = 2;
+    return "float";
+  }
+  if (size >= 3 && s[0] == 'b' && s[1] == 'f' && digit_at(2)) {
+    *prefix_len = 2;
+    return "bfloat";
+  }
+  if (!digit_at(1)) return nullptr;
+  *prefix_len = 1;
+  switch (s[0]) {
+    case 'i':
+      return "int";
+    case 'u':
+      return "uint";
+    case 'f':
+      return "float";
+    default:
+      *prefix_len = 0;
+      return nullptr;
+  }
+}
+
+/*!
+ * \brief Parse s, expanding a short prefix first. On failure the ValueError message (quoting the
+ *  expanded text, as the reference does) is stored in *message.
+ */
+bool ParseDataType(const char* s, size_t size, DLDataType* out, std::string* message) {
+  size_t prefix_len = 0;
+  const char* long_prefix = ShortPrefix(s, size, &prefix_len);
+  char buf[64];
+  std::string heap;
+  const char* text = s;
+  size_t text_size = size;
+  if (long_prefix != nullptr) {
+    size_t long_len = std::strlen(long_prefix);
+    text_size = long_len + (size - prefix_len);
+    char* dst = buf;
+    if (text_size > sizeof(buf)) {
+      heap.resize(text_size);
+      dst = &heap[0];
+    }
+    std::memcpy(dst, long_prefix, long_len);
+    std::memcpy(dst + long_len, s + prefix_len, size - prefix_len);
+    text = dst;
+  }
+  Parser parser{text, text + text_size};
+  DLDataType result{0, 0, 1};
+  if (TVM_FFI_LIKELY(parser.Parse(&result))) {
+    *out = result;
+    return true;
+  }
+  *message = parser.Message();
   return false;
 }
 
-/*! \brief Parse the whole string; false when it does not follow the grammar. */
-bool ParseDataType(const char* s, size_t size, DLDataType* out) {
-  const char* end = s + size;
-  static const char kVoid[] = "void";
-  if (size == 0 || (size == sizeof(kVoid) - 1 && std::memcmp(s, kVoid, size) == 0)) {
-    out->code = kDLOpaqueHandle;
-    out->bits = 0;
-    out->lanes = 0;
-    return true;
-  }
-  DLDataType result;
-  if (!ParseBase(&s, end, &result)) return false;
-  result.lanes = 1;
-  if (result.code == kDLFloat4_e2m1fn && result.bits == 4 && StartsWith(s, end, "_x", 2)) {
-    ++s;  // torch names the packed pair "float4_e2m1fn_x2"
-  }
-  if (s != end) {
-    if (*s != 'x') return false;
-    ++s;
-    static const char kVScale[] = "vscalex";
-    uint32_t lanes = 0;
-    if (StartsWith(s, end, kVScale, sizeof(kVScale) - 1)) {
-      s += sizeof(kVScale) - 1;
-      if (!ParseDecimal(&s, end, 32768, &lanes) || lanes == 0) return false;
-      // Scalable vectors store minus the vscale multiplier in the uint16 lanes.
-      result.lanes = static_cast<uint16_t>(0x10000u - lanes);
-    } else {
-      // Fixed lanes stay below 32768 so they never read as a scalable vector.
-      if (!ParseDecimal(&s, end, 32767, &lanes) || lanes == 0) return false;
-      result.lanes = static_cast<uint16_t>(lanes);
-    }
-    if (s != end) return false;
-  }
-  *out = result;
-  return true;
-}
-
-/*! \brief Append the decimal digits of value at p; returns the new end. */
-inline char* AppendDecimal(char* p, uint32_t value) {
+/*! \brief Append the decimal digits of value to out. */
+inline void AppendDecimal(std::string* out, uint32_t value) {
   char digits[10];
   int n = 0;
   do {
     digits[n++] = static_cast<char>('0' + value % 10);
     value /= 10;
   } while (value != 0);
-  while (n > 0) *p++ = digits[--n];
-  return p;
-}
-
-inline char* AppendText(char* p, const char* text, size_t len) {
-  std::memcpy(p, text, len);
-  return p + len;
-}
-
-/*! \brief Append the lanes suffix ("x4", "xvscalex4", nothing for one lane). */
-inline char* AppendLanes(char* p, uint16_t lanes) {
-  if (lanes > 32767) {
-    p = AppendText(p, "xvscalex", 8);
-    p = AppendDecimal(p, 0x10000u - lanes);
-  } else if (lanes != 1) {
-    *p++ = 'x';
-    p = AppendDecimal(p, lanes);
-  }
-  return p;
+  while (n > 0) out->push_back(digits[--n]);
 }
 
 /*!
- * \brief Room for the longest text FormatDataType writes plus its NUL
- *  ("float8_e4m3b11fnuzxvscalex32768" is 31 bytes).
+ * \brief Append the lanes suffix. Lanes are read as int16, as the reference prints them:
+ *  2..32767 -> "x<n>", below -1 -> "xvscalex<-n>", and nothing for 1, 0 and -1.
  */
-constexpr size_t kMaxDataTypeText = 48;
-
-/*! \brief Write the text form of dtype into buf; returns its length. */
-size_t FormatDataType(const DLDataType& dtype, char* buf) {
-  char* p = buf;
-  if (dtype.code == kDLOpaqueHandle && dtype.bits == 0 && dtype.lanes == 0) {
-    return static_cast<size_t>(AppendText(p, "void", 4) - buf);
+inline void AppendLanes(std::string* out, uint16_t raw_lanes) {
+  int lanes = static_cast<int16_t>(raw_lanes);
+  if (lanes > 1) {
+    out->push_back('x');
+    AppendDecimal(out, static_cast<uint32_t>(lanes));
+  } else if (lanes < -1) {
+    out->append("xvscalex");
+    AppendDecimal(out, static_cast<uint32_t>(-lanes));
   }
-  bool named = false;
-  for (const FixedName& entry : kFixedNames) {
-    if (entry.code == dtype.code && entry.bits == dtype.bits) {
-      p = AppendText(p, entry.name, entry.len);
-      named = true;
+}
+
+/*!
+ * \brief The text form of dtype (cpp_api.md §6.5). Lossy where the reference is: handle is
+ *  "handle" whatever its bits and lanes, void is "", custom types print no bits, and the float
+ *  kinds no bits. Ours adds "complex<bits>".
+ * \throws Error ValueError for a code nobody defines, or a custom code with no name function.
+ */
+std::string FormatDataType(const DLDataType& dtype) {
+  std::string out;
+  if (dtype.code == kDLOpaqueHandle) {
+    if (dtype.bits != 0 || dtype.lanes != 0) out = "handle";
+    return out;
+  }
+  if (dtype.code >= kDLExtCustomBegin) {
+    out = "custom[" + dtype_custom::NameOfCode(dtype.code) + "]";
+    AppendLanes(&out, dtype.lanes);
+    return out;
+  }
+  bool found = false;
+  for (const FamilyName& family : kFamilies) {
+    if (family.code != dtype.code) continue;
+    out.assign(family.name, family.len);
+    if (dtype.code != kDLBool || dtype.bits != 8) AppendDecimal(&out, dtype.bits);
+    found = true;
+    break;
+  }
+  if (!found) {
+    for (const FloatKind& kind : kFloatKinds) {
+      if (kind.code != dtype.code) continue;
+      out.assign(kind.name, kind.len);
+      found = true;
       break;
     }
   }
-  if (!named) {
-    for (const FamilyName& family : kFamilies) {
-      if (family.code == dtype.code) {
-        p = AppendText(p, family.name, family.len);
-        p = AppendDecimal(p, dtype.bits);
-        named = true;
-        break;
-      }
-    }
+  if (!found) {
+    TVM_FFI_THROW(ValueError) << "DLDataType contains unknown type_code="
+                              << static_cast<int>(dtype.code);
   }
-  if (!named) {
-    // Unknown codes, and fixed-width codes at another width, keep every bit
-    // of information in a spelling the parser reads back.
-    p = AppendText(p, "custom[", 7);
-    p = AppendDecimal(p, dtype.code);
-    *p++ = ']';
-    p = AppendDecimal(p, dtype.bits);
-  }
-  return static_cast<size_t>(AppendLanes(p, dtype.lanes) - buf);
-}
-
-/*!
- * \brief "custom[<name>]<bits>[lanes]" when dtype has a custom code the framework names.
- * \return false when the code is not custom or no name function is registered.
- */
-bool FormatNamedCustomType(const DLDataType& dtype, std::string* out) {
-  if (dtype.code < kDLExtCustomBegin) return false;
-  std::string name;
-  if (!dtype_custom::NameOfCode(dtype.code, &name)) return false;
-  char suffix[kMaxDataTypeText];
-  char* p = AppendDecimal(suffix, dtype.bits);
-  p = AppendLanes(p, dtype.lanes);
-  *out = "custom[" + name + "]" + std::string(suffix, p);
-  return true;
-}
-
-/*! \brief The digits at p as a number, saturated just above UINT32_MAX; advances p. */
-inline uint64_t ReadDigits(std::string::size_type* p, const std::string& s) {
-  uint64_t value = 0;
-  for (; *p < s.size() && s[*p] >= '0' && s[*p] <= '9'; ++*p) {
-    value = value * 10 + static_cast<uint64_t>(s[*p] - '0');
-    if (value > 0xFFFFFFFFull) value = 0x100000000ull;
-  }
-  return value;
-}
-
-/*! \brief "Integer value in dtype string '<digits>' is out of range for uint32_t" */
-inline std::string TooLargeInteger(const std::string& s, std::string::size_type begin,
-                                   std::string::size_type end) {
-  return "Integer value in dtype string '" + s.substr(begin, end - begin) +
-         "' is out of range for uint32_t";
-}
-
-/*!
- * \brief Why the lanes suffix at s[p] (just after the 'x') does not parse, or "" when the
- *  problem is elsewhere.
- */
-std::string LanesError(const std::string& s, std::string::size_type p) {
-  static const char kVScale[] = "vscalex";
-  bool scalable = s.compare(p, sizeof(kVScale) - 1, kVScale) == 0;
-  if (scalable) p += sizeof(kVScale) - 1;
-  std::string::size_type digits = p;
-  uint64_t lanes = ReadDigits(&p, s);
-  if (p == digits || (lanes == 0 && p == s.size())) {
-    return "Invalid lanes specification in dtype '" + s + "'. Lanes must be a positive integer.";
-  }
-  if (p != s.size()) return "";
-  if (lanes > 0xFFFFFFFFull) return TooLargeInteger(s, digits, p);
-  std::string head = "Lanes value " + std::to_string(lanes) + " is out of range for ";
-  if (lanes > 0xFFFF) return head + "uint16_t in dtype '" + s + "'";
-  // Within uint16_t, but lanes above 32767 would read back as a scalable vector.
-  return head + (scalable ? "scalable lanes (at most 32768)" : "fixed lanes (at most 32767)") +
-         " in dtype '" + s + "'";
-}
-
-/*!
- * \brief The ValueError message for a string ParseDataType rejected, worded as the reference
- *  words it (cpp_api.md §6.5): "unknown dtype `<s>`", "unknown float8 type `<s>`" (float6 and
- *  float4 likewise), the lanes and bits range messages. Short spellings ("fp8_", "f8_", "i32",
- *  "bf16" ...) are quoted in their long form, as the reference does. Only the error path pays
- *  for this second scan.
- */
-std::string DataTypeParseError(const char* data, size_t size) {
-  std::string s(data, size);
-  for (const char* bits : {"8", "6", "4"}) {
-    for (const char* alias : {"fp", "f"}) {
-      std::string prefix = std::string(alias) + bits + "_";
-      if (s.compare(0, prefix.size(), prefix) == 0) {
-        s = std::string("float") + bits + "_" + s.substr(prefix.size());
-      }
-    }
-  }
-  // Likewise "i32" ... "bf16": the short family names, when a width follows.
-  for (const char* alias : {"bf", "i", "u", "f"}) {
-    size_t len = std::strlen(alias);
-    if (s.size() > len && s.compare(0, len, alias) == 0 && s[len] >= '0' && s[len] <= '9') {
-      static const char* const kLong[] = {"bfloat", "int", "uint", "float"};
-      s = std::string(kLong[alias[0] == 'b'   ? 0
-                            : alias[0] == 'i' ? 1
-                            : alias[0] == 'u' ? 2
-                                              : 3]) +
-          s.substr(len);
-      break;
-    }
-  }
-  std::string unknown = "unknown dtype `" + s + "`";
-  for (const char* family : {"float8_", "float6_", "float4_"}) {
-    if (s.compare(0, 7, family) != 0) continue;
-    std::string::size_type p = std::string::npos;
-    for (const FixedName& entry : kFixedNames) {
-      if (s.compare(0, entry.len, entry.name) == 0) {
-        p = entry.len;
-        break;
-      }
-    }
-    std::string unknown_family =
-        std::string("unknown ") + std::string(family, 6) + " type `" + s + "`";
-    if (p == std::string::npos) return unknown_family;
-    if (std::strcmp(family, "float4_") == 0 && s.compare(p, 2, "_x") == 0) ++p;
-    if (p < s.size() && s[p] == 'x') {
-      std::string lanes = LanesError(s, p + 1);
-      return lanes.empty() ? unknown : lanes;
-    }
-    return unknown_family;
-  }
-  static const char kCustom[] = "custom[";
-  if (s.compare(0, sizeof(kCustom) - 1, kCustom) == 0) {
-    if (s.find(']') == std::string::npos) {
-      return "expected closing brace after 'custom' type in" + s;
-    }
-    return unknown;
-  }
-  for (const char* family : {"bfloat", "float", "uint", "int", "bool", "handle"}) {
-    size_t len = std::strlen(family);
-    if (s.compare(0, len, family) != 0) continue;
-    std::string::size_type p = len;
-    uint64_t bits = ReadDigits(&p, s);
-    if (p > len && bits > 0xFFFFFFFFull) return TooLargeInteger(s, len, p);
-    if (p > len && bits > 255) {
-      return "Bits value " + std::to_string(bits) + " is out of range for uint8_t in dtype '" + s +
-             "'";
-    }
-    if (p < s.size() && s[p] == 'x') {
-      std::string lanes = LanesError(s, p + 1);
-      if (!lanes.empty()) return lanes;
-    }
-    return unknown;
-  }
-  return unknown;
+  AppendLanes(&out, dtype.lanes);
+  return out;
 }
 
 }  // namespace
@@ -437,9 +394,10 @@ int TVMFFIDataTypeFromString(const TVMFFIByteArray* str, DLDataType* out) {
           "ValueError", "TVMFFIDataTypeFromString: the string and the output must not be NULL");
       return -1;
     }
-    if (TVM_FFI_LIKELY(::tvm::ffi::ParseDataType(str->data, str->size, out))) return 0;
+    std::string message;
+    if (TVM_FFI_LIKELY(::tvm::ffi::ParseDataType(str->data, str->size, out, &message))) return 0;
     // Thrown rather than set from a C string, so that a NUL in the input is kept.
-    TVM_FFI_THROW(ValueError) << ::tvm::ffi::DataTypeParseError(str->data, str->size);
+    TVM_FFI_THROW(ValueError) << message;
   } catch (const ::tvm::ffi::Error& err) {
     // The parse error, or a custom type's name lookup failing with its own kind and message.
     ::tvm::ffi::detail::SetRaisedFromError(err);
@@ -460,17 +418,8 @@ int TVMFFIDataTypeToString(const DLDataType* dtype, TVMFFIAny* out) {
           "ValueError", "TVMFFIDataTypeToString: the data type and the output must not be NULL");
       return -1;
     }
-    std::string custom;
-    if (TVM_FFI_UNLIKELY(::tvm::ffi::FormatNamedCustomType(*dtype, &custom))) {
-      TVMFFIByteArray named{custom.data(), custom.size()};
-      return TVMFFIStringFromByteArray(&named, out);
-    }
-    char buf[::tvm::ffi::kMaxDataTypeText];
-    TVMFFIByteArray bytes;
-    bytes.data = buf;
-    bytes.size = ::tvm::ffi::FormatDataType(*dtype, buf);
-    // NUL-terminate for receivers that read data as a C string.
-    buf[bytes.size] = '\0';
+    std::string text = ::tvm::ffi::FormatDataType(*dtype);
+    TVMFFIByteArray bytes{text.c_str(), text.size()};
     return TVMFFIStringFromByteArray(&bytes, out);
   } catch (const ::tvm::ffi::Error& err) {
     ::tvm::ffi::detail::SetRaisedFromError(err);

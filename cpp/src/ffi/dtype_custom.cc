@@ -1,8 +1,8 @@
 /*
- * Custom data type names ("custom[name]bits"). libtvm_ffi defines no custom types itself: a
- * framework registers the two global functions that map its names to codes and back, and the
- * dtype parser and printer consult them here, at the time of each parse or print (so a
- * function registered or replaced later takes effect at once).
+ * Custom data type names ("custom[name]bits" parsed, "custom[name]" printed). libtvm_ffi defines no
+ * custom types itself: a framework registers the two global functions that map its names to codes
+ * and back, and the dtype parser and printer consult them here, at the time of each parse or print
+ * (so a function registered or replaced later takes effect at once).
  */
 #include "dtype_custom.h"
 
@@ -39,17 +39,15 @@ uint8_t CodeOfName(const char* name, size_t size) {
   return static_cast<uint8_t>(*code);
 }
 
-bool NameOfCode(uint8_t code, std::string* out) {
-  Optional<Function> f = Function::GetGlobal("dtype.get_custom_type_name");
-  if (!f.has_value()) return false;
-  Any result = (*f)(static_cast<int64_t>(code));
+std::string NameOfCode(uint8_t code) {
+  Function f = RequireGlobal("dtype.get_custom_type_name");
+  Any result = f(static_cast<int64_t>(code));
   std::optional<String> name = result.try_cast<String>();
   if (!name.has_value()) {
     TVM_FFI_THROW(TypeError) << "dtype.get_custom_type_name(" << static_cast<int>(code)
                              << ") must return a str, got " << result.GetTypeKey();
   }
-  *out = std::string(name->data(), name->size());
-  return true;
+  return std::string(name->data(), name->size());
 }
 
 }  // namespace dtype_custom

@@ -25,10 +25,10 @@ uint8_t CodeOfName(const char* name, size_t size);
 
 /*!
  * \brief The framework's name of a custom type code.
- * \return false (out untouched) when no "dtype.get_custom_type_name" is registered.
- * \throws Error the function's own error, or TypeError when it returns no string.
+ * \throws Error ValueError when the framework registered no "dtype.get_custom_type_name"; the
+ *  function's own error, or TypeError when it returns no string.
  */
-bool NameOfCode(uint8_t code, std::string* out);
+std::string NameOfCode(uint8_t code);
 
 }  // namespace dtype_custom
 TVM_FFI_NAMESPACE_END

@@ -169,6 +169,14 @@ cdef inline int convert_str(object x, TVMFFIAny* out, ArgStore* store) except -1
 
 cdef inline int convert_bytes(const char* data, Py_ssize_t size, TVMFFIAny* out,
                               ArgStore* store) except -1:
+    if size <= 7:
+        # A SmallBytes, as the spec passes bytes (python_api.md §3.1 row 21); longer
+        # bytes are lent as a view, which error messages name `ffi.Bytes`.
+        out.type_index = kTVMFFISmallBytes
+        out.small_str_len = <uint32_t>size
+        out.v_int64 = 0
+        memcpy(out.v_bytes, data, <size_t>size)
+        return 0
     cdef TVMFFIByteArray* arr = &store.byte_arrays[store.num_bytes]
     store.num_bytes += 1
     arr.data = data

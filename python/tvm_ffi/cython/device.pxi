@@ -298,15 +298,15 @@ cdef object dl_to_dtype(DLDataType t):
     text.zero_padding = 0
     text.v_int64 = 0
     check_call(TVMFFIDataTypeToString(&t, &text))
-    if t.code >= _CUSTOM_TYPE_CODE_BEGIN:
-        # The framework's name need not parse back through its code function: keep t as is.
-        parsed = DataType.__new__(DataType)
-        parsed.cdtype = t
-        out = str.__new__(_CLASS_DTYPE, any_to_py_owned(&text))
-        out._tvm_ffi_dtype = parsed
-        return out
-    out = _CLASS_DTYPE(any_to_py_owned(&text))
-    _DTYPE_BY_PACKED[key] = out
+    # The text need not parse back to t (handle prints without bits, custom types and the float
+    # kinds without bits, lanes 0 and -1 print as one lane): keep t itself.
+    parsed = DataType.__new__(DataType)
+    parsed.cdtype = t
+    out = str.__new__(_CLASS_DTYPE, any_to_py_owned(&text))
+    out._tvm_ffi_dtype = parsed
+    if t.code < _CUSTOM_TYPE_CODE_BEGIN:
+        # A framework may rename its custom types at any time; the built-in names never change.
+        _DTYPE_BY_PACKED[key] = out
     return out
 
 

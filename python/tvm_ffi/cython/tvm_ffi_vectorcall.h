@@ -97,6 +97,19 @@ static inline int TVMFFIPyFastArg(PyObject* x, TVMFFIAny* out) {
     out->v_c_str = data;
     return 0;
   }
+  if (t == &PyBytes_Type) {
+    char* data;
+    Py_ssize_t size;
+    if (PyBytes_AsStringAndSize(x, &data, &size) != 0) return -1;
+    /* Longer bytes need a TVMFFIByteArray to point at: TVMFFIPyBytesView. */
+    if (size > 7) return 1;
+    /* A SmallBytes, as the spec passes bytes (python_api.md §3.1 row 21). */
+    out->type_index = kTVMFFISmallBytes;
+    out->small_str_len = (uint32_t)size;
+    out->v_int64 = 0;
+    memcpy(out->v_bytes, data, (size_t)size);
+    return 0;
+  }
   if (PyObject_TypeCheck(x, tvm_ffi_py_call.object_type)) {
     TVMFFIObject* obj = (TVMFFIObject*)TVMFFIPyObjectHandle(x);
     out->type_index = obj == NULL ? kTVMFFINone : obj->type_index;
@@ -107,23 +120,57 @@ static inline int TVMFFIPyFastArg(PyObject* x, TVMFFIAny* out) {
   return 1;
 }
 
+/* Bytes of more than 7 bytes are lent as a ByteArrayPtr view of the bytes
+ * object's buffer (no copy into a Bytes object); *view is the struct it points
+ * at, which must outlive the call. A callee's mismatch message still names it
+ * `ffi.Bytes` (TVMFFIPyNameStrArgs). */
+static inline int TVMFFIPyBytesView(PyObject* x, TVMFFIByteArray* view, TVMFFIAny* out) {
+  char* data;
+  Py_ssize_t size;
+  if (PyBytes_AsStringAndSize(x, &data, &size) != 0) return -1;
+  view->data = data;
+  view->size = (size_t)size;
+  out->type_index = kTVMFFIByteArrayPtr;
+  out->zero_padding = 0;
+  out->v_int64 = 0;
+  out->v_ptr = view;
+  return 0;
+}
+
 /* A typed callee reports a RawStr argument that fails its type check as
- * "... Expected `T` but got `const char*`". In this call every RawStr is a
- * Python str of more than 7 bytes lent without a copy, which the spec passes
- * as a Str object: so the message says `ffi.String`, as it would then.
- * Returns the error to raise (err itself, or a renamed copy taking over its
- * backtrace, cause and context). */
+ * "... Expected `T` but got `const char*`", and a ByteArrayPtr one as "... but
+ * got `TVMFFIByteArray*`". In this call every RawStr is a Python str of more
+ * than 7 bytes lent without a copy, and every ByteArrayPtr a Python bytes,
+ * which the spec passes as a Str / Bytes object: so the message says
+ * `ffi.String` / `ffi.Bytes`, as it would then. Returns the error to raise
+ * (err itself, or a renamed copy taking over its backtrace, cause and
+ * context). */
 static TVMFFIObjectHandle TVMFFIPyNameStrArgs(TVMFFIObjectHandle err, const TVMFFIAny* packed,
                                               int32_t n) {
   static const char kHead[] = "Mismatched type on argument #";
-  static const char kTail[] = " but got `const char*`";
-  const size_t head = sizeof(kHead) - 1, tail = sizeof(kTail) - 1;
+  static const char kStrTail[] = " but got `const char*`";
+  static const char kBytesTail[] = " but got `TVMFFIByteArray*`";
+  const size_t head = sizeof(kHead) - 1;
   const TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(err);
   const char* msg = cell->message.data;
   size_t size = cell->message.size;
   if (cell->kind.size != 9 || memcmp(cell->kind.data, "TypeError", 9) != 0) return err;
-  if (size <= head + tail || memcmp(msg, kHead, head) != 0 ||
-      memcmp(msg + size - tail, kTail, tail) != 0) {
+  if (size <= head || memcmp(msg, kHead, head) != 0) return err;
+  int32_t view_index;
+  size_t tail;
+  const char* named;
+  if (size > head + sizeof(kStrTail) - 1 &&
+      memcmp(msg + size - (sizeof(kStrTail) - 1), kStrTail, sizeof(kStrTail) - 1) == 0) {
+    view_index = kTVMFFIRawStr;
+    tail = sizeof(kStrTail) - 1;
+    named = " but got `ffi.String`";
+  } else if (size > head + sizeof(kBytesTail) - 1 &&
+             memcmp(msg + size - (sizeof(kBytesTail) - 1), kBytesTail, sizeof(kBytesTail) - 1) ==
+                 0) {
+    view_index = kTVMFFIByteArrayPtr;
+    tail = sizeof(kBytesTail) - 1;
+    named = " but got `ffi.Bytes`";
+  } else {
     return err;
   }
   long index = 0;
@@ -131,16 +178,16 @@ static TVMFFIObjectHandle TVMFFIPyNameStrArgs(TVMFFIObjectHandle err, const TVMF
   for (; p < size && msg[p] >= '0' && msg[p] <= '9' && index < n; ++p) {
     index = index * 10 + (msg[p] - '0');
   }
-  if (p == head || msg[p] != ' ' || index >= n || packed[index].type_index != kTVMFFIRawStr) {
+  if (p == head || msg[p] != ' ' || index >= n || packed[index].type_index != view_index) {
     return err;
   }
-  static const char kNamed[] = " but got `ffi.String`";
+  size_t named_size = strlen(named);
   size_t keep = size - tail;
-  char* text = (char*)PyMem_Malloc(keep + sizeof(kNamed));
+  char* text = (char*)PyMem_Malloc(keep + named_size);
   if (text == NULL) return err;
   memcpy(text, msg, keep);
-  memcpy(text + keep, kNamed, sizeof(kNamed));
-  TVMFFIByteArray message = {text, keep + sizeof(kNamed) - 1};
+  memcpy(text + keep, named, named_size);
+  TVMFFIByteArray message = {text, keep + named_size};
   TVMFFIObjectHandle renamed = NULL;
   int rc = TVMFFIErrorCreateWithCauseAndExtraContext(
       &cell->kind, &message, &cell->backtrace, cell->cause_chain, cell->extra_context, &renamed);
@@ -248,6 +295,7 @@ static PyObject* TVMFFIPyFunctionVectorcall(PyObject* self, PyObject* const* arg
     int64_t view_dims[kTVMFFIPyFastArgs][2 * kTVMFFIPyViewDims];
     TVMFFIObjectHandle owned[kTVMFFIPyFastArgs];
     PyObject* owned_args[kTVMFFIPyFastArgs];
+    TVMFFIByteArray byte_views[kTVMFFIPyFastArgs];
     int num_owned = 0;
     TVMFFIPyCallEnv env;
     TVMFFIPyCallEnvInit(&env);
@@ -267,6 +315,10 @@ static PyObject* TVMFFIPyFunctionVectorcall(PyObject* self, PyObject* const* arg
           continue;
         }
         if (rc < 0) goto fail;
+        if (type == &PyBytes_Type) {
+          if (TVMFFIPyBytesView(args[i], &byte_views[i], &packed[i]) != 0) goto fail;
+          continue;
+        }
         if (TVMFFIPyExchangeLookup(type, &api) != 0) goto fail;
       }
       /* A framework tensor: a view where the schema says DLTensor*. */

@@ -136,7 +136,7 @@ struct TypeTraits<DLDataType> : TypeTraitsBase {
 
 /*!
  * \brief Parse a data type ("float32", "int8x4", "bfloat16", "float8_e4m3fn",
- *  "bool", "handle", "void" ...).
+ *  "bool", "handle", "void", "custom[name]16" ...).
  * \throws Error ValueError quoting the string when it is not a data type.
  */
 inline DLDataType StringToDLDataType(std::string_view str) {
@@ -146,7 +146,12 @@ inline DLDataType StringToDLDataType(std::string_view str) {
   return out;
 }
 
-/*! \brief The text form of a data type; parses back to the same value. */
+/*!
+ * \brief The text form of a data type ("float32", "int8x4"; "" for void). Lossy where the
+ *  reference is: handle prints as "handle", custom types as "custom[<name>]" without bits.
+ * \throws Error ValueError for an unknown type code, or a custom code when no global
+ *  "dtype.get_custom_type_name" is registered.
+ */
 inline String DLDataTypeToString(DLDataType dtype) {
   TVMFFIAny cell;
   cell.type_index = kTVMFFINone;
@@ -196,23 +201,22 @@ inline std::string DTypeAbbrev(DLDataType dtype) {
       out = "bool";
       break;
     case kDLOpaqueHandle:
-      out = "handle";
-      break;
+      return "handle";  // no bits, no lanes, as DLDataTypeToString
     default: {
       // float8/6/4 kinds: "float8_e4m3fn" -> "f8_e4m3fn".
       std::string name = detail::DLDataTypeCodeAsCStr(static_cast<DLDataTypeCode>(dtype.code));
       out = "f" + name.substr(5);
     }
   }
-  if (dtype.code < kDLFloat8_e3m4 && dtype.code != kDLOpaqueHandle &&
-      !(dtype.code == kDLBool && dtype.bits == 8)) {
+  if (dtype.code < kDLFloat8_e3m4 && !(dtype.code == kDLBool && dtype.bits == 8)) {
     out += std::to_string(static_cast<int>(dtype.bits));
   }
-  int16_t lanes = static_cast<int16_t>(dtype.lanes);
+  // Lanes read as int16, as DLDataTypeToString does: 32768..65534 are scalable, 65535 is -1.
+  int lanes = static_cast<int16_t>(dtype.lanes);
   if (lanes < -1) {
-    out += "xvscalex" + std::to_string(-static_cast<int>(lanes));
-  } else if (dtype.lanes > 1) {
-    out += "x" + std::to_string(static_cast<int>(dtype.lanes));
+    out += "xvscalex" + std::to_string(-lanes);
+  } else if (lanes > 1) {
+    out += "x" + std::to_string(lanes);
   }
   return out;
 }

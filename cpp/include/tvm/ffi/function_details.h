@@ -119,15 +119,47 @@ constexpr bool kIsValidParam =
     (std::is_lvalue_reference_v<Arg> && std::is_const_v<std::remove_reference_t<Arg>>) ||
     std::is_rvalue_reference_v<Arg>;
 
+/*!
+ * \brief A TVMFFIByteArray* parameter. A ByteArrayPtr argument is passed on as is; a SmallBytes
+ *  one (Python passes bytes of up to 7 bytes so) has no TVMFFIByteArray to point at, so one is
+ *  kept here, in the call's tuple of converted arguments, viewing the bytes inside the packed
+ *  argument: both outlive the call.
+ */
+struct ByteArrayParam {
+  TVMFFIByteArray* ptr;
+  TVMFFIByteArray small;
+  operator TVMFFIByteArray*() && { return ptr != nullptr ? ptr : &small; }  // NOLINT
+};
+
+/*! \brief What a parameter of type T is converted to before the call (T itself but for one). */
+template <typename T>
+struct ParamHolder {
+  using type = T;
+};
+template <>
+struct ParamHolder<TVMFFIByteArray*> {
+  using type = ByteArrayParam;
+};
+template <typename Arg>
+using ParamHolderOf = typename ParamHolder<std::remove_const_t<std::remove_reference_t<Arg>>>::type;
+
 /*! \brief Convert packed argument #I to the parameter type Arg. */
 template <typename Arg, size_t I>
-inline std::remove_const_t<std::remove_reference_t<Arg>> UnpackArg(const TVMFFIAny* args,
-                                                                   const char* name,
-                                                                   SigPrinter sig) {
+inline ParamHolderOf<Arg> UnpackArg(const TVMFFIAny* args, const char* name, SigPrinter sig) {
   using T = std::remove_const_t<std::remove_reference_t<Arg>>;
   static_assert(kIsValidParam<Arg>,
                 "Function::FromTyped: parameters must be values or const references");
-  if constexpr (std::is_same_v<T, AnyView>) {
+  if constexpr (std::is_same_v<T, TVMFFIByteArray*>) {
+    const TVMFFIAny* arg = args + I;
+    if (arg->type_index == kTVMFFISmallBytes) {
+      return ByteArrayParam{nullptr, TVMFFIByteArray{arg->v_bytes, arg->small_str_len}};
+    }
+    if (TVM_FFI_UNLIKELY(arg->type_index != kTVMFFIByteArrayPtr)) {
+      ThrowArgTypeMismatch(name, sig, I, TypeTraits<T>::TypeStr(),
+                           TypeTraits<T>::GetMismatchTypeInfo(arg));
+    }
+    return ByteArrayParam{static_cast<TVMFFIByteArray*>(arg->v_ptr), TVMFFIByteArray{nullptr, 0}};
+  } else if constexpr (std::is_same_v<T, AnyView>) {
     return AnyView::CopyFromTVMFFIAny(args[I]);
   } else if constexpr (std::is_same_v<T, Any>) {
     return Any(AnyView::CopyFromTVMFFIAny(args[I]));
@@ -154,8 +186,7 @@ inline void CallUnpackedImpl(F& f, const char* name, SigPrinter sig, const TVMFF
   }
   // A braced list converts the arguments left to right, so the first bad
   // argument is the one reported.
-  std::tuple<std::remove_const_t<std::remove_reference_t<Args>>...> values{
-      UnpackArg<Args, I>(args, name, sig)...};
+  std::tuple<ParamHolderOf<Args>...> values{UnpackArg<Args, I>(args, name, sig)...};
   (void)args;
   using RetT = std::remove_const_t<std::remove_reference_t<R>>;
   if constexpr (std::is_void_v<R>) {
