@@ -163,28 +163,123 @@ def _run_build_script(lib_path):
         )
 
 
+class AddonBuildFailedBefore(RuntimeError):
+    """build_addon did not build: an earlier build with the same inputs failed (the failure is
+    remembered in ``<addon file>.failed``; delete that file to try again)."""
+
+
+def failure_marker_path(lib_path):
+    """The file remembering a failed build of the addon at lib_path: ``<lib_path>.failed``, so
+    keyed like the addon itself (another torch version or build variant builds anew)."""
+    return os.fspath(lib_path) + ".failed"
+
+
+def _build_inputs():
+    """What a failed build depends on besides the torch build that names the addon: the
+    compiler and flags chosen through the environment, and the addon's source and build
+    script. A remembered failure counts only while they are unchanged."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    utils_dir = os.path.dirname(_BUILD_SCRIPT)
+    for name in ("_torch_c_dlpack_addon.cc", os.path.basename(_BUILD_SCRIPT)):
+        try:
+            with open(os.path.join(utils_dir, name), "rb") as f:
+                digest.update(f.read())
+        except OSError:
+            digest.update(b"missing " + name.encode())
+    inputs = {
+        name: os.environ.get(name, "")
+        for name in ("CXX", "TVM_FFI_TORCH_ADDON_CFLAGS", "TVM_FFI_TORCH_ADDON_LDFLAGS")
+    }
+    inputs["sources"] = digest.hexdigest()
+    return inputs
+
+
+def _failed_before(lib_path, inputs):
+    """Whether a failure of a build with these inputs is remembered for lib_path."""
+    import json
+
+    try:
+        with open(failure_marker_path(lib_path), encoding="utf-8") as f:
+            record = json.load(f)
+    except (OSError, ValueError):
+        return False
+    return isinstance(record, dict) and record.get("inputs") == inputs
+
+
+def _remember_failure(lib_path, inputs, output):
+    """Writes the failure marker (atomically: a reader sees all of it or none). A cache
+    directory that cannot be written only means the next process tries again."""
+    import json
+
+    marker = failure_marker_path(lib_path)
+    tmp = "%s.%d.tmp" % (marker, os.getpid())
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump({"inputs": inputs, "output": output}, f, indent=1)
+        os.replace(tmp, marker)
+    except OSError:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+
+
 def build_addon(torch, cache_dir=None):
     """The addon library for the installed torch: the cached file when present, else built now
     (under a lock file beside it, so parallel processes build it once). Returns its path;
-    raises RuntimeError (with the compiler's output) when the build fails."""
+    raises RuntimeError (with the compiler's output) when the build fails, and remembers the
+    failure beside the library (failure_marker_path): while the compiler, the flags
+    (CXX, TVM_FFI_TORCH_ADDON_CFLAGS, TVM_FFI_TORCH_ADDON_LDFLAGS) and the addon's sources
+    stay the same, later calls raise AddonBuildFailedBefore instead of building again."""
     from .utils.lockfile import FileLock
 
     lib_path = addon_path(torch, cache_dir)
     if os.path.isfile(lib_path):
         return lib_path
+    inputs = _build_inputs()
+    if _failed_before(lib_path, inputs):
+        raise AddonBuildFailedBefore("an earlier build failed (%s)" % failure_marker_path(lib_path))
     os.makedirs(os.path.dirname(lib_path), exist_ok=True)
     with FileLock(lib_path + ".lock"):
         if not os.path.isfile(lib_path):
-            _run_build_script(lib_path)
+            # A process that built while this one waited for the lock may have failed.
+            if _failed_before(lib_path, inputs):
+                raise AddonBuildFailedBefore(
+                    "an earlier build failed (%s)" % failure_marker_path(lib_path)
+                )
+            try:
+                _run_build_script(lib_path)
+            except Exception as err:
+                _remember_failure(lib_path, inputs, str(err))
+                raise
+            try:
+                os.remove(failure_marker_path(lib_path))
+            except OSError:
+                pass
     return lib_path
 
 
 def _jit_addon(torch):
-    """Step 4: the addon's capsule, or None after a warning when it cannot be built or loaded."""
+    """Step 4: the addon's capsule, or None when it cannot be built or loaded. A failed build
+    warns (tensor_exchange.md 2.4) in the process that ran it; later processes find the
+    failure remembered in the cache and neither build nor warn again."""
+    lib_path = None
     try:
+        lib_path = addon_path(torch)
         return load_addon(build_addon(torch))
+    except AddonBuildFailedBefore:
+        return None
     except Exception as err:
-        warnings.warn("%s\n%s" % (_BUILD_FAILED, err), stacklevel=2)
+        message = "%s\n%s" % (_BUILD_FAILED, err)
+        marker = failure_marker_path(lib_path) if lib_path else None
+        if marker and os.path.isfile(marker):
+            message += (
+                "\n(tvm_ffi will not try again while %s exists: delete it, or change CXX or "
+                "TVM_FFI_TORCH_ADDON_CFLAGS/LDFLAGS, to build again)" % marker
+            )
+        warnings.warn(message, stacklevel=2)
         return None
 
 

@@ -19,6 +19,8 @@ import sys
 import textwrap
 import threading
 import time
+import types
+import warnings
 
 import pytest
 from dlpack_ctypes import DELETER, DLDataType, DLDevice, DLManagedTensorVersioned, DLTensor
@@ -126,7 +128,182 @@ def test_failing_build_only_warns_with_the_spec_text(monkeypatch, tmp_path):
     assert message.startswith(BUILD_FAILED + "\n")
     assert "/nonexistent/c++" in message
     assert not os.path.exists(optional.addon_path(torch))
-    assert [p for p in os.listdir(tmp_path) if not p.endswith(".lock")] == []
+
+
+# ---------------------------------------------------------------------------
+# A failed build is remembered (no compiler needed: the build step is replaced)
+# ---------------------------------------------------------------------------
+
+
+def failing_build(calls):
+    def build(lib_path):
+        calls.append(lib_path)
+        raise RuntimeError("c++: error: no such compiler")
+
+    return build
+
+
+def fail_once(monkeypatch, tmp_path, cache_dir=None):
+    """Runs one failing build_addon (into cache_dir, default tmp_path); returns the calls list."""
+    calls = []
+    monkeypatch.setattr(optional, "_run_build_script", failing_build(calls))
+    with pytest.raises(RuntimeError, match="no such compiler"):
+        optional.build_addon(torch, cache_dir or tmp_path)
+    return calls
+
+
+def test_failed_build_is_remembered_beside_the_library(monkeypatch, tmp_path):
+    fail_once(monkeypatch, tmp_path)
+    marker = optional.addon_path(torch, tmp_path) + ".failed"
+    assert optional.failure_marker_path(optional.addon_path(torch, tmp_path)) == marker
+    with open(marker, encoding="utf-8") as f:
+        record = json.load(f)
+    assert record["output"] == "c++: error: no such compiler"
+
+
+def test_remembered_failure_is_not_built_again(monkeypatch, tmp_path):
+    calls = fail_once(monkeypatch, tmp_path)
+    with pytest.raises(optional.AddonBuildFailedBefore, match=r"\.failed"):
+        optional.build_addon(torch, tmp_path)
+    assert len(calls) == 1
+
+
+def test_remembered_failure_is_a_runtime_error(monkeypatch, tmp_path):
+    fail_once(monkeypatch, tmp_path)
+    with pytest.raises(RuntimeError):
+        optional.build_addon(torch, tmp_path)
+
+
+def test_remembered_failure_does_not_warn_again(monkeypatch, tmp_path):
+    monkeypatch.setenv("TVM_FFI_CACHE_DIR", str(tmp_path))
+    calls = []
+    monkeypatch.setattr(optional, "_run_build_script", failing_build(calls))
+    with pytest.warns(UserWarning, match=BUILD_FAILED):
+        assert optional._jit_addon(torch) is None
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert optional._jit_addon(torch) is None
+    assert len(calls) == 1
+
+
+def test_first_warning_names_the_marker_to_delete(monkeypatch, tmp_path):
+    monkeypatch.setenv("TVM_FFI_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(optional, "_run_build_script", failing_build([]))
+    with pytest.warns(UserWarning) as record:
+        optional._jit_addon(torch)
+    assert optional.addon_path(torch) + ".failed exists: delete it" in str(record[0].message)
+
+
+def test_another_compiler_builds_again(monkeypatch, tmp_path):
+    monkeypatch.setenv("CXX", "/first/c++")
+    calls = fail_once(monkeypatch, tmp_path)
+    monkeypatch.setenv("CXX", "/second/c++")
+    with pytest.raises(RuntimeError, match="no such compiler"):
+        optional.build_addon(torch, tmp_path)
+    assert len(calls) == 2
+
+
+def test_other_addon_flags_build_again(monkeypatch, tmp_path):
+    calls = fail_once(monkeypatch, tmp_path)
+    monkeypatch.setenv("TVM_FFI_TORCH_ADDON_CFLAGS", "-I/extra")
+    with pytest.raises(RuntimeError, match="no such compiler"):
+        optional.build_addon(torch, tmp_path)
+    assert len(calls) == 2
+
+
+def test_another_torch_version_builds_again(monkeypatch, tmp_path):
+    calls = fail_once(monkeypatch, tmp_path)
+    other = types.SimpleNamespace(
+        __version__="9.9.0+cpu", _C=torch._C, version=types.SimpleNamespace(cuda=None, hip=None)
+    )
+    with pytest.raises(RuntimeError, match="no such compiler"):
+        optional.build_addon(other, tmp_path)
+    assert calls == [optional.addon_path(torch, tmp_path), optional.addon_path(other, tmp_path)]
+
+
+def test_unreadable_marker_does_not_block_the_build(monkeypatch, tmp_path):
+    marker = optional.addon_path(torch, tmp_path) + ".failed"
+    with open(marker, "w") as f:
+        f.write("not json")
+    calls = fail_once(monkeypatch, tmp_path)
+    assert len(calls) == 1
+
+
+def test_successful_build_removes_a_stale_marker(monkeypatch, tmp_path):
+    monkeypatch.setenv("CXX", "/first/c++")
+    fail_once(monkeypatch, tmp_path)
+    monkeypatch.setenv("CXX", "/second/c++")
+
+    def build(lib_path):
+        with open(lib_path, "wb") as f:
+            f.write(b"built")
+
+    monkeypatch.setattr(optional, "_run_build_script", build)
+    path = optional.build_addon(torch, tmp_path)
+    assert os.path.isfile(path)
+    assert not os.path.exists(path + ".failed")
+
+
+def test_parallel_failing_builders_build_once(monkeypatch, tmp_path):
+    calls = []
+
+    def slow_failure(lib_path):
+        calls.append(lib_path)
+        time.sleep(0.3)
+        raise RuntimeError("c++: error: no such compiler")
+
+    monkeypatch.setattr(optional, "_run_build_script", slow_failure)
+    errors = []
+
+    def builder():
+        try:
+            optional.build_addon(torch, tmp_path)
+        except RuntimeError as err:
+            errors.append(type(err))
+
+    threads = [threading.Thread(target=builder) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(calls) == 1
+    assert sorted(e.__name__ for e in errors) == [
+        "AddonBuildFailedBefore",
+        "AddonBuildFailedBefore",
+        "RuntimeError",
+    ]
+
+
+IMPORT_WITHOUT_TABLE = """
+import warnings, torch
+delattr(torch.Tensor, "__dlpack_c_exchange_api__")
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    import tvm_ffi
+from tvm_ffi import _optional_torch_c_dlpack as optional
+print(optional._result, sum("Failed to JIT torch c dlpack" in str(w.message) for w in caught))
+"""
+
+
+def test_later_imports_neither_build_nor_warn_after_a_failed_build(tmp_path):
+    env = dict(os.environ)
+    env.pop("TVM_FFI_DISABLE_TORCH_C_DLPACK", None)
+    env["TVM_FFI_CACHE_DIR"] = str(tmp_path)
+    env["CXX"] = "/nonexistent/c++"
+
+    def import_once():
+        proc = subprocess.run(
+            [sys.executable, "-c", IMPORT_WITHOUT_TABLE], env=env, capture_output=True, text=True
+        )
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout.split()
+
+    assert import_once() == ["False", "1"]
+    markers = [p for p in os.listdir(tmp_path) if p.endswith(".failed")]
+    assert len(markers) == 1
+    stamp = os.stat(tmp_path / markers[0]).st_mtime_ns
+    assert import_once() == ["False", "0"]
+    assert os.stat(tmp_path / markers[0]).st_mtime_ns == stamp
 
 
 def test_load_addon_of_a_missing_file_raises_oserror(tmp_path):

@@ -63,11 +63,7 @@ std::unordered_map<uint64_t, void*>& ThreadStreams() {
 std::atomic<DLPackManagedTensorAllocator> g_global_allocator{nullptr};
 thread_local DLPackManagedTensorAllocator t_local_allocator = nullptr;
 
-/*!
- * \brief The thread's allocator, else the global one. Shared by the getter and the
- *  setter, which installs one around every Python call with torch tensors: the setter
- *  calling the exported getter would go through the PLT and look the TLS slot up twice.
- */
+/*! \brief The thread's allocator, else the global one. */
 inline DLPackManagedTensorAllocator CurrentAllocator(DLPackManagedTensorAllocator* local_slot) {
   DLPackManagedTensorAllocator local = *local_slot;
   if (local != nullptr) return local;
@@ -151,10 +147,18 @@ TVM_FFI_DLL int TVMFFIEnvSetDLPackManagedTensorAllocator(
     DLPackManagedTensorAllocator allocator, int write_to_global_context,
     DLPackManagedTensorAllocator* opt_out_original) {
   // The original is what the getter returned (the global fallback when the
-  // thread had none of its own).
+  // thread had none of its own). Python installs an allocator around every call
+  // with torch tensors and restores it after, so this path is kept short.
+  // Both accesses to the thread's slot come before any branch: the compiler looks the TLS
+  // block up (__tls_get_addr) once per basic block that touches it.
   DLPackManagedTensorAllocator* local_slot = &tvm::ffi::t_local_allocator;
-  if (opt_out_original != nullptr) *opt_out_original = tvm::ffi::CurrentAllocator(local_slot);
+  DLPackManagedTensorAllocator previous = *local_slot;
   *local_slot = allocator;
+  if (opt_out_original != nullptr) {
+    *opt_out_original = previous != nullptr
+                            ? previous
+                            : tvm::ffi::g_global_allocator.load(std::memory_order_acquire);
+  }
   if (write_to_global_context != 0) {
     tvm::ffi::g_global_allocator.store(allocator, std::memory_order_release);
   }

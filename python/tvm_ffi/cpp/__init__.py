@@ -10,7 +10,8 @@
 The code is compiled against the headers and library of the installed package, and the result
 is cached by a hash of every build input (see docs/cpp_build.md), so the second run of a script
 loads the library without compiling. ``CXX`` chooses the compiler; ``TVM_FFI_CACHE_DIR`` the
-cache directory.
+cache directory. ``tvm_ffi.cpp.nvrtc.nvrtc_compile`` compiles CUDA text to a cubin at run time
+(through cuda-python; that module is imported only when asked for).
 """
 
 import os

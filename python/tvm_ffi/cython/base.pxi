@@ -249,6 +249,8 @@ cdef extern from "tvm_ffi_dlpack_exchange.h":
     int TVMFFIPyExchangeArg(object x, const DLPackExchangeAPI* api, DLTensor* view,
                             int64_t* dims, TVMFFIAny* out, TVMFFIObjectHandle* owned,
                             int call_release, TVMFFIPyCallEnv* env) noexcept
+    # TVMFFIObjectDecRef with the GIL held (framework tensor objects torn down here).
+    void TVMFFIPyDecRefWithGIL(TVMFFIObjectHandle handle) noexcept
     int TVMFFIPyExchangeToHandle(object x, const DLPackExchangeAPI* api,
                                  int32_t require_alignment, int32_t require_contiguous,
                                  TVMFFIObjectHandle* out) noexcept

@@ -98,7 +98,7 @@ cdef inline int args_store_init(ArgStore* store, Py_ssize_t n) except -1:
 cdef inline void args_store_release(ArgStore* store) noexcept:
     cdef int i
     for i in range(store.num_owned):
-        TVMFFIObjectDecRef(store.owned[i])
+        TVMFFIPyDecRefWithGIL(store.owned[i])
     store.num_owned = 0
     for i in range(store.num_pyrefs):
         Py_XDECREF(store.views.pyrefs[i])

@@ -15,7 +15,7 @@ cdef class CObject:
 
     def __dealloc__(self):
         if self.chandle != NULL:
-            TVMFFIObjectDecRef(self.chandle)
+            TVMFFIPyDecRefWithGIL(self.chandle)
             self.chandle = NULL
 
     def __init__(self, *args, **kwargs):

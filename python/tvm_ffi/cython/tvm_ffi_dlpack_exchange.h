@@ -170,15 +170,9 @@ static const DLPackExchangeAPI* TVMFFIPyExchangeFromAttr(PyTypeObject* type, PyO
   return NULL;
 }
 
-/* *out = the exchange table of `type` (NULL when it publishes none): 0, or -1
- * with a Python error when the published table is unusable. Tables that work
- * are cached per type; a bad one is reported on every use. */
-static int TVMFFIPyExchangeLookup(PyTypeObject* type, const DLPackExchangeAPI** out) {
+/* TVMFFIPyExchangeLookup for a type not in the cache. */
+static int TVMFFIPyExchangeLookupSlow(PyTypeObject* type, const DLPackExchangeAPI** out) {
   TVMFFIPyExchangeCacheEntry* entry = &tvm_ffi_py_exchange_cache[TVMFFIPyExchangeSlot(type)];
-  if (entry->type == type) {
-    *out = entry->api;
-    return 0;
-  }
   if (tvm_ffi_py_exchange_skip == 0) {
     const char* skip = getenv("TVM_FFI_SKIP_DLPACK_C_EXCHANGE_API");
     tvm_ffi_py_exchange_skip = (skip != NULL && strcmp(skip, "1") == 0) ? 1 : -1;
@@ -212,6 +206,18 @@ static int TVMFFIPyExchangeLookup(PyTypeObject* type, const DLPackExchangeAPI** 
                            : NULL;
   *out = api;
   return 0;
+}
+
+/* *out = the exchange table of `type` (NULL when it publishes none): 0, or -1
+ * with a Python error when the published table is unusable. Tables that work
+ * are cached per type (the probe is inlined); a bad one is reported on every use. */
+static inline int TVMFFIPyExchangeLookup(PyTypeObject* type, const DLPackExchangeAPI** out) {
+  const TVMFFIPyExchangeCacheEntry* entry = &tvm_ffi_py_exchange_cache[TVMFFIPyExchangeSlot(type)];
+  if (entry->type == type) {
+    *out = entry->api;
+    return 0;
+  }
+  return TVMFFIPyExchangeLookupSlow(type, out);
 }
 
 /* ------------------------------------------------------------------------
@@ -426,8 +432,9 @@ static int TVMFFIPyBorrowedTensorNew(PyObject* x, const DLPackExchangeAPI* api, 
     if (view.shape[i] < 0) return 1;
   }
   TVMFFIPyBorrowedTensor* t = NULL;
-  if (!take_owner && n <= kTVMFFIPyBorrowedSpareDims) {
-    /* A call's own object (see TVMFFIPyReleaseCallTensor): standard size. */
+  if (n <= kTVMFFIPyBorrowedSpareDims) {
+    /* Standard size, so that the block can serve again once released with the GIL held
+     * (TVMFFIPyReleaseCallTensor, TVMFFIPyDecRefWithGIL). */
 #ifndef Py_GIL_DISABLED
     t = tvm_ffi_py_borrowed_spare;
     tvm_ffi_py_borrowed_spare = NULL;
@@ -467,6 +474,45 @@ static int TVMFFIPyBorrowedTensorNew(PyObject* x, const DLPackExchangeAPI* api, 
   return 0;
 }
 
+/* Frees a TVMFFIPyBorrowedTensor nothing refers to any more, with the GIL held:
+ * a block of the standard size becomes the spare if there is none. */
+static inline void TVMFFIPyBorrowedTensorRecycle(TVMFFIPyBorrowedTensor* t) {
+#ifndef Py_GIL_DISABLED
+  if (tvm_ffi_py_borrowed_spare == NULL && t->tensor.ndim <= kTVMFFIPyBorrowedSpareDims) {
+    tvm_ffi_py_borrowed_spare = t;
+    return;
+  }
+#endif
+  free(t);
+}
+
+/* Whether obj is a TVMFFIPyBorrowedTensor whose one strong reference (and the
+ * weak one that goes with it) the caller holds: then no other thread can reach
+ * it, and the caller may tear it down itself. */
+static inline int TVMFFIPyBorrowedTensorIsSole(TVMFFIObject* obj) {
+  return obj->deleter == TVMFFIPyBorrowedTensorDelete &&
+         __atomic_load_n(&obj->combined_ref_count, __ATOMIC_ACQUIRE) == (((uint64_t)1 << 32) | 1);
+}
+
+/* TVMFFIObjectDecRef for a caller holding the GIL (a Python wrapper's
+ * dealloc, a call releasing its temporaries): the last reference to a Tensor
+ * object over a framework tensor drops the framework tensor right here and
+ * keeps the block for the next such object, without the deleter's check for
+ * the GIL (PyGILState_Check) and the allocator round trip. */
+static inline void TVMFFIPyDecRefWithGIL(TVMFFIObjectHandle handle) {
+  TVMFFIObject* obj = (TVMFFIObject*)handle;
+  if (TVMFFIPyBorrowedTensorIsSole(obj)) {
+    TVMFFIPyBorrowedTensor* t = (TVMFFIPyBorrowedTensor*)obj;
+    PyObject* owner = t->owner;
+    /* The block is recycled before the owner goes: dropping it may run code that
+     * makes another such object. */
+    TVMFFIPyBorrowedTensorRecycle(t);
+    Py_XDECREF(owner);
+    return;
+  }
+  TVMFFIObjectDecRef(handle);
+}
+
 /* Releases a call's reference to the Tensor object its argument x became
  * (TVMFFIPyExchangeArg), x still alive in the caller's hands, with the GIL
  * held. An object made without an owner is recycled or freed right here if
@@ -474,22 +520,12 @@ static int TVMFFIPyBorrowedTensorNew(PyObject* x, const DLPackExchangeAPI* api, 
  * x now, before the call lets go. */
 static inline void TVMFFIPyReleaseCallTensor(TVMFFIObjectHandle handle, PyObject* x) {
   TVMFFIPyBorrowedTensor* t = (TVMFFIPyBorrowedTensor*)handle;
-  if (t->header.deleter == TVMFFIPyBorrowedTensorDelete && t->owner == NULL) {
-    if (__atomic_load_n(&t->header.combined_ref_count, __ATOMIC_ACQUIRE) ==
-        (((uint64_t)1 << 32) | 1)) {
-#ifndef Py_GIL_DISABLED
-      if (tvm_ffi_py_borrowed_spare == NULL && t->tensor.ndim <= kTVMFFIPyBorrowedSpareDims) {
-        tvm_ffi_py_borrowed_spare = t;
-        return;
-      }
-#endif
-      free(t);
-      return;
-    }
+  if (t->header.deleter == TVMFFIPyBorrowedTensorDelete && t->owner == NULL &&
+      !TVMFFIPyBorrowedTensorIsSole(&t->header)) {
     Py_INCREF(x);
     t->owner = x;
   }
-  TVMFFIObjectDecRef(handle);
+  TVMFFIPyDecRefWithGIL(handle);
 }
 
 /* An owned Tensor over x exported by its producer (no stream sync). 0 with

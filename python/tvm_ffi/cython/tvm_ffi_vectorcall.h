@@ -202,12 +202,21 @@ static TVMFFIObjectHandle TVMFFIPyNameStrArgs(TVMFFIObjectHandle err, const TVMF
   return renamed;
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+#define TVMFFI_PY_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define TVMFFI_PY_ALWAYS_INLINE inline
+#endif
+
 /* Calls handle with the packed arguments under env (the stream and allocator
  * its tensor arguments recorded are installed on this thread for the call and
  * restored after it, also when it fails). 0 with the owned result in *result,
- * or -1 with the Python exception of the failure set. */
-static int TVMFFIPyCallWithEnv(void* handle, int release_gil, TVMFFIAny* packed, int32_t n,
-                               TVMFFIPyCallEnv* env, TVMFFIAny* result) {
+ * or -1 with the Python exception of the failure set. Inlined into the fast
+ * path; the general path calls TVMFFIPyCallWithEnv. */
+static TVMFFI_PY_ALWAYS_INLINE int TVMFFIPyCallWithEnvInline(void* handle, int release_gil,
+                                                             TVMFFIAny* packed, int32_t n,
+                                                             TVMFFIPyCallEnv* env,
+                                                             TVMFFIAny* result) {
   result->type_index = kTVMFFINone;
   result->zero_padding = 0;
   result->v_int64 = 0;
@@ -243,6 +252,11 @@ static int TVMFFIPyCallWithEnv(void* handle, int release_gil, TVMFFIAny* packed,
     return -1;
   }
   return 0;
+}
+
+static int TVMFFIPyCallWithEnv(void* handle, int release_gil, TVMFFIAny* packed, int32_t n,
+                               TVMFFIPyCallEnv* env, TVMFFIAny* result) {
+  return TVMFFIPyCallWithEnvInline(handle, release_gil, packed, n, env, result);
 }
 
 /* The Python value of an owned result: PODs, strings and (when the call had
@@ -333,7 +347,8 @@ static PyObject* TVMFFIPyFunctionVectorcall(PyObject* self, PyObject* const* arg
     if (i == n) {
       /* The caller's references keep every borrowed argument alive during the call. */
       TVMFFIAny result;
-      int rc = TVMFFIPyCallWithEnv(handle, state->release_gil, packed, (int32_t)n, &env, &result);
+      int rc =
+          TVMFFIPyCallWithEnvInline(handle, state->release_gil, packed, (int32_t)n, &env, &result);
       for (int k = 0; k < num_owned; ++k) TVMFFIPyReleaseCallTensor(owned[k], owned_args[k]);
       if (rc != 0) return NULL;
       return TVMFFIPyResultToPy(&result, env.result_api);

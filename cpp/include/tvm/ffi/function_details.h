@@ -143,9 +143,25 @@ struct ParamHolder<TVMFFIByteArray*> {
 template <typename Arg>
 using ParamHolderOf = typename ParamHolder<std::remove_const_t<std::remove_reference_t<Arg>>>::type;
 
+/*!
+ * \brief Convert packed argument #I to T when it is not of T's exact stored kind: a
+ *  conversion, or the TypeError. Kept out of line so that the exact-kind path of
+ *  UnpackArg inlines into the caller without this frame's stack and calls.
+ */
+template <typename T, size_t I>
+TVM_FFI_NO_INLINE T UnpackArgConverted(const TVMFFIAny* args, const char* name, SigPrinter sig) {
+  using Traits = TypeTraits<T>;
+  std::optional<T> value = Traits::TryCastFromAnyView(args + I);
+  if (TVM_FFI_UNLIKELY(!value.has_value())) {
+    ThrowArgTypeMismatch(name, sig, I, Traits::TypeStr(), Traits::GetMismatchTypeInfo(args + I));
+  }
+  return std::move(*value);
+}
+
 /*! \brief Convert packed argument #I to the parameter type Arg. */
 template <typename Arg, size_t I>
-inline ParamHolderOf<Arg> UnpackArg(const TVMFFIAny* args, const char* name, SigPrinter sig) {
+TVM_FFI_INLINE ParamHolderOf<Arg> UnpackArg(const TVMFFIAny* args, const char* name,
+                                            SigPrinter sig) {
   using T = std::remove_const_t<std::remove_reference_t<Arg>>;
   static_assert(kIsValidParam<Arg>,
                 "Function::FromTyped: parameters must be values or const references");
@@ -170,11 +186,7 @@ inline ParamHolderOf<Arg> UnpackArg(const TVMFFIAny* args, const char* name, Sig
     if (TVM_FFI_LIKELY(Traits::CheckAnyStrict(args + I))) {
       return Traits::CopyFromAnyViewAfterCheck(args + I);
     }
-    std::optional<T> value = Traits::TryCastFromAnyView(args + I);
-    if (TVM_FFI_UNLIKELY(!value.has_value())) {
-      ThrowArgTypeMismatch(name, sig, I, Traits::TypeStr(), Traits::GetMismatchTypeInfo(args + I));
-    }
-    return std::move(*value);
+    return UnpackArgConverted<T, I>(args, name, sig);
   }
 }
 
