@@ -63,11 +63,9 @@ std::unordered_map<uint64_t, void*>& ThreadStreams() {
 std::atomic<DLPackManagedTensorAllocator> g_global_allocator{nullptr};
 thread_local DLPackManagedTensorAllocator t_local_allocator = nullptr;
 
-/*! \brief The thread's allocator, else the global one. */
-inline DLPackManagedTensorAllocator CurrentAllocator(DLPackManagedTensorAllocator* local_slot) {
-  DLPackManagedTensorAllocator local = *local_slot;
-  if (local != nullptr) return local;
-  return g_global_allocator.load(std::memory_order_acquire);
+/*! \brief The thread's allocator `local` if it has one, else the global one. */
+inline DLPackManagedTensorAllocator OrGlobalAllocator(DLPackManagedTensorAllocator local) {
+  return local != nullptr ? local : g_global_allocator.load(std::memory_order_acquire);
 }
 
 /*!
@@ -155,9 +153,7 @@ TVM_FFI_DLL int TVMFFIEnvSetDLPackManagedTensorAllocator(
   DLPackManagedTensorAllocator previous = *local_slot;
   *local_slot = allocator;
   if (opt_out_original != nullptr) {
-    *opt_out_original = previous != nullptr
-                            ? previous
-                            : tvm::ffi::g_global_allocator.load(std::memory_order_acquire);
+    *opt_out_original = tvm::ffi::OrGlobalAllocator(previous);
   }
   if (write_to_global_context != 0) {
     tvm::ffi::g_global_allocator.store(allocator, std::memory_order_release);
@@ -166,7 +162,7 @@ TVM_FFI_DLL int TVMFFIEnvSetDLPackManagedTensorAllocator(
 }
 
 TVM_FFI_DLL DLPackManagedTensorAllocator TVMFFIEnvGetDLPackManagedTensorAllocator(void) {
-  return tvm::ffi::CurrentAllocator(&tvm::ffi::t_local_allocator);
+  return tvm::ffi::OrGlobalAllocator(tvm::ffi::t_local_allocator);
 }
 
 TVM_FFI_DLL int TVMFFIEnvTensorAlloc(DLTensor* prototype, TVMFFIObjectHandle* out) {
