@@ -2,7 +2,7 @@
 # points Cython does not declare, plus the helpers every other part uses.
 
 from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t, uint32_t, uint8_t, uint16_t, uintptr_t
-from libc.string cimport memchr, memcpy, strlen
+from libc.string cimport memchr, strlen
 from libc.stdlib cimport malloc, free
 from cpython.ref cimport PyObject, PyTypeObject, Py_INCREF, Py_XDECREF
 from cpython.exc cimport PyErr_Occurred

@@ -149,6 +149,15 @@ cdef int convert_big_int(object x, TVMFFIAny* out, ArgStore* store) except -1:
     return 0
 
 
+cdef extern from "tvm_ffi_vectorcall.h":
+    # Packs exact int/float/bool/None/str (no NUL)/Object: 0; 1 for any other value
+    # (or an int beyond int64, a str holding NUL); -1 with a Python error set.
+    int TVMFFIPyFastArg(object x, TVMFFIAny* out) noexcept
+    # Bytes as a SmallBytes (up to 7) or a ByteArrayPtr view through *view.
+    void TVMFFIPyBytesArg(const char* data, Py_ssize_t size, TVMFFIByteArray* view,
+                          TVMFFIAny* out) noexcept
+
+
 cdef inline int convert_str(object x, TVMFFIAny* out, ArgStore* store) except -1:
     cdef Py_ssize_t size
     cdef const char* data = PyUnicode_AsUTF8AndSize(x, &size)
@@ -169,20 +178,10 @@ cdef inline int convert_str(object x, TVMFFIAny* out, ArgStore* store) except -1
 
 cdef inline int convert_bytes(const char* data, Py_ssize_t size, TVMFFIAny* out,
                               ArgStore* store) except -1:
-    if size <= 7:
-        # A SmallBytes, as the spec passes bytes (python_api.md §3.1 row 21); longer
-        # bytes are lent as a view, which error messages name `ffi.Bytes`.
-        out.type_index = kTVMFFISmallBytes
-        out.small_str_len = <uint32_t>size
-        out.v_int64 = 0
-        memcpy(out.v_bytes, data, <size_t>size)
-        return 0
-    cdef TVMFFIByteArray* arr = &store.byte_arrays[store.num_bytes]
-    store.num_bytes += 1
-    arr.data = data
-    arr.size = <size_t>size
-    out.type_index = kTVMFFIByteArrayPtr
-    out.v_ptr = arr
+    # A SmallBytes, or a view of the buffer through the store's next TVMFFIByteArray.
+    TVMFFIPyBytesArg(data, size, &store.byte_arrays[store.num_bytes], out)
+    if out.type_index == kTVMFFIByteArrayPtr:
+        store.num_bytes += 1
     return 0
 
 
@@ -195,12 +194,6 @@ cdef int convert_bytearray_copy(object x, TVMFFIAny* out, ArgStore* store) excep
         store.owned[store.num_owned] = out.v_obj
         store.num_owned += 1
     return 0
-
-
-cdef extern from "tvm_ffi_vectorcall.h":
-    # Packs exact int/float/bool/None/str (no NUL)/Object: 0; 1 for any other value
-    # (or an int beyond int64, a str holding NUL); -1 with a Python error set.
-    int TVMFFIPyFastArg(object x, TVMFFIAny* out) noexcept
 
 
 cdef int convert_arg(object x, TVMFFIAny* out, ArgStore* store) except -1:

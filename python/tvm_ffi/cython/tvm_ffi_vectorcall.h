@@ -66,6 +66,16 @@ static inline int TVMFFIPyScalarArg(PyObject* x, TVMFFIAny* out) {
   return 1;
 }
 
+/* A SmallStr or SmallBytes (index) holding its size <= 7 bytes inline: no
+ * allocation, and a callee's type check names it `ffi.SmallStr` / `ffi.SmallBytes`. */
+static inline void TVMFFIPySmallArg(int32_t index, const char* data, Py_ssize_t size,
+                                    TVMFFIAny* out) {
+  out->type_index = index;
+  out->small_str_len = (uint32_t)size;
+  out->v_int64 = 0;
+  memcpy(out->v_bytes, data, (size_t)size);
+}
+
 /* Packs x into *out when its type is one the fast path handles: 0 if packed,
  * 1 when x needs more (which also reports any error of x's value, such as an
  * int beyond int64), -1 with a Python error set. The general path's
@@ -81,10 +91,7 @@ static inline int TVMFFIPyFastArg(PyObject* x, TVMFFIAny* out) {
     if (size <= 7) {
       /* A SmallStr, as the spec passes a str (python_api.md §3.1 row 20): no
        * allocation, and a callee's type check names it `ffi.SmallStr`. */
-      out->type_index = kTVMFFISmallStr;
-      out->small_str_len = (uint32_t)size;
-      out->v_int64 = 0;
-      memcpy(out->v_bytes, data, (size_t)size);
+      TVMFFIPySmallArg(kTVMFFISmallStr, data, size, out);
       return 0;
     }
     /* Longer text is lent as a RawStr view of the str's UTF-8 buffer rather
@@ -97,19 +104,8 @@ static inline int TVMFFIPyFastArg(PyObject* x, TVMFFIAny* out) {
     out->v_c_str = data;
     return 0;
   }
-  if (t == &PyBytes_Type) {
-    char* data;
-    Py_ssize_t size;
-    if (PyBytes_AsStringAndSize(x, &data, &size) != 0) return -1;
-    /* Longer bytes need a TVMFFIByteArray to point at: TVMFFIPyBytesView. */
-    if (size > 7) return 1;
-    /* A SmallBytes, as the spec passes bytes (python_api.md §3.1 row 21). */
-    out->type_index = kTVMFFISmallBytes;
-    out->small_str_len = (uint32_t)size;
-    out->v_int64 = 0;
-    memcpy(out->v_bytes, data, (size_t)size);
-    return 0;
-  }
+  /* bytes may need a TVMFFIByteArray to point at, which the caller keeps: TVMFFIPyBytesArg. */
+  if (t == &PyBytes_Type) return 1;
   if (PyObject_TypeCheck(x, tvm_ffi_py_call.object_type)) {
     TVMFFIObject* obj = (TVMFFIObject*)TVMFFIPyObjectHandle(x);
     out->type_index = obj == NULL ? kTVMFFINone : obj->type_index;
@@ -120,21 +116,23 @@ static inline int TVMFFIPyFastArg(PyObject* x, TVMFFIAny* out) {
   return 1;
 }
 
-/* Bytes of more than 7 bytes are lent as a ByteArrayPtr view of the bytes
- * object's buffer (no copy into a Bytes object); *view is the struct it points
- * at, which must outlive the call. A callee's mismatch message still names it
- * `ffi.Bytes` (TVMFFIPyNameStrArgs). */
-static inline int TVMFFIPyBytesView(PyObject* x, TVMFFIByteArray* view, TVMFFIAny* out) {
-  char* data;
-  Py_ssize_t size;
-  if (PyBytes_AsStringAndSize(x, &data, &size) != 0) return -1;
+/* Python bytes as the spec passes them (python_api.md §3.1 row 21): up to 7
+ * bytes a SmallBytes; longer ones are lent as a ByteArrayPtr view of the
+ * buffer (no copy into a Bytes object), *view being the struct it points at,
+ * which must outlive the call. A callee's mismatch message still names such a
+ * view `ffi.Bytes` (TVMFFIPyNameStrArgs). */
+static inline void TVMFFIPyBytesArg(const char* data, Py_ssize_t size, TVMFFIByteArray* view,
+                                    TVMFFIAny* out) {
+  if (size <= 7) {
+    TVMFFIPySmallArg(kTVMFFISmallBytes, data, size, out);
+    return;
+  }
   view->data = data;
   view->size = (size_t)size;
   out->type_index = kTVMFFIByteArrayPtr;
   out->zero_padding = 0;
   out->v_int64 = 0;
   out->v_ptr = view;
-  return 0;
 }
 
 /* A typed callee reports a RawStr argument that fails its type check as
@@ -148,31 +146,34 @@ static inline int TVMFFIPyBytesView(PyObject* x, TVMFFIByteArray* view, TVMFFIAn
 static TVMFFIObjectHandle TVMFFIPyNameStrArgs(TVMFFIObjectHandle err, const TVMFFIAny* packed,
                                               int32_t n) {
   static const char kHead[] = "Mismatched type on argument #";
-  static const char kStrTail[] = " but got `const char*`";
-  static const char kBytesTail[] = " but got `TVMFFIByteArray*`";
+  /* What a callee calls each kind of view, and what the spec's object is called. */
+  static const struct {
+    int32_t index;
+    const char* got;
+    const char* named;
+  } kViews[] = {
+      {kTVMFFIRawStr, " but got `const char*`", " but got `ffi.String`"},
+      {kTVMFFIByteArrayPtr, " but got `TVMFFIByteArray*`", " but got `ffi.Bytes`"},
+  };
   const size_t head = sizeof(kHead) - 1;
   const TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(err);
   const char* msg = cell->message.data;
   size_t size = cell->message.size;
   if (cell->kind.size != 9 || memcmp(cell->kind.data, "TypeError", 9) != 0) return err;
   if (size <= head || memcmp(msg, kHead, head) != 0) return err;
-  int32_t view_index;
-  size_t tail;
-  const char* named;
-  if (size > head + sizeof(kStrTail) - 1 &&
-      memcmp(msg + size - (sizeof(kStrTail) - 1), kStrTail, sizeof(kStrTail) - 1) == 0) {
-    view_index = kTVMFFIRawStr;
-    tail = sizeof(kStrTail) - 1;
-    named = " but got `ffi.String`";
-  } else if (size > head + sizeof(kBytesTail) - 1 &&
-             memcmp(msg + size - (sizeof(kBytesTail) - 1), kBytesTail, sizeof(kBytesTail) - 1) ==
-                 0) {
-    view_index = kTVMFFIByteArrayPtr;
-    tail = sizeof(kBytesTail) - 1;
-    named = " but got `ffi.Bytes`";
-  } else {
-    return err;
+  int32_t view_index = -1;
+  size_t tail = 0;
+  const char* named = NULL;
+  for (size_t v = 0; v < sizeof(kViews) / sizeof(kViews[0]); ++v) {
+    size_t got = strlen(kViews[v].got);
+    if (size > head + got && memcmp(msg + size - got, kViews[v].got, got) == 0) {
+      view_index = kViews[v].index;
+      tail = got;
+      named = kViews[v].named;
+      break;
+    }
   }
+  if (named == NULL) return err;
   long index = 0;
   size_t p = head;
   for (; p < size && msg[p] >= '0' && msg[p] <= '9' && index < n; ++p) {
@@ -330,7 +331,10 @@ static PyObject* TVMFFIPyFunctionVectorcall(PyObject* self, PyObject* const* arg
         }
         if (rc < 0) goto fail;
         if (type == &PyBytes_Type) {
-          if (TVMFFIPyBytesView(args[i], &byte_views[i], &packed[i]) != 0) goto fail;
+          char* data;
+          Py_ssize_t size;
+          if (PyBytes_AsStringAndSize(args[i], &data, &size) != 0) goto fail;
+          TVMFFIPyBytesArg(data, size, &byte_views[i], &packed[i]);
           continue;
         }
         if (TVMFFIPyExchangeLookup(type, &api) != 0) goto fail;
