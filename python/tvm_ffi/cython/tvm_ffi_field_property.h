@@ -149,7 +149,6 @@ static inline PyObject* TVMFFIPyFieldInt64ToPy(int64_t v) {
 }
 
 /* Reads a member of any other storage through the field's C getter. */
-
 TVMFFI_PY_FIELD_NOINLINE static PyObject* TVMFFIPyFieldReadThroughGetter(
     const TVMFFIPyFieldAccess* f, const char* addr) {
   TVMFFIAny result;
@@ -277,8 +276,6 @@ static int TVMFFIPyFieldPropertySet(PyObject* self, PyObject* obj, PyObject* val
   return 0;
 }
 
-/* property.__init__, after unbinding: a re-initialised property reads through
- * its (new) fget until bound again. */
 /* Drops the owner: every read checks the object's class in full. */
 static void TVMFFIPyFieldForgetOwner(TVMFFIPyFieldAccess* f) {
   PyObject* old = f->owner;
@@ -286,6 +283,8 @@ static void TVMFFIPyFieldForgetOwner(TVMFFIPyFieldAccess* f) {
   Py_XDECREF(old);
 }
 
+/* property.__init__, after unbinding: a re-initialised property reads through
+ * its (new) fget until bound again. */
 static int TVMFFIPyFieldPropertyInit(PyObject* self, PyObject* args, PyObject* kwargs) {
   TVMFFIPyFieldAccess* f = TVMFFIPyFieldAccessOf(self);
   f->kind = kTVMFFIPyFieldReadUnbound;
