@@ -254,6 +254,8 @@ cdef extern from "tvm_ffi_dlpack_exchange.h":
     int TVMFFIPyExchangeToHandle(object x, const DLPackExchangeAPI* api,
                                  int32_t require_alignment, int32_t require_contiguous,
                                  TVMFFIObjectHandle* out) noexcept
+    # 0 with *out, 1: not a table that fills (no error), -1 with a Python error.
+    int TVMFFIPyExchangeFromDLPack(object x, TVMFFIObjectHandle* out) noexcept
     object TVMFFIPyTensorExchangeCapsule()
     object TVMFFIPyTestWrapperExchangeCapsule()
     void TVMFFIPyTagCountAdd(Py_ssize_t delta) noexcept

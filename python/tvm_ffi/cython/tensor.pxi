@@ -670,6 +670,15 @@ def from_dlpack(obj, *, int require_alignment=0, bint require_contiguous=False):
     The producer's memory stays alive as long as the Tensor (or any consumer
     it is passed on to) holds it. Raises RuntimeError when a requirement fails.
     """
+    cdef TVMFFIObjectHandle handle = NULL
+    cdef int rc
+    if require_alignment == 0 and not require_contiguous:
+        # A framework tensor (torch): its table's fill, with nothing to check.
+        rc = TVMFFIPyExchangeFromDLPack(obj, &handle)
+        if rc == 0:
+            return wrap_object(handle)
+        if rc < 0:
+            raise_pending_py_error()
     if require_alignment < 0:
         raise ValueError("from_dlpack: require_alignment must not be negative (got %d)"
                          % require_alignment)

@@ -556,6 +556,20 @@ static inline int TVMFFIPyExchangeToHandle(PyObject* x, const DLPackExchangeAPI*
   return 0;
 }
 
+/* from_dlpack(x) without requirements, when x's type publishes a table that
+ * fills DLTensors: 0 with *out an owned Tensor over x (holding a reference to
+ * it), 1 when x takes the general path (no table, no fill, or a description
+ * the managed export should handle; no error set), -1 with a Python error.
+ * The same object exchange_to_handle (tensor.pxi) makes, without its
+ * requirement checks, which have nothing to check here. */
+static inline int TVMFFIPyExchangeFromDLPack(PyObject* x, TVMFFIObjectHandle* out) {
+  const DLPackExchangeAPI* api = NULL;
+  *out = NULL;
+  if (TVMFFIPyExchangeLookup(Py_TYPE(x), &api) != 0) return -1;
+  if (api == NULL) return 1;
+  return TVMFFIPyBorrowedTensorNew(x, api, 1, out);
+}
+
 /* Dimensions of a DLTensor view whose shape and strides are copied to the call. */
 enum { kTVMFFIPyViewDims = 8 };
 
