@@ -79,6 +79,13 @@ class CodeBlock:
         )
 
 
+def check_directive(block):
+    """ValueError for a directive block whose name no generator knows."""
+    name, _ = block.param
+    if name not in ("prefix", "skip"):
+        raise ValueError("Unknown directive `%s` at line %d" % (name, block.lineno_start))
+
+
 def _directive(name, payload, lineno):
     if name == "ty-map":
         return "ty-map", payload

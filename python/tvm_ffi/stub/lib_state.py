@@ -62,6 +62,17 @@ def object_info_from_type_key(type_key):
     return ObjectInfo.from_type_info(core._lookup_or_register_type_info_from_type_key(type_key))
 
 
+def stale_object_error(block):
+    """The error of an ``object/<key>`` block whose type is no longer registered; None when
+    it is registered."""
+    if core._object_type_key_to_index(block.param) is not None:
+        return None
+    return ValueError(
+        "`object/%s` (line %d): the type is no longer registered; delete the block"
+        % (block.param, block.lineno_start)
+    )
+
+
 def toposort_objects(type_keys):
     """ObjectInfos of ``type_keys``, parents before children, ties broken by key."""
     keys = set(type_keys)

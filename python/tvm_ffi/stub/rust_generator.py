@@ -11,9 +11,9 @@ format.
 
 import re
 
-from .. import core
 from . import consts as C
-from .lib_state import object_info_from_type_key
+from .file_utils import check_directive
+from .lib_state import object_info_from_type_key, stale_object_error
 
 # Origin -> the Rust name used in documentation; other origins keep their own name.
 _RUST_NAMES = {
@@ -168,21 +168,13 @@ class RustGenerator:
             if block.kind is None or block.kind == "ty-map":
                 continue
             if block.kind == "directive":
-                name, _ = block.param
-                if name not in ("prefix", "skip"):
-                    raise ValueError(
-                        "Unknown directive `%s` at line %d" % (name, block.lineno_start)
-                    )
+                check_directive(block)
             elif block.kind == "global":
                 generate_rust_global_funcs(block, global_funcs.get(block.param[0], []))
             elif block.kind == "object":
-                if core._object_type_key_to_index(block.param) is None:
-                    errors.append(
-                        ValueError(
-                            "`object/%s` (line %d): the type is no longer registered; "
-                            "delete the block" % (block.param, block.lineno_start)
-                        )
-                    )
+                error = stale_object_error(block)
+                if error is not None:
+                    errors.append(error)
                     continue
                 generate_rust_object(block, object_info_from_type_key(block.param))
             else:

@@ -1,9 +1,9 @@
 """The Python generator: fills every block of a ``.py``/``.pyi`` file and scaffolds
 ``_ffi_api.py``/``__init__.py`` for ``--init``."""
 
-from ... import core
 from .. import consts as C
-from ..lib_state import object_info_from_type_key
+from ..file_utils import check_directive
+from ..lib_state import object_info_from_type_key, stale_object_error
 from . import codegen
 from .utils import ImportItem
 
@@ -26,11 +26,7 @@ class PythonGenerator:
         has_lib_load = False
         for block in file.code_blocks:
             if block.kind == "directive":
-                name, _ = block.param
-                if name not in ("prefix", "skip"):
-                    raise ValueError(
-                        "Unknown directive `%s` at line %d" % (name, block.lineno_start)
-                    )
+                check_directive(block)
             elif block.kind == "import-object":
                 full_name, checking_only, alias = block.param
                 imports.append(ImportItem(full_name, checking_only == "True", alias or None))
@@ -47,13 +43,9 @@ class PythonGenerator:
             if block.kind != "object":
                 continue
             key = block.param
-            if core._object_type_key_to_index(key) is None:
-                errors.append(
-                    ValueError(
-                        "`object/%s` (line %d): the type is no longer registered; delete the block"
-                        % (key, block.lineno_start)
-                    )
-                )
+            error = stale_object_error(block)
+            if error is not None:
+                errors.append(error)
                 continue
             info = object_info_from_type_key(key)
             codegen.generate_python_object(block, ty_map, imports, opt, info)
