@@ -6,7 +6,7 @@ Usage: python benchmarks/bench_reflection.py --lib-dir DIR [--wheel DIR] [--repe
 Times, in ns per operation: a reflected int field read, a field write, a reflected method call,
 and constructing an object with three fields through the generated ``__init__`` (positional and
 keyword). The types are the "testing.pyreflect.*" fixtures of
-tests/cpp/testing/testing_pyreflect.cc: this tree loads them from libtvm_ffi_testing.so in
+cpp/src/testing/testing_pyreflect.cc: this tree loads them from libtvm_ffi_testing.so in
 --lib-dir (build target tvm_ffi_testlibs); for the wheel the same source is compiled against
 the wheel's headers (into $TMPDIR/tvm_ffi_bench_build). Both packages are named tvm_ffi, so
 the wheel runs in a worker process (PYTHONPATH=DIR); every round times this tree, then asks the
@@ -23,7 +23,7 @@ import tempfile
 import timeit
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FIXTURE = os.path.join(HERE, "..", "tests", "cpp", "testing", "testing_pyreflect.cc")
+FIXTURE = os.path.join(HERE, "..", "cpp", "src", "testing", "testing_pyreflect.cc")
 
 SETUP = """
 import ctypes, tvm_ffi

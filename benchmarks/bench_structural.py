@@ -5,7 +5,7 @@ Usage: python benchmarks/bench_structural.py --lib-dir DIR [--wheel DIR] [--node
        [--repeat N] [--processes N] [--clock cpu|wall] [--rss-sizes 10000,100000,300000]
 
 The tree: a random-shaped (seeded) binary tree of N nodes counting leaves. Inner nodes are
-"testing.structural.Add" objects (tests/cpp/testing/testing_structural.cc), every third level
+"testing.structural.Add" objects (cpp/src/testing/testing_structural.cc), every third level
 an ffi.Array of the two children instead; leaves alternate between ints and strings. This tree
 loads the fixture from libtvm_ffi_testing.so in --lib-dir (build target tvm_ffi_testlibs); for
 the wheel the same source is compiled against the wheel's headers (into

@@ -2,8 +2,8 @@
 # Runs every test suite of the repository on a fresh Debian machine (as root)
 # or an already prepared one: installs missing system packages, installs the
 # package with its test extras, builds and runs the C++ gtest suite through
-# ctest, then runs pytest (tests/python, then the interop suite tests/interop)
-# against the installed package.
+# ctest, then runs pytest (tests/python, the interop suite tests/interop, then
+# the client packages of tests/clients) against the installed package.
 #
 #   bash tests/run_all.sh                      # RelWithDebInfo build in build/tests
 #   TVM_FFI_SANITIZE=1 bash tests/run_all.sh   # C++ part with ASan+UBSan in build/asan
@@ -113,6 +113,12 @@ if [ "$py_status" = 0 ]; then
   # into build/interop; the suite skips, saying why, only if that install fails).
   log "pytest tests/interop"
   (cd "$scratch" && "$PYTHON" -m pytest "$ROOT/tests/interop" -q -rsx --rootdir "$ROOT" -c "$ROOT/pyproject.toml" -p no:cacheprovider) \
+    || py_status=1
+  # Client packages built for apache-tvm-ffi (Apache TVM, xgrammar, orcjit,
+  # torch-c-dlpack-ext), installed from the registry into build/clients/venv next
+  # to ours (the suite skips, saying why, only if the registry is unreachable).
+  log "pytest tests/clients"
+  (cd "$scratch" && "$PYTHON" -m pytest "$ROOT/tests/clients" -q -rsx --rootdir "$ROOT" -c "$ROOT/pyproject.toml" -p no:cacheprovider) \
     || py_status=1
   rm -rf "$scratch"
 fi

@@ -2,10 +2,12 @@
 
 Importing loads libtvm_ffi with RTLD_GLOBAL (so libraries built against the
 headers resolve their TVMFFI* symbols from it; the handle is ``tvm_ffi.LIB``),
-then the Cython core and the submodules (``tvm_ffi.cpp`` included). numpy and
-torch are imported only when a value needs them. Run as the ``tvm-ffi-config``
-command (or ``python -m tvm_ffi.config``) it imports only ``libinfo``: the
-command must stay fast and work where the core cannot load.
+then the Cython core and the submodules (``tvm_ffi.cpp`` included), and last
+libtvm_ffi_testing (the "testing.*" functions) when it is installed next to
+libtvm_ffi. numpy and torch are imported only when a value needs them. Run as
+the ``tvm-ffi-config`` command (or ``python -m tvm_ffi.config``) it imports
+only ``libinfo``: the command must stay fast and work where the core cannot
+load.
 """
 
 import ctypes as _ctypes
@@ -198,5 +200,11 @@ if not _running_config_cli():
         "dataclasses",
         "serialization",
     ]
-    from . import dataclasses
+    # The ffi.* globals as module attributes, as clients expect after a bare import; after the
+    # containers, whose classes the global name list comes back as.
+    from . import _ffi_api, _testing_library, dataclasses
     from .dataclasses.py_class import method
+
+    # Last, the "testing.*" functions of libtvm_ffi_testing (installed next to libtvm_ffi);
+    # a missing library is skipped silently.
+    _testing_library.load(getattr(LIB, "_name", None))

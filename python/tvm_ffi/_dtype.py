@@ -1,5 +1,7 @@
 """tvm_ffi.dtype, its type codes and the dtype literals (``tvm_ffi.float32`` ...)."""
 
+import sys as _sys
+
 from .core import DataType, DataTypeCode, dtype
 
 bool = dtype("bool")
@@ -56,6 +58,99 @@ LITERALS = (
     "float6_e3m2fn",
     "float4_e2m1fn",
     "float4_e2m1fnx2",
+)
+
+
+class _NumpyDtypeToStr(dict):
+    """numpy dtype -> tvm-ffi dtype name, for the numpy dtypes a tensor of tvm-ffi can hold.
+
+    numpy and ml_dtypes are imported lazily by tvm_ffi, so the entries are added on first use:
+    the numpy ones once numpy is imported, the ml_dtypes ones once ml_dtypes is. A key of either
+    kind exists only after its module was imported, so every read sees its entry.
+    """
+
+    _NUMPY_NAMES = (
+        "bool",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "float16",
+        "float32",
+        "float64",
+    )
+    _ML_DTYPES_NAMES = ("bfloat16", "float8_e4m3fn", "float8_e5m2", "float4_e2m1fn")
+
+    def __init__(self):
+        super().__init__()
+        self._have_numpy = False
+        self._have_ml_dtypes = False
+
+    def _fill(self):
+        if not self._have_numpy:
+            np = _sys.modules.get("numpy")
+            if np is None:
+                return
+            for name in self._NUMPY_NAMES:
+                dict.__setitem__(self, np.dtype(name), name)
+            self._have_numpy = True
+        if not self._have_ml_dtypes:
+            ml = _sys.modules.get("ml_dtypes")
+            if ml is None:
+                return
+            np = _sys.modules["numpy"]
+            for name in self._ML_DTYPES_NAMES:
+                if hasattr(ml, name):
+                    dict.__setitem__(self, np.dtype(getattr(ml, name)), name)
+            self._have_ml_dtypes = True
+
+    def __contains__(self, key):
+        self._fill()
+        return dict.__contains__(self, key)
+
+    def __getitem__(self, key):
+        self._fill()
+        return dict.__getitem__(self, key)
+
+    def get(self, key, default=None):
+        self._fill()
+        return dict.get(self, key, default)
+
+    def __iter__(self):
+        self._fill()
+        return dict.__iter__(self)
+
+    def __len__(self):
+        self._fill()
+        return dict.__len__(self)
+
+    def keys(self):
+        self._fill()
+        return dict.keys(self)
+
+    def values(self):
+        self._fill()
+        return dict.values(self)
+
+    def items(self):
+        self._fill()
+        return dict.items(self)
+
+    def __repr__(self):
+        self._fill()
+        return dict.__repr__(self)
+
+
+# Tables that clients (Apache TVM) read from the dtype class.
+dtype._NUMPY_DTYPE_TO_STR = _NumpyDtypeToStr()
+dtype._INTEGER_CODES = frozenset([DataTypeCode.INT, DataTypeCode.UINT])
+# float, bfloat and the float8/6/4 kinds (codes 7 to 17).
+dtype._FLOAT_CODES = frozenset(
+    code for code in DataTypeCode if code in (DataTypeCode.FLOAT, DataTypeCode.BFLOAT) or 7 <= code <= 17
 )
 
 __all__ = ["dtype", "DataType", "DataTypeCode"] + list(LITERALS)

@@ -336,6 +336,55 @@ def ensure_torch_c_dlpack():
         return _result
 
 
+# ---- the names of the reference implementation's module, which clients call -------------------
+
+
+def load_torch_c_dlpack_extension():
+    """Runs the steps above now if torch is imported (it is never imported here: a torch
+    imported later gets them on first use). Returns the addon library (a ctypes handle) when
+    torch.Tensor's table comes from one this process loaded, else None."""
+    ensure_torch_c_dlpack()
+    torch = sys.modules.get("torch")
+    if torch is None or getattr(torch, "Tensor", None) is None or disabled():
+        return None
+    try:
+        lib_path = os.path.abspath(addon_path(torch))
+    except Exception:  # a torch without the attributes the addon name needs
+        return None
+    with _addons_lock:
+        return _addons.get(lib_path)
+
+
+def _torch_extension_device(torch_module):
+    """The backend named in the addon library's file name: "rocm" for a ROCm build of torch
+    with a GPU, "cuda" for a CUDA one, else "cpu"."""
+    cuda = getattr(torch_module, "cuda", None)
+    if cuda is None or not cuda.is_available():
+        return "cpu"
+    version = getattr(torch_module, "version", None)
+    if getattr(version, "hip", None):
+        return "rocm"
+    return "cuda"
+
+
+def _create_dlpack_exchange_api_capsule(ptr_as_int):
+    """A ``"dlpack_exchange_api"`` capsule of the table at address ptr_as_int."""
+    return _capsule_of_address(ptr_as_int)
+
+
+def _check_and_update_dlpack_c_exchange_api(tensor_cls):
+    """Whether tensor_cls publishes an exchange table, publishing a 1.2-style one under the 1.3
+    name first."""
+    return hasattr(tensor_cls, _ATTR) or _adopt_v12_table(tensor_cls)
+
+
+def patch_torch_cuda_stream_protocol():
+    """Gives torch.cuda.Stream ``__cuda_stream__`` when CUDA is available and it has none."""
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        _patch_cuda_stream(torch)
+
+
 def _on_type_without_table(cls):
     """The core's question about a type with no table (see the module doc): True when
     a table was just installed for it, False once nothing can change any more."""

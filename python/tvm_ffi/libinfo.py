@@ -208,6 +208,34 @@ def _find_library_by_basename(
     )
 
 
+def _resolve_and_validate(paths, cond):
+    """The first of paths (pathlib.Path or str each, in order) that cond accepts, as a str.
+
+    Each candidate is resolved (``Path.resolve()``, which does not require it to exist), then
+    passed to cond: True accepts the resolved path, False moves on, and a returned
+    pathlib.Path is the answer as it is. A candidate whose resolution or cond raises OSError or
+    AssertionError is skipped; any other exception propagates. None when nothing is accepted.
+    Clients such as Apache TVM locate their libraries and include directories with it.
+    """
+    import pathlib
+
+    for i, path in enumerate(paths):
+        if not isinstance(path, (str, os.PathLike)):
+            raise TypeError(
+                "paths[%d] must be a pathlib.Path or str, got %s" % (i, type(path).__name__)
+            )
+        try:
+            resolved = pathlib.Path(path).resolve()
+            verdict = cond(resolved)
+        except (OSError, AssertionError):
+            continue
+        if isinstance(verdict, pathlib.PurePath):
+            return str(verdict)
+        if verdict:
+            return str(resolved)
+    return None
+
+
 def load_lib_ctypes(package, target_name, mode, extra_lib_paths=None):
     """ctypes.CDLL of target_name's library (_find_library_by_basename), mode e.g. "RTLD_GLOBAL"."""
     import ctypes

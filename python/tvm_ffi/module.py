@@ -63,9 +63,12 @@ class Module(Object):
         # Read on first use: with a type schema, arrays passed to TensorView and
         # DLTensor* parameters go as stack DLTensor views (no Tensor object).
         # The Function may outlive this Python object (the library stays loaded),
-        # so the source holds the module itself.
+        # so the source holds the module, through a wrapper of its own: holding self
+        # would make a cycle with the cache of mod.f (self.__dict__), and `del mod`
+        # would then leave the library loaded until the garbage collector ran.
         func._set_schema_source(
-            _rt("ffi.ModuleGetFunctionMetadata"), (self, name, bool(query_imports))
+            _rt("ffi.ModuleGetFunctionMetadata"),
+            (core._another_wrapper(self), name, bool(query_imports)),
         )
         return func
 

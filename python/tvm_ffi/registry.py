@@ -4,6 +4,11 @@ import sys
 
 from . import _type_info, core
 
+# Set by clients that may run without the library defining some of the types they
+# register (Apache TVM in its runtime-only mode): register_object then leaves a
+# class whose type key the runtime does not know unbound instead of raising.
+_SKIP_UNKNOWN_OBJECTS = False
+
 
 def register_global_func(func_name, f=None, override=False):
     """Register a Python callable (or a Function) as the global function `func_name`.
@@ -249,10 +254,14 @@ def register_object(type_key=None, *, init=True):
     With ``init=True`` and no ``__init__`` in the class body, ``__init__`` calls the type's
     ``__ffi_init__`` (keywords go as ``KWARGS, name, value, ...``), or raises TypeError when
     the type has none. ``@register_object`` without arguments uses the class name as the key.
+    An unknown type key raises ValueError, unless ``registry._SKIP_UNKNOWN_OBJECTS`` is true:
+    then the class is returned unbound.
     """
 
     def register(cls):
         key = type_key if isinstance(type_key, str) else cls.__name__
+        if _SKIP_UNKNOWN_OBJECTS and core._object_type_key_to_index(key) is None:
+            return cls
         type_info = _type_info._lookup_or_register_type_info_from_type_key(key)
         _bind_class(cls, type_info)
         _add_class_attrs(cls, type_info)

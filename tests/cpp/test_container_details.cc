@@ -50,9 +50,26 @@ TEST(ContainerDetail, ElementPredicates) {
   static_assert(ffi::detail::storage_enabled_v<int64_t>);
   static_assert(ffi::detail::storage_enabled_v<String>);
   static_assert(!ffi::detail::storage_enabled_v<std::vector<int>*>);
+  // Converted on every crossing, so never stored as themselves.
+  static_assert(!ffi::detail::storage_enabled_v<std::string>);
+  static_assert(!ffi::detail::storage_enabled_v<const char*>);
+  static_assert(!ffi::detail::storage_enabled_v<DLTensor*>);
+  static_assert(ffi::detail::storage_enabled_v<ffi::ObjectPtr<ffi::Object>>);
   static_assert(ffi::detail::all_storage_enabled_v<int, String, Any>);
   static_assert(ffi::detail::all_object_ref_v<Array<int>, ffi::Map<Any, Any>>);
   static_assert(!ffi::detail::all_object_ref_v<Array<int>, int>);
+  SUCCEED();
+}
+
+struct NotAnObject {
+  int x;
+};
+
+TEST(ContainerDetail, PointersToNonObjectsAreNotStored) {
+  static_assert(!ffi::TypeTraits<ffi::ObjectPtr<NotAnObject>>::storage_enabled);
+  static_assert(!ffi::TypeTraits<ffi::Arc<NotAnObject>>::storage_enabled);
+  static_assert(ffi::TypeTraits<ffi::Arc<ffi::Object>>::storage_enabled);
+  static_assert(!ffi::detail::storage_enabled_v<ffi::ObjectPtr<NotAnObject>>);
   SUCCEED();
 }
 

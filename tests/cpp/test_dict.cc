@@ -331,4 +331,17 @@ TEST(DictGlobals, SetItemWithRawStringKeyStoresOwnedString) {
   EXPECT_EQ(KeysOf(handle)[0], "a key longer than seven bytes");
 }
 
+TEST(Dict, RangeForBindsEntriesByReference) {
+  ffi::Dict<ffi::String, int64_t> m{{"a", 1}, {"b", 2}};
+  int64_t sum = 0;
+  std::string keys;
+  for (auto& [key, value] : m) {
+    keys += std::string(key);
+    sum += value;
+  }
+  for (auto& kv : m) sum += kv.second;
+  EXPECT_EQ(keys, "ab");
+  EXPECT_EQ(sum, 6);
+}
+
 }  // namespace

@@ -629,4 +629,17 @@ TEST(Map, GetReturnsStdOptional) {
   EXPECT_EQ(miss, std::nullopt);
 }
 
+TEST(Map, RangeForBindsEntriesByReference) {
+  ffi::Map<ffi::String, int64_t> m{{"a", 1}, {"b", 2}};
+  int64_t sum = 0;
+  std::string keys;
+  for (auto& [key, value] : m) {
+    keys += std::string(key);
+    sum += value;
+  }
+  for (auto& kv : m) sum += kv.second;
+  EXPECT_EQ(keys, "ab");
+  EXPECT_EQ(sum, 6);
+}
+
 }  // namespace

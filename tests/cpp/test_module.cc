@@ -677,8 +677,8 @@ TEST(Module, EmbeddedModulesFollowTheImportTree) {
   EXPECT_EQ(mod->GetFunction("child", true).value()(2).cast<String>(), "child2");
 }
 
-TEST(Module, EmbeddedModulesWithoutTreeAreImportedByTheLibrary) {
-  Module mod = LoadBlobVariant("flat");
+TEST(Module, EmbeddedModulesImportedByTheLibraryAreAllImported) {
+  Module mod = LoadBlobVariant("two");
   ASSERT_EQ(mod->imports().size(), 2u);
   EXPECT_EQ(mod->GetFunction("a", true).value()(1).cast<String>(), "a1");
   EXPECT_EQ(mod->GetFunction("b", true).value()(1).cast<String>(), "b1");
@@ -701,8 +701,14 @@ TEST(Module, MalformedEmbeddedBlobIsReported) {
   EXPECT_EQ(e.kind(), "RuntimeError");
   EXPECT_NE(e.message().find("Malformed __tvm_ffi__library_bin in "), std::string::npos)
       << e.message();
-  EXPECT_NE(e.message().find("truncated while reading a module kind"), std::string::npos)
+  EXPECT_NE(e.message().find("truncated while reading a module type key"), std::string::npos)
       << e.message();
+}
+
+TEST(Module, EmbeddedImportTreeNamingAMissingModuleIsReported) {
+  ffi::Error e = CatchError([] { LoadBlobVariant("badtree"); });
+  EXPECT_EQ(e.kind(), "RuntimeError");
+  EXPECT_NE(e.message().find(": import of module 5 of 2"), std::string::npos) << e.message();
 }
 
 TEST(Module, EmbeddedModuleOfUnknownKindNamesItsLoader) {

@@ -443,6 +443,23 @@ TEST(VisitErrorContext, VisitBeginEndAppendsTheNodeAndRethrows) {
   EXPECT_TRUE((*ctx)->reverse_visit_pattern[1].same_as(outer));
 }
 
+TEST(VisitErrorContext, MakeVisitErrorContextStartsTheTrailWithTheNode) {
+  ObjectRef node = Var("n");
+  VisitErrorContext ctx = tvm::ffi::detail::MakeVisitErrorContext(node);
+  ASSERT_EQ(ctx->reverse_visit_pattern.size(), 1u);
+  EXPECT_TRUE(ctx->reverse_visit_pattern[0].same_as(node));
+}
+
+TEST(VisitErrorContext, UpdateVisitErrorContextAppendsTheNode) {
+  Error err("ValueError", "boom", "");
+  ObjectRef node = Var("n");
+  tvm::ffi::detail::UpdateVisitErrorContext(err, node);
+  auto ctx = VisitErrorContext::TryGetFromError(err);
+  ASSERT_TRUE(ctx.has_value());
+  ASSERT_EQ((*ctx)->reverse_visit_pattern.size(), 1u);
+  EXPECT_TRUE((*ctx)->reverse_visit_pattern[0].same_as(node));
+}
+
 TEST(VisitErrorContext, FindAccessPathsFollowsFieldsItemsAndMapValues) {
   ObjectRef target = Var("t");
   Map<Any, Any> m;

@@ -1,12 +1,14 @@
 """Python reflection over a type a peer-built library registers: the testing.pyreflect.*
-fixtures (tests/cpp/testing/testing_pyreflect.cc) compiled with the wheel's headers, loaded
+fixtures (cpp/src/testing/testing_pyreflect.cc) compiled with the wheel's headers, loaded
 into our runtime and bound with our register_object (TypeInfo from the peer's field and method
 records, the generated __init__ with keywords, properties, methods); and the same source built
 with our headers under the wheel's Python. Each direction runs in its own process."""
 
 import os
 
-FIXTURE = os.path.join(os.path.dirname(__file__), "..", "cpp", "testing", "testing_pyreflect.cc")
+FIXTURE = os.path.join(
+    os.path.dirname(__file__), "..", "..", "cpp", "src", "testing", "testing_pyreflect.cc"
+)
 
 SCRIPT = """
 import ctypes, inspect, sys

@@ -30,6 +30,12 @@ def test_submodules_usable_after_bare_import():
     subprocess.run([sys.executable, "-c", code], check=True, cwd="/")
 
 
+def test_bare_import_makes_ffi_api_an_attribute():
+    # Clients (apache-tvm-ffi-orcjit) call tvm_ffi._ffi_api.X after a plain `import tvm_ffi`.
+    code = "import tvm_ffi; assert callable(tvm_ffi._ffi_api.ModuleGetKind)"
+    subprocess.run([sys.executable, "-c", code], check=True, cwd="/")
+
+
 def test_import_loads_no_framework_or_build_machinery():
     # What keeps `import tvm_ffi` fast (benchmarks/ measures it): frameworks
     # and the build helpers' heavy modules load only when first used.
@@ -495,3 +501,15 @@ def test_distribution_version_matches_package_version():
     import importlib.metadata
 
     assert importlib.metadata.version("tvm-ffi") == tvm_ffi.__version__
+
+
+def test_installed_headers_keep_no_thread_local_state():
+    # Inline header code runs inside libraries loaded by JIT linkers (LLVM ORC), which may
+    # offer no thread-local storage; the runtime keeps such state instead.
+    import pathlib
+
+    include = pathlib.Path(tvm_ffi.libinfo.find_include_path()) / "tvm" / "ffi"
+    headers = sorted(include.rglob("*.h"))
+    assert headers
+    offenders = [str(h) for h in headers if "thread_local" in h.read_text()]
+    assert offenders == []

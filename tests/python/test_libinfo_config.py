@@ -225,3 +225,53 @@ def test_sourcedir_holds_the_runtime_sources():
     checkout = os.path.join(src, "cpp", "src", "ffi", "object.cc")
     assert os.path.isfile(installed) or os.path.isfile(checkout)
     assert os.path.isfile(os.path.join(src, "CMakeLists.txt"))
+
+
+# ---- libinfo._resolve_and_validate (used by Apache TVM's library and include lookup) ----------
+
+
+def test_resolve_and_validate_returns_first_accepted_resolved_path(tmp_path):
+    (tmp_path / "b").mkdir()
+    paths = [tmp_path / "a", tmp_path / "x" / ".." / "b"]
+    assert libinfo._resolve_and_validate(paths, lambda p: p.is_dir()) == str(tmp_path / "b")
+
+
+def test_resolve_and_validate_accepts_a_path_without_checking_it_exists(tmp_path):
+    path = tmp_path / "missing"
+    assert libinfo._resolve_and_validate([path], lambda p: True) == str(path.resolve())
+
+
+def test_resolve_and_validate_returns_a_path_the_condition_gives():
+    import pathlib
+
+    got = libinfo._resolve_and_validate([pathlib.Path("/")], lambda p: pathlib.Path("rel/x"))
+    assert got == "rel/x"
+
+
+def test_resolve_and_validate_returns_none_when_nothing_is_accepted(tmp_path):
+    assert libinfo._resolve_and_validate([tmp_path], lambda p: False) is None
+    assert libinfo._resolve_and_validate([], lambda p: True) is None
+
+
+def test_resolve_and_validate_skips_candidates_whose_check_fails_with_os_or_assertion(tmp_path):
+    def cond(p):
+        if p.name == "first":
+            raise OSError("unreadable")
+        assert p.name != "second"
+        return True
+
+    paths = [tmp_path / "first", tmp_path / "second", tmp_path / "third"]
+    assert libinfo._resolve_and_validate(paths, cond) == str(tmp_path / "third")
+
+
+def test_resolve_and_validate_lets_other_errors_propagate(tmp_path):
+    def cond(p):
+        raise KeyError("boom")
+
+    with pytest.raises(KeyError):
+        libinfo._resolve_and_validate([tmp_path], cond)
+
+
+def test_resolve_and_validate_rejects_a_non_path_naming_its_index(tmp_path):
+    with pytest.raises(TypeError, match=r"paths\[1\]"):
+        libinfo._resolve_and_validate([tmp_path, None], lambda p: False)

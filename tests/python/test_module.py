@@ -310,3 +310,29 @@ def test_call_runs_the_entry_function(table_maker):
 def test_import_module_rejects_non_modules(table_maker):
     with pytest.raises(TypeError):
         table_maker("a").import_module(1)
+
+
+
+def test_dropping_a_module_frees_it_without_the_garbage_collector(built_lib, tmp_path):
+    # mod.f caches the Function in the module's __dict__; the Function must not refer back to
+    # this Python object, or the pair would wait for the collector (and a JIT module's code
+    # with it).
+    import gc
+    import shutil
+
+    copy = str(tmp_path / "own_copy.so")
+    shutil.copy(built_lib, copy)
+    gc.collect()
+    gc.disable()
+    try:
+        mod = tvm_ffi.load_module(copy)
+        assert mod.add_one(1) == 2
+        assert mod["greet"]("x") == "hello x"
+        handle = mod.__chandle__()
+        del mod
+        alive = [
+            o for o in gc.get_objects() if isinstance(o, tvm_ffi.Module) and o.__chandle__() == handle
+        ]
+        assert alive == []
+    finally:
+        gc.enable()

@@ -250,3 +250,41 @@ def test_existing_cuda_stream_protocol_is_kept():
 
     optional._patch_cuda_stream(fake_torch(True, Stream))
     assert Stream().__cuda_stream__() == "own"
+
+
+# ---- the reference module's function names, which clients call -------------------------------
+
+
+def _fake_torch(cuda_available, hip=None, cuda_version="12.4"):
+    return types.SimpleNamespace(
+        cuda=types.SimpleNamespace(is_available=lambda: cuda_available),
+        version=types.SimpleNamespace(hip=hip, cuda=cuda_version),
+    )
+
+
+def test_torch_extension_device_is_cpu_unless_a_gpu_is_available():
+    assert optional._torch_extension_device(_fake_torch(False)) == "cpu"
+    assert optional._torch_extension_device(_fake_torch(True)) == "cuda"
+    assert optional._torch_extension_device(_fake_torch(True, hip="6.0", cuda_version=None)) == "rocm"
+    assert optional._torch_extension_device(_fake_torch(False, hip="6.0")) == "cpu"
+
+
+def test_load_torch_c_dlpack_extension_leaves_torch_tensor_with_a_table():
+    # torch 2.13 publishes its own table: nothing is loaded, and the table stays.
+    assert optional.load_torch_c_dlpack_extension() is None
+    assert hasattr(torch.Tensor, ATTR)
+
+
+def test_check_and_update_publishes_a_v12_address_under_the_new_name():
+    cls = type("OldTensor", (), {"__c_dlpack_exchange_api__": 1234})
+    assert optional._check_and_update_dlpack_c_exchange_api(cls) is True
+    assert type(getattr(cls, ATTR)).__name__ == "PyCapsule"
+
+
+def test_check_and_update_is_false_for_a_class_without_a_table():
+    assert optional._check_and_update_dlpack_c_exchange_api(type("Plain", (), {})) is False
+
+
+def test_create_dlpack_exchange_api_capsule_names_the_capsule():
+    capsule = optional._create_dlpack_exchange_api_capsule(1234)
+    assert "dlpack_exchange_api" in repr(capsule)

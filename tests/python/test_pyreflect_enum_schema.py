@@ -11,7 +11,7 @@ from tvm_ffi.core import TypeSchema
 
 if core._object_type_key_to_index("testing.TestCxxIntEnum") is None:
     pytest.skip(
-        "the testing library has no enum fixtures (tests/cpp/testing/testing_enum.cc)",
+        "the testing library has no enum fixtures (cpp/src/testing/testing_enum.cc)",
         allow_module_level=True,
     )
 

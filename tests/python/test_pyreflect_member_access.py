@@ -1,7 +1,7 @@
 """The C paths of reflected members: FFIProperty reads a field without calling its fget
 (core._FieldProperty), and ``obj.method(...)`` calls the method's Function without making a
 bound method (core._MethodDescriptor). Results and errors must equal those of the Python-level
-paths (fixtures: testing.TestCxxClass* of tests/cpp/testing/testing_reflection.cc and
+paths (fixtures: testing.TestCxxClass* of cpp/src/testing/testing_reflection.cc and
 testing.pyreflect.Pair of testing_pyreflect.cc)."""
 
 import gc

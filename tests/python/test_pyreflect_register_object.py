@@ -1,5 +1,5 @@
 """register_object over C++-reflected types: properties, methods, the generated __init__,
-fallback classes and the Object metaclass (fixtures: tests/cpp/testing/testing_pyreflect.cc)."""
+fallback classes and the Object metaclass (fixtures: cpp/src/testing/testing_pyreflect.cc)."""
 
 import collections.abc
 import inspect
@@ -330,3 +330,27 @@ def test_object_mixes_with_abc_bases():
 
     assert isinstance(Seq(), collections.abc.Sized)
     assert isinstance(Seq(), tvm_ffi.Object)
+
+
+# ---- registry._SKIP_UNKNOWN_OBJECTS (clients running without some of their types) -------------
+
+
+def test_register_object_of_an_unknown_key_raises_value_error_naming_it():
+    with pytest.raises(ValueError, match="test.no.SuchType"):
+
+        @tvm_ffi.register_object("test.no.SuchType")
+        class _Missing(tvm_ffi.Object):
+            pass
+
+
+def test_register_object_skips_unknown_keys_when_asked(monkeypatch):
+    from tvm_ffi import registry
+
+    monkeypatch.setattr(registry, "_SKIP_UNKNOWN_OBJECTS", True)
+
+    @tvm_ffi.register_object("test.no.SuchType")
+    class Missing(tvm_ffi.Object):
+        pass
+
+    assert Missing.__name__ == "Missing"
+    assert "__tvm_ffi_type_info__" not in Missing.__dict__

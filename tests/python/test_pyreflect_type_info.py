@@ -1,5 +1,5 @@
 """TypeInfo / TypeField / TypeMethod records and the type-attribute helpers of tvm_ffi.core
-(fixtures: tests/cpp/testing/testing_pyreflect.cc)."""
+(fixtures: cpp/src/testing/testing_pyreflect.cc)."""
 
 import pytest
 import tvm_ffi

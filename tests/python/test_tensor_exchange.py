@@ -965,3 +965,36 @@ def test_test_wrapper_env_stream_is_the_ffi_stream():
     with tvm_ffi.use_raw_stream(tvm_ffi.device("cpu", 0), 0x31):
         assert w.__tvm_ffi_env_stream__() == 0x31
     assert np.from_dlpack(w).tolist() == [0.0, 1.0, 2.0, 3.0]
+
+
+# ---- a borrowed DLTensor* reaching Python -------------------------------------------------------
+
+
+def test_tensor_view_passed_to_a_python_callback_arrives_as_a_tensor(lib):
+    x = np.arange(6, dtype="float32").reshape(2, 3)
+    seen = {}
+
+    def callback(t):
+        seen["type"] = type(t)
+        seen["shape"] = t.shape
+        seen["dtype"] = str(t.dtype)
+        seen["data"] = np.from_dlpack(t).copy()
+        seen["ptr"] = data_ptr(t)
+        return 7
+
+    assert lib.call_with_view(callback, x) == 7
+    assert issubclass(seen["type"], tvm_ffi.Tensor)
+    assert seen["shape"] == (2, 3) and seen["dtype"] == "float32"
+    np.testing.assert_array_equal(seen["data"], x)
+    # A view of the caller's memory, not a copy.
+    assert seen["ptr"] == x.ctypes.data
+
+
+def test_tensor_view_seen_by_a_callback_writes_through_to_the_caller(lib):
+    x = np.zeros(4, dtype="int32")
+
+    def callback(t):
+        np.from_dlpack(t)[:] = 5
+
+    lib.call_with_view(callback, x)
+    np.testing.assert_array_equal(x, [5, 5, 5, 5])

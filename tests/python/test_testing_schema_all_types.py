@@ -1,4 +1,4 @@
-"""tvm_ffi.testing._SchemaAllTypes (testing.SchemaAllTypes, tests/cpp/testing/testing_schema.cc):
+"""tvm_ffi.testing._SchemaAllTypes (testing.SchemaAllTypes, cpp/src/testing/testing_schema.cc):
 one reflected field per kind of type schema, and methods whose schemas mix them."""
 
 import json

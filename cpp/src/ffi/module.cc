@@ -407,67 +407,54 @@ class BlobReader {
 };
 
 /*!
- * \brief The module a library with an embedded blob stands for. The blob
- *  (after its uint64 byte count) lists modules as (kind, payload) entries:
- *  kind "_lib" is the library itself, "_import_tree" carries the import edges
- *  (CSR row pointers and child indices over the module list; the first module
- *  is the root), any other kind is loaded from its bytes by the global
- *  "ffi.Module.load_from_bytes.<kind>". Without an import tree the library
- *  imports every other module.
+ * \brief The module a library with an embedded blob stands for. After its
+ *  uint64 byte count the blob holds the import tree as two uint64 vectors in
+ *  CSR form (row pointers, then child indices: module i imports
+ *  child[indptr[i] .. indptr[i+1])), then, for each of the len(indptr) - 1
+ *  modules in index order, its type key and, unless the key is "_lib" (the
+ *  library itself), a payload that the global
+ *  "ffi.Module.load_from_bytes.<key>" turns into the module. Module 0 is the
+ *  root that loading the library returns.
  */
 Module ProcessLibraryBlob(const char* blob, const Module& lib, const std::string& path) {
   BlobReader header(blob, 8, path);
   uint64_t nbytes = header.U64();
   BlobReader in(blob + 8, nbytes, path);
-  uint64_t count = in.U64();
-  std::vector<Module> modules;
-  std::vector<uint64_t> row_ptr, child_indices;
-  bool has_lib = false;
-  for (uint64_t i = 0; i < count; ++i) {
-    std::string kind = in.Str("a module kind");
-    if (kind == "_lib") {
-      if (has_lib) {
-        TVM_FFI_THROW(RuntimeError) << "Malformed " << symbol::tvm_ffi_library_bin << " in " << path
-                                    << ": more than one _lib entry";
-      }
-      has_lib = true;
-      modules.push_back(lib);
-    } else if (kind == "_import_tree") {
-      row_ptr = in.U64Vector("the import tree");
-      child_indices = in.U64Vector("the import tree");
-    } else {
-      std::string payload = in.Str("a module payload");
-      std::string loader_name = "ffi.Module.load_from_bytes." + kind;
-      Optional<Function> loader = Function::GetGlobal(loader_name);
-      if (!loader.has_value()) {
-        TVM_FFI_THROW(RuntimeError)
-            << "Library " << path << " embeds a module of kind `" << kind << "`, but its loader ("
-            << loader_name << ") is not registered in the global registry.";
-      }
-      modules.push_back(loader.value()(Bytes(payload.data(), payload.size())).cast<Module>());
-    }
-  }
+  std::vector<uint64_t> row_ptr = in.U64Vector("the import tree");
+  std::vector<uint64_t> child_indices = in.U64Vector("the import tree");
   if (row_ptr.empty()) {
-    for (const Module& m : modules) {
-      if (!m.same_as(lib)) lib->ImportModule(m);
-    }
-    return lib;
-  }
-  if (row_ptr.size() != modules.size() + 1) {
     TVM_FFI_THROW(RuntimeError) << "Malformed " << symbol::tvm_ffi_library_bin << " in " << path
-                                << ": the import tree has " << row_ptr.size() - 1 << " rows for "
-                                << modules.size() << " modules";
+                                << ": the import tree has no row pointers";
   }
-  for (size_t i = 0; i < modules.size(); ++i) {
+  uint64_t count = row_ptr.size() - 1;
+  std::vector<Module> modules;
+  modules.reserve(count);
+  for (uint64_t i = 0; i < count; ++i) {
+    std::string key = in.Str("a module type key");
+    if (key == "_lib") {
+      modules.push_back(lib);
+      continue;
+    }
+    std::string payload = in.Str("a module payload");
+    std::string loader_name = "ffi.Module.load_from_bytes." + key;
+    Optional<Function> loader = Function::GetGlobal(loader_name);
+    if (!loader.has_value()) {
+      TVM_FFI_THROW(RuntimeError) << "Library " << path << " embeds a module of kind `" << key
+                                  << "`, but its loader (" << loader_name
+                                  << ") is not registered in the global registry.";
+    }
+    modules.push_back(loader.value()(Bytes(payload.data(), payload.size())).cast<Module>());
+  }
+  for (uint64_t i = 0; i < count; ++i) {
     if (row_ptr[i] > row_ptr[i + 1] || row_ptr[i + 1] > child_indices.size()) {
       TVM_FFI_THROW(RuntimeError) << "Malformed " << symbol::tvm_ffi_library_bin << " in " << path
                                   << ": bad import tree row " << i;
     }
     for (uint64_t j = row_ptr[i]; j < row_ptr[i + 1]; ++j) {
-      if (child_indices[j] >= modules.size()) {
+      if (child_indices[j] >= count) {
         TVM_FFI_THROW(RuntimeError)
             << "Malformed " << symbol::tvm_ffi_library_bin << " in " << path
-            << ": import of module " << child_indices[j] << " of " << modules.size();
+            << ": import of module " << child_indices[j] << " of " << count;
       }
       modules[i]->ImportModule(modules[child_indices[j]]);
     }

@@ -519,9 +519,8 @@ cdef object any_view_to_py(const TVMFFIAny* value):
         (<TVMFFIObject**>value.v_ptr)[0] = NULL
         return owned_object_to_py(obj)
     if tindex == kTVMFFIDLTensorPtr:
-        # The DLTensor is borrowed for the call only; a Python object could outlive it.
-        raise TypeError("a borrowed DLTensor* (TensorView) cannot be converted to a Python "
-                        "value; pass an ffi::Tensor to Python callbacks instead")
+        # Lent for the call only: a Tensor that does not own the data.
+        return borrowed_dltensor_to_py(<DLTensor*>value.v_ptr)
     raise TypeError("cannot convert an FFI value of type index %d to Python" % tindex)
 
 

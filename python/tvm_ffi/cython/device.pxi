@@ -56,8 +56,17 @@ cdef int check_device_index(object index) except? -1:
 
 
 cdef class Device:
-    """A device: DLPack device type plus index, e.g. ``Device("cuda", 0)``, ``Device("cuda:1")``."""
+    """A device: DLPack device type plus index, e.g. ``Device("cuda", 0)``, ``Device("cuda:1")``.
+
+    ``type``, ``str`` and ``repr`` name the device type through ``__device_type_name__``, which a
+    subclass may override (TVM names its RPC devices ``remote[i]:cuda`` that way). The class
+    attributes ``_DEVICE_TYPE_TO_NAME`` (DLDeviceType -> name) and ``_DEVICE_NAME_TO_TYPE`` (name
+    -> DLDeviceType) are the tables both directions use.
+    """
     cdef DLDevice cdevice
+
+    _DEVICE_TYPE_TO_NAME = {DLDeviceType(code): name for code, name in _DEVICE_TYPE_TO_NAME.items()}
+    _DEVICE_NAME_TO_TYPE = {name: DLDeviceType(code) for name, code in _DEVICE_NAME_TO_TYPE.items()}
 
     def __init__(self, device_type, index=None):
         cdef int code
@@ -99,12 +108,12 @@ cdef class Device:
 
     @property
     def type(self):
-        """Printable name of the device type, e.g. "cuda" (KeyError for unknown codes)."""
-        return _DEVICE_TYPE_TO_NAME[<int>self.cdevice.device_type]
+        """Printable name of the device type, e.g. "cuda": ``__device_type_name__()``."""
+        return self.__device_type_name__()
 
     def __device_type_name__(self):
-        """Same as ``type``."""
-        return self.type
+        """The name of the device type (KeyError for codes without one); subclasses may override."""
+        return _DEVICE_TYPE_TO_NAME[<int>self.cdevice.device_type]
 
     @property
     def index(self):

@@ -138,6 +138,20 @@ def _new_object(cls):
     return cls.__new__(cls)
 
 
+def _another_wrapper(CObject obj):
+    """A new wrapper of obj's object, of obj's class, holding its own reference.
+
+    Lets a holder keep the object alive without keeping obj itself (and what obj's
+    ``__dict__`` holds): Module.get_function gives each Function such a wrapper of its module,
+    so the module's cache of Functions forms no reference cycle.
+    """
+    cdef CObject out = <CObject>type(obj).__new__(type(obj))
+    if obj.chandle != NULL:
+        TVMFFIObjectIncRef(obj.chandle)
+        out.chandle = obj.chandle
+    return out
+
+
 def object_repr(obj):
     """The ffi.ReprPrint text of an Object; never raises (falls back to the address)."""
     cdef uintptr_t handle = <uintptr_t>(<CObject>obj).chandle

@@ -52,6 +52,36 @@ cdef extern from "tvm/ffi/c_api.h" nogil:
     int TVMFFITensorCreateUnsafeView(TVMFFIObjectHandle source, const DLTensor* prototype,
                                      TVMFFIObjectHandle* out)
 
+cdef void free_borrowed_view_holder(DLManagedTensorVersioned* self) noexcept nogil:
+    free(self)
+
+
+cdef object borrowed_dltensor_to_py(DLTensor* src):
+    """A Tensor describing a DLTensor* that C++ lends for one call (a TensorView argument of a
+    Python callback). It does not own the data: the data stays valid only while the lender
+    keeps it, as with the reference implementation."""
+    cdef DLManagedTensorVersioned* holder
+    cdef TVMFFIObjectHandle out = NULL
+    cdef int rc
+    if src == NULL:
+        return None
+    holder = <DLManagedTensorVersioned*>malloc(sizeof(DLManagedTensorVersioned))
+    if holder == NULL:
+        raise MemoryError()
+    holder.version.major = DLPACK_MAJOR_VERSION
+    holder.version.minor = DLPACK_MINOR_VERSION
+    holder.manager_ctx = NULL
+    holder.deleter = free_borrowed_view_holder
+    holder.flags = 0
+    holder.dl_tensor = src[0]
+    rc = TVMFFITensorFromDLPackVersioned(holder, 0, 0, &out)
+    if rc != 0:
+        # A failed import takes nothing over.
+        free(holder)
+        check_call(rc)
+    return owned_object_to_py(out)
+
+
 cdef extern from "tvm_ffi_numpy.h":
     enum:
         kTVMFFIPyNumpyGeneral

@@ -1,13 +1,16 @@
 /*
- * A library that embeds other modules (__tvm_ffi__library_bin), for the
- * loader tests. The blob is written by a static initializer, i.e. while the
- * library is being opened, from the environment variable
- * TVM_FFI_TEST_BLOB_VARIANT (load a fresh copy of the file per variant):
- *   tree      [_lib, blob("child"), _import_tree]: the library imports child
- *   flat      [_lib, blob("a"), blob("b")]: no tree, the library imports both
- *   root      [blob("outer"), _lib, _import_tree]: outer is the root and imports the library
- *   truncated a count larger than the data
+ * A library that embeds other modules (__tvm_ffi__library_bin) in the layout
+ * export_library writes (abi.md §4: byte count, import tree as CSR row pointers
+ * and child indices, then each module's type key and, unless it is "_lib", its
+ * payload), for the loader tests. The blob is written by a static
+ * initializer, i.e. while the library is being opened, from the environment
+ * variable TVM_FFI_TEST_BLOB_VARIANT (load a fresh copy of the file per variant):
+ *   tree      [_lib, test_blob("child")], the library imports child
+ *   two       [_lib, test_blob("a"), test_blob("b")], the library imports both
+ *   root      [test_blob("outer"), _lib]: outer is the root and imports the library
+ *   truncated a type key length far past the end of the data
  *   unknown   [_lib, nokind("x")]: a kind without a loader
+ *   badtree   [_lib, test_blob("c")] whose tree names module 5
  * Modules of kind "test_blob" are made by the test's loader
  * ffi.Module.load_from_bytes.test_blob.
  */
@@ -39,33 +42,39 @@ void PutVec(std::string* out, const std::vector<uint64_t>& v) {
 std::string MakeBlob(const std::string& variant) {
   std::string body;
   if (variant == "tree") {
-    PutU64(&body, 3);
+    PutVec(&body, {0, 1, 1});
+    PutVec(&body, {1});
     PutStr(&body, "_lib");
     PutStr(&body, "test_blob");
     PutStr(&body, "child");
-    PutStr(&body, "_import_tree");
-    PutVec(&body, {0, 1, 1});
-    PutVec(&body, {1});
-  } else if (variant == "flat") {
-    PutU64(&body, 3);
+  } else if (variant == "two") {
+    PutVec(&body, {0, 2, 2, 2});
+    PutVec(&body, {1, 2});
     PutStr(&body, "_lib");
     PutStr(&body, "test_blob");
     PutStr(&body, "a");
     PutStr(&body, "test_blob");
     PutStr(&body, "b");
   } else if (variant == "root") {
-    PutU64(&body, 3);
+    PutVec(&body, {0, 1, 1});
+    PutVec(&body, {1});
     PutStr(&body, "test_blob");
     PutStr(&body, "outer");
     PutStr(&body, "_lib");
-    PutStr(&body, "_import_tree");
+  } else if (variant == "truncated") {
     PutVec(&body, {0, 1, 1});
     PutVec(&body, {1});
-  } else if (variant == "truncated") {
-    PutU64(&body, 2);
-    PutU64(&body, 1000);  // a string length far past the end
+    PutStr(&body, "_lib");
+    PutU64(&body, 1000);  // a type key length far past the end
+  } else if (variant == "badtree") {
+    PutVec(&body, {0, 1, 1});
+    PutVec(&body, {5});
+    PutStr(&body, "_lib");
+    PutStr(&body, "test_blob");
+    PutStr(&body, "c");
   } else {
-    PutU64(&body, 2);
+    PutVec(&body, {0, 1, 1});
+    PutVec(&body, {1});
     PutStr(&body, "_lib");
     PutStr(&body, "nokind");
     PutStr(&body, "x");

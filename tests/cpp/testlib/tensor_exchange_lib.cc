@@ -75,6 +75,9 @@ void SetAllocError(void* ctx, const char* kind, const char* message) {
 
 // A new tensor shaped like x, allocated by the installed environment allocator
 // (the caller's framework), filled with x's float32 values plus one.
+/*! \brief Calls f with x as it arrived: a borrowed DLTensor* (TensorView) argument. */
+ffi::Any CallWithView(ffi::Function f, ffi::TensorView x) { return f(x); }
+
 ffi::Tensor AllocAddOne(ffi::TensorView x) {
   DLPackManagedTensorAllocator alloc = TVMFFIEnvGetDLPackManagedTensorAllocator();
   if (alloc == nullptr) {
@@ -216,6 +219,7 @@ TVM_FFI_DLL_EXPORT_TYPED_FUNC(env_stream, tensor_exchange_lib::EnvStream);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(fail_with, tensor_exchange_lib::FailWith);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(has_env_allocator, tensor_exchange_lib::HasEnvAllocator);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(alloc_add_one, tensor_exchange_lib::AllocAddOne);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(call_with_view, tensor_exchange_lib::CallWithView);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(tensor_and_int, tensor_exchange_lib::TensorAndInt);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(env_stream_with, tensor_exchange_lib::EnvStreamWith);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(has_env_allocator_with, tensor_exchange_lib::HasEnvAllocatorWith);

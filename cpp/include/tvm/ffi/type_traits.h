@@ -626,9 +626,13 @@ struct FallbackOnlyTraitsBase : TypeTraitsBase {
   }
 };
 
-/*! \brief Rules of ObjectPtr<T> (null <-> None) and Arc<T> (None rejected). */
+/*!
+ * \brief Rules of ObjectPtr<T> (null <-> None) and Arc<T> (None rejected). Only pointers to
+ *  objects are stored in Any (storage_enabled); a pointer to another type has no Any form.
+ */
 template <typename Ptr, typename T, bool kNullable>
 struct ObjectPtrTypeTraitsBase : TypeTraitsBase {
+  static constexpr bool storage_enabled = std::is_base_of_v<Object, T>;
   static void CopyToAnyView(const Ptr& src, TVMFFIAny* r) {
     if (src == nullptr) {
       detail::SetNone(r);

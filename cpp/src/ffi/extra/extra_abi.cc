@@ -3,15 +3,16 @@
  * that libraries built against the other tvm-ffi implementation's headers (the apache-tvm-ffi
  * wheel) link to in libtvm_ffi: tvm::ffi::json::Parse / Stringify, tvm::ffi::ToJSONGraph /
  * FromJSONGraph, tvm::ffi::DeepCopy, tvm::ffi::ReprPrint, tvm::ffi::RecursiveEq/Lt/Le/Gt/Ge and
- * tvm::ffi::RecursiveHash. Our own headers reach the same engines through the global functions
- * ("ffi.json.Parse", "ffi.DeepCopy", ...), so each stand-in here calls that global through the C
- * ABI.
+ * tvm::ffi::RecursiveHash, and tvm::ffi::VisitErrorContext::FindAccessPaths. Our own headers reach
+ * the same engines through the global functions ("ffi.json.Parse", "ffi.DeepCopy", ...), so each
+ * stand-in here calls that global through the C ABI.
  *
  * Those names carry no inline namespace, unlike every class of our headers, so this file declares
  * stand-ins directly in tvm::ffi and must not include our C++ headers (as structural_abi.cc). Any
  * and String are one owned 16-byte TVMFFIAny cell in both implementations, Optional<int> one cell
  * holding None or an Int; results of those types are returned through a hidden pointer, so the
- * stand-ins are non-trivial classes of the same size. Errors are thrown as the reference's Error
+ * stand-ins are non-trivial classes of the same size; an ObjectRef (Array<AccessPath>) is one owned
+ * object handle, returned the same way. Errors are thrown as the reference's Error
  * (peer_error.h), so that the callers' handlers see their kind.
  * cmake/libtvm_ffi.map exports the mangled names.
  */
@@ -46,9 +47,35 @@ class CellResult {
   TVMFFIAny cell_;
 };
 static_assert(sizeof(CellResult) == sizeof(TVMFFIAny), "a value cell is 16 bytes");
+
+/*! \brief An owned object handle returned like an ObjectRef (through a hidden pointer). */
+class HandleResult {
+ public:
+  explicit HandleResult(TVMFFIObjectHandle handle) : handle_(handle) {}
+  HandleResult(HandleResult&& other) : handle_(other.handle_) { other.handle_ = nullptr; }
+  HandleResult(const HandleResult&) = delete;
+  ~HandleResult() {
+    if (handle_ != nullptr) TVMFFIObjectDecRef(handle_);
+  }
+
+ private:
+  TVMFFIObjectHandle handle_;
+};
+static_assert(sizeof(HandleResult) == sizeof(void*), "an ObjectRef is one handle");
 }  // namespace extra_abi_shadow
 
 using extra_abi_shadow::CellResult;
+using extra_abi_shadow::HandleResult;
+
+class ObjectRef;
+
+/*! \brief Stand-in of the reference's VisitErrorContext (an ObjectRef): its one static member. */
+class VisitErrorContext {
+ public:
+  TVM_FFI_DLL static HandleResult FindAccessPaths(const ObjectRef& root,
+                                                  const VisitErrorContext& ctx,
+                                                  bool allow_prefix_match);
+};
 
 namespace {
 
@@ -157,6 +184,31 @@ CellResult ToJSONGraph(const Any& value, const Any& metadata) {
 CellResult FromJSONGraph(const Any& value) {
   static TVMFFIObjectHandle f = LookupGlobal("ffi.FromJSONGraph");
   return CellResult(Call1(f, &value));
+}
+
+namespace {
+/*! \brief An ObjectRef argument (one handle, possibly null) as a borrowed value cell. */
+TVMFFIAny ObjectRefCell(const void* ref) {
+  TVMFFIAny cell = NoneCell();
+  TVMFFIObjectHandle handle = *static_cast<const TVMFFIObjectHandle*>(ref);
+  if (handle != nullptr) {
+    cell.type_index = static_cast<TVMFFIObject*>(handle)->type_index;
+    cell.v_obj = static_cast<TVMFFIObject*>(handle);
+  }
+  return cell;
+}
+}  // namespace
+
+HandleResult VisitErrorContext::FindAccessPaths(const ObjectRef& root, const VisitErrorContext& ctx,
+                                                bool allow_prefix_match) {
+  static TVMFFIObjectHandle f = LookupGlobal("ffi.VisitErrorContext.FindAccessPaths");
+  TVMFFIAny args[3] = {ObjectRefCell(&root), ObjectRefCell(&ctx), NoneCell()};
+  args[2].type_index = kTVMFFIBool;
+  args[2].v_int64 = allow_prefix_match ? 1 : 0;
+  TVMFFIAny result = Call(f, args, 3);
+  // The global returns an Array (never None); anything else would not be an ObjectRef.
+  if (result.type_index < kTVMFFIStaticObjectBegin) return HandleResult(nullptr);
+  return HandleResult(result.v_obj);
 }
 
 namespace json {

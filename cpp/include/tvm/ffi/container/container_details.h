@@ -113,9 +113,13 @@ class ReverseIterAdapter {
   TIter iter_;
 };
 
-/*! \brief Whether T can be a container element: Any, or a type with Any storage. */
+/*!
+ * \brief Whether values of T are stored in an Any as themselves (TypeTraits<T>::storage_enabled),
+ *  or T is Any. False for types converted on every crossing (std::string, const char*,
+ *  DLTensor*) and for pointers to non-objects.
+ */
 template <typename T>
-inline constexpr bool storage_enabled_v = std::is_same_v<T, Any> || kCanStoreInAny<T>;
+inline constexpr bool storage_enabled_v = std::is_same_v<T, Any> || TypeTraits<T>::storage_enabled;
 
 /*! \brief storage_enabled_v of every type. */
 template <typename... T>

@@ -411,6 +411,16 @@ class MapBaseObj : public Object {
 
   /*! \brief Remove every entry, keeping the layout and storage. */
   void Clear() {
+    detail::ContainerReleaseScope release;
+    DetachEntriesInto(&release);
+  }
+
+  /*!
+   * \brief Empty the table (keeping layout and storage), then hand every
+   *  detached key and value to release. Detached first, so a destructor that
+   *  reads this map sees it empty.
+   */
+  void DetachEntriesInto(detail::ContainerReleaseScope* release) {
     std::vector<detail::MapKV> old;
     old.reserve(size_);
     for (uint64_t i = BeginIndex(); i != EndIndex(); i = NextIndex(i)) old.push_back(KVAt(i));
@@ -421,11 +431,9 @@ class MapBaseObj : public Object {
       Extra()->iter_list_head = Extra()->iter_list_tail = detail::kMapNoIndex;
     }
     size_ = 0;
-    // Detached first, so a destructor that reads this map sees it empty.
-    detail::ContainerReleaseScope release;
     for (const detail::MapKV& kv : old) {
-      release.Release(kv.key);
-      release.Release(kv.value);
+      release->Release(kv.key);
+      release->Release(kv.value);
     }
   }
 
@@ -971,7 +979,9 @@ inline decltype(auto) WithKeyCell(const Q& key, F&& f) {
 
 /*!
  * \brief Bidirectional iterator over a Map or Dict in insertion order.
- *  Dereferencing yields a std::pair<K, V> by value; --end() is the last
+ *  Dereferencing yields a const std::pair<K, V> by value (const, so that
+ *  `for (auto& [key, value] : map)` and `for (auto& kv : map)` bind to it as
+ *  they do with the reference headers); --end() is the last
  *  entry. Mutating a Dict invalidates its iterators (a read through a stale
  *  one fails with IndexError rather than touching freed memory, as long as
  *  the index still lies inside the storage).
@@ -981,14 +991,14 @@ class MapIterator {
  public:
   using iterator_category = std::bidirectional_iterator_tag;
   using value_type = std::pair<K, V>;
-  using reference = value_type;
+  using reference = const value_type;
   using difference_type = std::ptrdiff_t;
   using pointer = void;
 
   MapIterator() = default;
   MapIterator(const MapCore* core, uint64_t index) : core_(core), index_(index) {}
 
-  value_type operator*() const {
+  reference operator*() const {
     if (core_ == nullptr || !core_->IsLiveIndex(index_)) {
       TVM_FFI_THROW(IndexError) << "dereferenced an end or invalidated map iterator";
     }
@@ -1177,6 +1187,26 @@ inline void MapInsertRange(MapCore* core, Iter first, Iter last) {
     Any key(K(first->first)), value(V(first->second));
     core->Insert(&key, &value, true);
   }
+}
+
+
+// The drain of container/release_scope.h, here because it needs the Map layout.
+inline void ContainerReleaseScope::TakeMapEntries(TVMFFIObject* obj) {
+  static_cast<MapBaseObj*>(reinterpret_cast<Object*>(obj))->DetachEntriesInto(this);
+}
+
+inline ContainerReleaseScope::~ContainerReleaseScope() {
+  while (size_ != 0) {
+    TVMFFIObject* obj = pending_[--size_];
+    if (obj->type_index == kTVMFFIArray || obj->type_index == kTVMFFIList) {
+      TakeSeqElements(obj);
+    } else {
+      TakeMapEntries(obj);
+    }
+    // Empty now: its deleter has nothing left to release.
+    ObjectUnsafe::DecRef(obj);
+  }
+  std::free(static_cast<void*>(pending_));
 }
 
 }  // namespace detail

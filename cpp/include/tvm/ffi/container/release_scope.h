@@ -3,12 +3,19 @@
  *
  * Releasing a container's last reference destroys its elements, and an element
  * that is itself a container destroys its own: a chain nested 200k deep would
- * recurse 200k frames and overflow the stack. The outermost container
- * destruction on a thread therefore becomes a drain: a container destroyed
- * beneath it hands the elements whose last reference it holds to a
- * thread-local list instead of releasing them in place, and the outermost one
- * releases that list until it is empty. Each container frame is then at most a
- * few levels deep, whatever the nesting.
+ * recurse 200k frames and overflow the stack. A ContainerReleaseScope therefore
+ * never releases the last reference of a nested Array, List, Map or Dict in
+ * place: it keeps such a container on a list of its own, and when the scope
+ * ends it takes each listed container's elements out (adding the containers
+ * among them to the list), then frees the emptied container, which has nothing
+ * left to release. The chain is walked by one loop on the outermost frame.
+ *
+ * The state lives in the scope object on the stack: inline header code keeps
+ * no thread-local or static state (JIT loaders such as ORC cannot give it one,
+ * and the other implementation's runtime knows nothing of it). Taking the
+ * elements out relies only on the container layouts both implementations share
+ * (c_api.h's TVMFFISeqCell; the Map layout of map_base.h), so containers made by
+ * code built against either set of headers are drained alike.
  */
 #ifndef TVM_FFI_CONTAINER_RELEASE_SCOPE_H_
 #define TVM_FFI_CONTAINER_RELEASE_SCOPE_H_
@@ -23,45 +30,14 @@ TVM_FFI_NAMESPACE_BEGIN
 namespace detail {
 
 /*!
- * \brief Per-thread state of the container drain. Trivially destructible, so
- *  that containers released by other thread-local destructors at thread exit
- *  still find it valid; the list's buffer is freed whenever a drain ends.
- */
-struct ContainerReleaseState {
-  bool draining;
-  TVMFFIObject** pending;
-  size_t size;
-  size_t capacity;
-
-  /*! \brief Append obj; false when out of memory. */
-  bool Push(TVMFFIObject* obj) {
-    if (size == capacity) {
-      size_t cap = capacity == 0 ? 64 : capacity * 2;
-      void* grown = std::realloc(static_cast<void*>(pending), cap * sizeof(TVMFFIObject*));
-      if (grown == nullptr) return false;
-      pending = static_cast<TVMFFIObject**>(grown);
-      capacity = cap;
-    }
-    pending[size++] = obj;
-    return true;
-  }
-};
-
-inline ContainerReleaseState& ThreadContainerReleaseState() {
-  static thread_local ContainerReleaseState state{false, nullptr, 0, 0};
-  return state;
-}
-
-/*!
- * \brief Releases the elements of one container being destroyed (or cleared):
- *  in place when it is the outermost on the thread, else deferring those it
- *  holds the last reference of to the outermost one.
+ * \brief Releases the elements of one container being destroyed (or cleared).
+ *  Nested containers whose last reference it holds are emptied iteratively
+ *  when the scope ends (the destructor is defined in map_base.h, which knows
+ *  the Map layout; seq_base.h includes it).
  */
 class ContainerReleaseScope {
  public:
-  ContainerReleaseScope() : state_(ThreadContainerReleaseState()), outer_(!state_.draining) {
-    state_.draining = true;
-  }
+  ContainerReleaseScope() = default;
   ContainerReleaseScope(const ContainerReleaseScope&) = delete;
   ContainerReleaseScope& operator=(const ContainerReleaseScope&) = delete;
 
@@ -69,29 +45,51 @@ class ContainerReleaseScope {
   void Release(const TVMFFIAny& cell) {
     if (cell.type_index < kTVMFFIStaticObjectBegin) return;
     TVMFFIObject* obj = cell.v_obj;
-    if (!outer_ && (__atomic_load_n(&obj->combined_ref_count, __ATOMIC_RELAXED) &
-                    kCombinedRefCountMaskUInt32) == 1) {
+    if (IsContainerIndex(cell.type_index) &&
+        (__atomic_load_n(&obj->combined_ref_count, __ATOMIC_RELAXED) &
+         kCombinedRefCountMaskUInt32) == 1) {
       // Out of memory for the list: release in place (a deeper stack, no leak).
-      if (state_.Push(obj)) return;
+      if (Push(obj)) return;
     }
     ObjectUnsafe::DecRef(obj);
   }
 
-  ~ContainerReleaseScope() {
-    if (!outer_) return;
-    while (state_.size != 0) {
-      TVMFFIObject* obj = state_.pending[--state_.size];
-      ObjectUnsafe::DecRef(obj);
-    }
-    std::free(static_cast<void*>(state_.pending));
-    state_.pending = nullptr;
-    state_.capacity = 0;
-    state_.draining = false;
-  }
+  inline ~ContainerReleaseScope();
 
  private:
-  ContainerReleaseState& state_;
-  bool outer_;
+  static bool IsContainerIndex(int32_t type_index) {
+    return type_index == kTVMFFIArray || type_index == kTVMFFIList || type_index == kTVMFFIMap ||
+           type_index == kTVMFFIDict;
+  }
+
+  /*! \brief Append obj; false when out of memory. */
+  bool Push(TVMFFIObject* obj) {
+    if (size_ == capacity_) {
+      size_t cap = capacity_ == 0 ? 16 : capacity_ * 2;
+      void* grown = std::realloc(static_cast<void*>(pending_), cap * sizeof(TVMFFIObject*));
+      if (grown == nullptr) return false;
+      pending_ = static_cast<TVMFFIObject**>(grown);
+      capacity_ = cap;
+    }
+    pending_[size_++] = obj;
+    return true;
+  }
+
+  /*! \brief Move the elements of an Array or List whose last reference we hold into this scope. */
+  void TakeSeqElements(TVMFFIObject* obj) {
+    TVMFFISeqCell* cell = reinterpret_cast<TVMFFISeqCell*>(obj + 1);
+    TVMFFIAny* slots = static_cast<TVMFFIAny*>(cell->data);
+    int64_t n = cell->size;
+    cell->size = 0;
+    for (int64_t i = 0; i < n; ++i) Release(slots[i]);
+  }
+
+  /*! \brief Move the entries of a Map or Dict whose last reference we hold into this scope. */
+  inline void TakeMapEntries(TVMFFIObject* obj);
+
+  TVMFFIObject** pending_ = nullptr;
+  size_t size_ = 0;
+  size_t capacity_ = 0;
 };
 
 }  // namespace detail

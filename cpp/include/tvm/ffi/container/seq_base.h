@@ -581,4 +581,8 @@ constexpr bool kSeqElementUpcast = !std::is_same_v<T, U> && type_subsumes_v<T, U
 }  // namespace detail
 
 TVM_FFI_NAMESPACE_END
+
+// Defines the container drain that ~SeqBaseObj's ContainerReleaseScope runs.
+#include <tvm/ffi/container/map_base.h>
+
 #endif  // TVM_FFI_CONTAINER_SEQ_BASE_H_

@@ -114,12 +114,13 @@ class VisitErrorContext : public ObjectRef {
    *  root through reflected fields, Array/List items and Map/Dict values.
    *  With allow_prefix_match a partially matched node whose subtree gives no
    *  full match contributes its own path. Runs in the runtime (global
-   *  "ffi.VisitErrorContext.FindAccessPaths").
+   *  "ffi.VisitErrorContext.FindAccessPaths"), looked up on each call: this is
+   *  an error path, and inline header code keeps no static state.
    */
   static Array<reflection::AccessPath> FindAccessPaths(const ObjectRef& root,
                                                        const VisitErrorContext& ctx,
                                                        bool allow_prefix_match = false) {
-    static Function find = Function::GetGlobalRequired("ffi.VisitErrorContext.FindAccessPaths");
+    Function find = Function::GetGlobalRequired("ffi.VisitErrorContext.FindAccessPaths");
     return find(root, ctx, allow_prefix_match).cast<Array<reflection::AccessPath>>();
   }
 
@@ -127,6 +128,18 @@ class VisitErrorContext : public ObjectRef {
 };
 
 namespace detail {
+/*! \brief What TVM_FFI_VISIT_END does with an error leaving node: VisitErrorContext::AppendToError. */
+inline void UpdateVisitErrorContext(const Error& err, const ObjectRef& node) {
+  VisitErrorContext::AppendToError(err, node);
+}
+
+/*! \brief A fresh visit context whose trail starts with node. */
+inline VisitErrorContext MakeVisitErrorContext(const ObjectRef& node) {
+  VisitErrorContext ctx = VisitErrorContext::Create();
+  ctx->reverse_visit_pattern.push_back(node);
+  return ctx;
+}
+
 /*!
  * \brief Collects the message of TVM_FFI_VISIT_THROW and throws an Error whose
  *  visit context starts with node.
@@ -172,22 +185,22 @@ TVM_FFI_NAMESPACE_END
  *   TVM_FFI_VISIT_END(node);
  */
 #define TVM_FFI_VISIT_BEGIN() try {
-#define TVM_FFI_VISIT_END(node)                                               \
-  }                                                                           \
-  catch (const ::tvm::ffi::Error& _tvm_ffi_visit_err) {                       \
-    ::tvm::ffi::VisitErrorContext::AppendToError(_tvm_ffi_visit_err, (node)); \
-    throw;                                                                    \
+#define TVM_FFI_VISIT_END(node)                                                 \
+  }                                                                             \
+  catch (const ::tvm::ffi::Error& _tvm_ffi_visit_err) {                         \
+    ::tvm::ffi::detail::UpdateVisitErrorContext(_tvm_ffi_visit_err, (node));    \
+    throw;                                                                      \
   }
 
 /*!
  * \brief As TVM_FFI_VISIT_END, in a function returning an Expected: the error
  *  is returned instead of rethrown.
  */
-#define TVM_FFI_VISIT_END_RETURN_EXPECTED(node)                               \
-  }                                                                           \
-  catch (const ::tvm::ffi::Error& _tvm_ffi_visit_err) {                       \
-    ::tvm::ffi::VisitErrorContext::AppendToError(_tvm_ffi_visit_err, (node)); \
-    return _tvm_ffi_visit_err;                                                \
+#define TVM_FFI_VISIT_END_RETURN_EXPECTED(node)                                 \
+  }                                                                             \
+  catch (const ::tvm::ffi::Error& _tvm_ffi_visit_err) {                         \
+    ::tvm::ffi::detail::UpdateVisitErrorContext(_tvm_ffi_visit_err, (node));    \
+    return _tvm_ffi_visit_err;                                                  \
   }
 
 /*! \brief Throw a new Error of Kind whose visit context starts with node: `<< msg`. */

@@ -1,52 +1,32 @@
-"""Test support (import explicitly: ``import tvm_ffi.testing``).
+"""Test fixtures of tvm_ffi.testing: the Python classes of the test types of libtvm_ffi_testing,
+``create_object``, and pytest markers for tests that need a newer Python.
 
-Importing loads ``libtvm_ffi_testing.so``, the library of "testing.*" global
-functions and test object types that the test suites call. It is built with
-the C++ tests (CMake target ``tvm_ffi_testlibs``) and is never installed, so
-it is looked up in the directory named by the environment variable
-``TVM_FFI_TEST_LIB_DIR``. Every "testing.*" global is then reachable as a
-function of this module: ``tvm_ffi.testing.echo(1)`` calls ``testing.echo``.
+Imported by ``tvm_ffi.testing`` after it has checked that the library is loaded (the classes
+bind type keys the library registers).
 """
 
-import ctypes
-import os
+import sys
 
-from . import registry
+from .. import registry
 
-ENV_VAR = "TVM_FFI_TEST_LIB_DIR"
-LIBRARY_NAME = "libtvm_ffi_testing.so"
-
-_library = None
-
-
-def load_testing_library():
-    """Load libtvm_ffi_testing.so from $TVM_FFI_TEST_LIB_DIR once; returns the ctypes handle.
-
-    Raises RuntimeError naming the variable when it is unset or the library is not there.
-    """
-    global _library
-    if _library is not None:
-        return _library
-    directory = os.environ.get(ENV_VAR)
-    if not directory:
-        raise RuntimeError(
-            "tvm_ffi.testing: environment variable %s is not set; it must name the directory "
-            "holding %s (build it with the CMake target tvm_ffi_testlibs, e.g. "
-            "build/tests/tests/testlib)" % (ENV_VAR, LIBRARY_NAME)
-        )
-    path = os.path.join(directory, LIBRARY_NAME)
-    if not os.path.isfile(path):
-        raise RuntimeError(
-            "tvm_ffi.testing: %s not found in %s=%s (build the CMake target tvm_ffi_testlibs)"
-            % (LIBRARY_NAME, ENV_VAR, directory)
-        )
-    # The library registers its functions and types when loaded; it stays loaded
-    # for the life of the process because the registry keeps its code.
-    _library = ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
-    return _library
+try:
+    import pytest as _pytest
+except ImportError:  # pytest is only needed to use the markers
+    _pytest = None
 
 
-load_testing_library()
+def _requires_python(major, minor):
+    """``pytest.mark.skipif`` marker skipping a test below Python major.minor."""
+    reason = "requires Python %d.%d+" % (major, minor)
+    condition = sys.version_info < (major, minor)
+    if _pytest is None:
+        return None
+    return _pytest.mark.skipif(condition, reason=reason)
+
+
+requires_py310 = _requires_python(3, 10)
+requires_py312 = _requires_python(3, 12)
+requires_py313 = _requires_python(3, 13)
 
 
 def create_object(type_key, **kwargs):
@@ -62,15 +42,8 @@ def create_object(type_key, **kwargs):
     return registry.get_global_func("ffi.MakeObjectFromPackedArgs")(*args)
 
 
-def __getattr__(name):
-    func = registry.get_global_func("testing." + name, allow_missing=True)
-    if func is None:
-        raise AttributeError("module 'tvm_ffi.testing' has no attribute %r" % name)
-    return func
-
-
 # Python classes of the reflected test types (tests/cpp/testing/testing_reflection.cc).
-from .core import Object as _Object  # noqa: E402
+from ..core import Object as _Object  # noqa: E402
 
 
 @registry.register_object("testing.TestObjectBase")
@@ -145,10 +118,10 @@ class _TestCxxNoAutoInit(_Object):
 
 from typing import ClassVar as _ClassVar  # noqa: E402
 
-from .dataclasses import Enum as _Enum  # noqa: E402
-from .dataclasses import IntEnum as _IntEnum  # noqa: E402
-from .dataclasses import StrEnum as _StrEnum  # noqa: E402
-from .dataclasses import c_class as _c_class  # noqa: E402
+from ..dataclasses import Enum as _Enum  # noqa: E402
+from ..dataclasses import IntEnum as _IntEnum  # noqa: E402
+from ..dataclasses import StrEnum as _StrEnum  # noqa: E402
+from ..dataclasses import c_class as _c_class  # noqa: E402
 
 
 # c_class bindings of the dataclass fixtures (testing_reflection.cc, testing_compare.cc).
@@ -265,8 +238,8 @@ from typing import Optional as _Optional  # noqa: E402
 from typing import Sequence as _Sequence  # noqa: E402
 from typing import Union as _Union  # noqa: E402
 
-from .core import Device as _Device  # noqa: E402
-from .core import dtype as _dtype  # noqa: E402
+from ..core import Device as _Device  # noqa: E402
+from ..core import dtype as _dtype  # noqa: E402
 
 
 @_c_class("testing.SchemaAllTypes")

@@ -5,8 +5,8 @@
  * derived field holders, an explicit constructor with __ffi_convert__, a
  * non-copyable type, and the field layouts that exercise the generated
  * __ffi_init__ (required, defaulted, init-off and keyword-only fields).
- * Also the globals testing.make_unregistered_object and
- * testing.object_use_count.
+ * Also the globals testing.make_unregistered_object,
+ * testing.object_use_count and testing.TestIntPairSum.
  */
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/array.h>
@@ -332,7 +332,10 @@ TVM_FFI_STATIC_INIT_BLOCK() {
             // Not counting the reference held by this call's argument.
             return obj.use_count() - 1;
           },
-          "The strong reference count of an object, not counting the call's own argument.");
+          "The strong reference count of an object, not counting the call's own argument.")
+      .def(
+          "testing.TestIntPairSum", [](TestIntPair pair) -> int64_t { return pair->Sum(); },
+          "a + b of a testing.TestIntPair.");
 }
 
 }  // namespace testing

@@ -4,10 +4,10 @@
  * round trips, callbacks, errors with native frames, containers mutated in
  * C++, reflection, signals and GIL release across threads.
  *
- * They live in the test library libtvm_ffi_testing.so (built with the tests,
- * never installed), which registers them when loaded: the Python suite loads
- * it through tvm_ffi.testing, the C++ suite with dlopen. The runtime itself
- * registers no "testing.*" name.
+ * They live in libtvm_ffi_testing.so (CMake option TVM_FFI_BUILD_TESTING_LIBRARY),
+ * installed next to libtvm_ffi and registering them when loaded: "import tvm_ffi"
+ * loads it, the C++ suite uses dlopen. The runtime itself registers no
+ * "testing.*" name.
  */
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/array.h>
