@@ -1,6 +1,9 @@
 // The library of the CMake consumer example: plain C++ functions exported
 // with TVM_FFI_DLL_EXPORT_TYPED_FUNC, callable from Python once run.py loads
-// the built consumer.so with tvm_ffi.load_module.
+// the built consumer.so with tvm_ffi.load_module. Metadata export is on, so
+// the type schemas and the doc strings are exported too.
+#define TVM_FFI_DLL_EXPORT_INCLUDE_METADATA 1
+
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/string.h>

@@ -108,41 +108,31 @@ class _NumpyDtypeToStr(dict):
                     dict.__setitem__(self, np.dtype(getattr(ml, name)), name)
             self._have_ml_dtypes = True
 
-    def __contains__(self, key):
-        self._fill()
-        return dict.__contains__(self, key)
 
-    def __getitem__(self, key):
-        self._fill()
-        return dict.__getitem__(self, key)
+def _reading_filled(method):
+    """method of dict, run after _NumpyDtypeToStr._fill."""
 
-    def get(self, key, default=None):
+    def read(self, *args):
         self._fill()
-        return dict.get(self, key, default)
+        return method(self, *args)
 
-    def __iter__(self):
-        self._fill()
-        return dict.__iter__(self)
+    read.__name__ = method.__name__
+    return read
 
-    def __len__(self):
-        self._fill()
-        return dict.__len__(self)
 
-    def keys(self):
-        self._fill()
-        return dict.keys(self)
-
-    def values(self):
-        self._fill()
-        return dict.values(self)
-
-    def items(self):
-        self._fill()
-        return dict.items(self)
-
-    def __repr__(self):
-        self._fill()
-        return dict.__repr__(self)
+for _name in (
+    "__contains__",
+    "__getitem__",
+    "get",
+    "__iter__",
+    "__len__",
+    "keys",
+    "values",
+    "items",
+    "__repr__",
+):
+    setattr(_NumpyDtypeToStr, _name, _reading_filled(getattr(dict, _name)))
+del _name
 
 
 # Tables that clients (Apache TVM) read from the dtype class.
@@ -150,7 +140,9 @@ dtype._NUMPY_DTYPE_TO_STR = _NumpyDtypeToStr()
 dtype._INTEGER_CODES = frozenset([DataTypeCode.INT, DataTypeCode.UINT])
 # float, bfloat and the float8/6/4 kinds (codes 7 to 17).
 dtype._FLOAT_CODES = frozenset(
-    code for code in DataTypeCode if code in (DataTypeCode.FLOAT, DataTypeCode.BFLOAT) or 7 <= code <= 17
+    code
+    for code in DataTypeCode
+    if code in (DataTypeCode.FLOAT, DataTypeCode.BFLOAT) or 7 <= code <= 17
 )
 
 __all__ = ["dtype", "DataType", "DataTypeCode"] + list(LITERALS)

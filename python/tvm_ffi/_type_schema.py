@@ -936,8 +936,13 @@ def _object_converter(schema):
         fconvert = core._lookup_type_attr(index, "__ffi_convert__")
         if fconvert is None:
             raise _mismatch(label, value)
+        arg = core._to_py_class_value(cany)
+        if isinstance(arg, str):
+            # As an exact str a short string reaches the converter as ffi.SmallStr, the
+            # type its error then names (a String instance would arrive as a raw C string).
+            arg = str.__str__(arg)
         try:
-            result = fconvert(core._to_py_class_value(cany))
+            result = fconvert(arg)
         except Exception as err:
             raise _Mismatch(
                 "expected %s, got %s\n  __ffi_convert__ failed:\n%s"
@@ -964,7 +969,6 @@ def _enum_converter(schema, kind):
     """An enum target also takes a payload (int for IntEnum, str for StrEnum) naming one of
     its singletons, through the type's enum state (``__ffi_enum__``)."""
     index = schema.origin_type_index
-    label = schema.origin
     objects = _object_converter(schema)
 
     def conv(value):
@@ -981,7 +985,9 @@ def _enum_converter(schema, kind):
         state = core._lookup_type_attr(index, "__ffi_enum__")
         entry = state.indexes.get(payload) if state is not None else None
         if entry is None:
-            raise _mismatch(label, value)
+            # Not a variant's payload: the type's own conversion decides (its error, from
+            # __ffi_convert__, is the cause the message reports).
+            return objects(value)
         return entry
 
     return conv

@@ -13,6 +13,7 @@ container exactly as it was.
 """
 
 import collections.abc as _abc
+import operator as _operator
 
 from . import core
 from .registry import register_object
@@ -29,6 +30,14 @@ __all__ = ["Array", "List", "Map", "Dict", "MISSING", "KeysView", "ValuesView", 
 
 def _rt(name):
     return core._get_global_func(name, False)
+
+
+_MISSING_TYPE = type(MISSING)
+
+
+def _is_missing(value):
+    """Whether value is the runtime's MISSING object (calls return a new wrapper of it)."""
+    return type(value) is _MISSING_TYPE and value.same_as(MISSING)
 
 
 # ---------------------------------------------------------------------------
@@ -120,6 +129,19 @@ def _index_error(size, index):
     return IndexError("Index out of range. size: %d, got index %d" % (size, index))
 
 
+def _as_index(seq, index, method=None):
+    """index as an int (its __index__); TypeError naming its type otherwise (the message
+    of Python's list for subscripts, of ``List.<method>()`` for methods)."""
+    try:
+        return _operator.index(index)
+    except TypeError:
+        if method is None:
+            text = "%s indices must be integers or slices, not %s"
+        else:
+            text = "%s." + method + "() index must be an integer, not %s"
+        raise TypeError(text % (type(seq).__name__, type(index).__name__)) from None
+
+
 class _FFISequence(CContainerBase, _abc.Sequence):
     """Read access shared by Array and List."""
 
@@ -134,12 +156,7 @@ class _FFISequence(CContainerBase, _abc.Sequence):
     def __getitem__(self, index):
         if isinstance(index, slice):
             return core._seq_to_list(self)[index]
-        try:
-            i = index.__index__()
-        except AttributeError:
-            raise TypeError(
-                "indices must be integers or slices, not %s" % type(index).__name__
-            ) from None
+        i = _as_index(self, index)
         try:
             return core._seq_getitem(self, i)
         except (IndexError, OverflowError):
@@ -211,8 +228,14 @@ class Array(_FFISequence):
 
 
 def _converted(values):
-    """values converted to FFI values in one go (an Array): raises before any mutation."""
-    return core._seq_to_list(_rt("ffi.Array")(*values))
+    """values converted to FFI values in one go, as an Array (raises before any mutation).
+
+    An FFI sequence is used as it is (the runtime snapshots it: it may be the list being
+    changed); any other iterable is read once.
+    """
+    if isinstance(values, _FFISequence):
+        return values
+    return _rt("ffi.Array")(*list(values))
 
 
 @register_object("ffi.List")
@@ -225,61 +248,55 @@ class List(_FFISequence, _abc.MutableSequence):
         self.__init_handle_by_constructor__(_rt("ffi.List"), *input_list)
 
     def _normalize(self, index):
+        i = _as_index(self, index)
         size = len(self)
-        i = index.__index__()
-        if i < 0:
-            i += size
-        if i < 0 or i >= size:
-            raise _index_error(size, index.__index__())
-        return i
+        j = i + size if i < 0 else i
+        if j < 0 or j >= size:
+            raise _index_error(size, i)
+        return j
 
-    def _replace_all(self, items):
-        """Make the contents equal to items (already converted FFI values)."""
-        _rt("ffi.ListClear")(self)
-        append = _rt("ffi.ListAppend")
-        for value in items:
-            append(self, value)
+    # Each mutation converts its new values first, then changes the list in one runtime
+    # call: a failure leaves the list as it was.
 
     def __setitem__(self, index, value):
         if isinstance(index, slice):
-            # Snapshot first: value may be self (l[1:3] = l).
-            new_values = _converted(list(value))
-            items = core._seq_to_list(self)
-            start, stop, step = index.indices(len(items))
+            new_values = _converted(value)
+            start, stop, step = index.indices(len(self))
             if step != 1:
-                size = len(range(start, stop, step))
-                if len(new_values) != size:
+                targets = range(start, stop, step)
+                if len(new_values) != len(targets):
                     raise ValueError(
                         "attempt to assign sequence of size %d to extended "
-                        "slice of size %d" % (len(new_values), size)
+                        "slice of size %d" % (len(new_values), len(targets))
                     )
+                # Elements are passed as they are held (CAny): nothing is converted again.
+                elements = [core._seq_getitem_any(new_values, k) for k in range(len(targets))]
                 setitem = _rt("ffi.ListSetItem")
-                for i, v in zip(range(start, stop, step), new_values):
+                for i, v in zip(targets, elements):
                     setitem(self, i, v)
                 return
-            items[index] = new_values
-            self._replace_all(items)
+            _rt("ffi.ListReplaceSlice")(self, start, max(start, stop), new_values)
             return
-        try:
-            i = self._normalize(index)
-        except AttributeError:
-            raise TypeError(
-                "indices must be integers or slices, not %s" % type(index).__name__
-            ) from None
-        _rt("ffi.ListSetItem")(self, i, value)
+        _rt("ffi.ListSetItem")(self, self._normalize(index), value)
 
     def __delitem__(self, index):
         if isinstance(index, slice):
-            erase = _rt("ffi.ListErase")
-            for i in sorted(range(len(self))[index], reverse=True):
-                erase(self, i)
+            start, stop, step = index.indices(len(self))
+            if step == 1:
+                _rt("ffi.ListEraseRange")(self, start, max(start, stop))
+                return
+            targets = range(start, stop, step)
+            if step < 0:
+                targets = targets[::-1]
+            kept = [core._seq_getitem_any(self, i) for i in range(len(self)) if i not in targets]
+            _rt("ffi.ListReplaceSlice")(self, 0, len(self), _rt("ffi.Array")(*kept))
             return
         _rt("ffi.ListErase")(self, self._normalize(index))
 
     def insert(self, index, value):
         """Insert before index (clamped to [0, len] like list.insert)."""
+        i = _as_index(self, index, "insert")
         size = len(self)
-        i = index.__index__()
         if i < 0:
             i = max(i + size, 0)
         i = min(i, size)
@@ -289,24 +306,22 @@ class List(_FFISequence, _abc.MutableSequence):
         _rt("ffi.ListAppend")(self, value)
 
     def extend(self, values):
-        append = _rt("ffi.ListAppend")
-        for value in _converted(list(values)):
-            append(self, value)
+        new_values = _converted(values)
+        size = len(self)
+        _rt("ffi.ListReplaceSlice")(self, size, size, new_values)
 
     def __iadd__(self, values):
         self.extend(values)
         return self
 
     def pop(self, index=-1):
+        i = _as_index(self, index, "pop")
         if len(self) == 0:
             raise IndexError("pop from empty list")
-        i = self._normalize(index)
-        value = core._seq_getitem(self, i)
-        _rt("ffi.ListErase")(self, i)
-        return value
+        return _rt("ffi.ListPop")(self, self._normalize(i))
 
     def reverse(self):
-        self._replace_all(core._seq_to_list(self)[::-1])
+        _rt("ffi.ListReverse")(self)
 
     def clear(self):
         _rt("ffi.ListClear")(self)
@@ -335,8 +350,7 @@ class _FFIMapping(CContainerBase, _abc.Mapping):
         return len(self) > 0
 
     def __getitem__(self, key):
-        if not _rt(self._PREFIX + "Count")(self, key):
-            raise KeyError("key is not in Map")
+        # A missing key raises the runtime's KeyError (carrying __tvm_ffi_error__).
         return _rt(self._PREFIX + "GetItem")(self, key)
 
     def __contains__(self, key):
@@ -346,9 +360,9 @@ class _FFIMapping(CContainerBase, _abc.Mapping):
         return iter(self._items_flat()[0::2])
 
     def get(self, key, default=None):
-        if _rt(self._PREFIX + "Count")(self, key):
-            return _rt(self._PREFIX + "GetItem")(self, key)
-        return default
+        # One runtime call: the key is converted once.
+        value = _rt(self._PREFIX + "GetItemOrMissing")(self, key)
+        return default if _is_missing(value) else value
 
     def keys(self):
         return KeysView(self)
@@ -435,40 +449,59 @@ class Dict(_FFIMapping, _abc.MutableMapping):
     def __setitem__(self, key, value):
         _rt("ffi.DictSetItem")(self, key, value)
 
+    # Methods making several runtime calls with one key convert it once (a CAny) and pass
+    # that same value to each: a key converting to a new object each time (a list becomes
+    # a new Array, compared by identity) must not be inserted by one call and missed by
+    # the next. New keys and values are all converted before the dict changes.
+
     def __delitem__(self, key):
-        if not _rt("ffi.DictCount")(self, key):
+        ckey = core.CAny(key)
+        if not _rt("ffi.DictCount")(self, ckey):
             raise KeyError(key)
-        _rt("ffi.DictErase")(self, key)
+        _rt("ffi.DictErase")(self, ckey)
 
     def pop(self, key, *default):
         if len(default) > 1:
             raise TypeError("pop expected at most 2 arguments, got %d" % (len(default) + 1))
-        if _rt("ffi.DictCount")(self, key):
-            value = _rt("ffi.DictGetItem")(self, key)
-            _rt("ffi.DictErase")(self, key)
+        ckey = core.CAny(key)
+        value = _rt("ffi.DictGetItemOrMissing")(self, ckey)
+        if not _is_missing(value):
+            _rt("ffi.DictErase")(self, ckey)
             return value
         if default:
             return default[0]
         raise KeyError(key)
 
-    def update(self, other=(), /):
-        """Set every key of a mapping (or iterable of pairs); all or nothing."""
+    def popitem(self):
+        """Remove and return the first (key, value) pair; KeyError when empty."""
+        flat = _rt("ffi.DictItems")(self)
+        if len(flat) == 0:
+            raise KeyError("popitem(): dictionary is empty")
+        # The key as held (CAny): an opaque Python object key keeps its identity.
+        _rt("ffi.DictErase")(self, core._seq_getitem_any(flat, 0))
+        return core._seq_getitem(flat, 0), core._seq_getitem(flat, 1)
+
+    def update(self, other=(), /, **kwargs):
+        """Set every key of a mapping (or iterable of pairs), then of kwargs; all or nothing."""
         pairs = other.items() if isinstance(other, _abc.Mapping) else other
-        flat = []
+        converted = []
         for key, value in pairs:
-            flat.append(key)
-            flat.append(value)
-        # Converted in one call first: a bad key or value raises before any change.
-        converted = _rt("ffi.Map")(*flat)
+            converted.append((core.CAny(key), core.CAny(value)))
+        for key, value in kwargs.items():
+            converted.append((core.CAny(key), core.CAny(value)))
+        # Everything is converted: setting the items cannot fail halfway.
         setitem = _rt("ffi.DictSetItem")
-        for key, value in converted.items():
+        for key, value in converted:
             setitem(self, key, value)
 
     def setdefault(self, key, default=None):
-        if _rt("ffi.DictCount")(self, key):
-            return _rt("ffi.DictGetItem")(self, key)
-        _rt("ffi.DictSetItem")(self, key, default)
-        return _rt("ffi.DictGetItem")(self, key)
+        """The value of key; if absent, insert default and return the value stored."""
+        ckey = core.CAny(key)
+        value = _rt("ffi.DictGetItemOrMissing")(self, ckey)
+        if not _is_missing(value):
+            return value
+        _rt("ffi.DictSetItem")(self, ckey, default)
+        return _rt("ffi.DictGetItem")(self, ckey)
 
     def clear(self):
         _rt("ffi.DictClear")(self)

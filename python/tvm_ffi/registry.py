@@ -1,6 +1,7 @@
 """Global function registry and object class registration."""
 
 import sys
+import types
 
 from . import _type_info, core
 
@@ -245,6 +246,43 @@ def _bind_class(type_cls, type_info):
     type_cls.__tvm_ffi_type_info__ = type_info
 
 
+def _function_of(value):
+    """The plain function inside a class-body value (a function, or one wrapped by
+    staticmethod/classmethod), or None."""
+    if isinstance(value, (staticmethod, classmethod)):
+        value = value.__func__
+    return value if isinstance(value, types.FunctionType) else None
+
+
+def _as_object_class(cls):
+    """cls when it derives from CObject; otherwise a class like cls with tvm_ffi.Object added
+    to its bases (same name, module, body and other bases), which an FFI type can be bound
+    to. Its methods' zero-argument ``super()`` refers to the new class."""
+    if issubclass(cls, core.CObject):
+        return cls
+    namespace = dict(cls.__dict__)
+    namespace.pop("__dict__", None)
+    namespace.pop("__weakref__", None)
+    slots = namespace.get("__slots__", ())
+    for name in (slots,) if isinstance(slots, str) else slots:
+        namespace.pop(name, None)
+    namespace["__qualname__"] = cls.__qualname__
+    bases = tuple(base for base in cls.__bases__ if base is not object) + (core.Object,)
+    new_cls = types.new_class(cls.__name__, bases, {}, lambda ns: ns.update(namespace))
+    for value in namespace.values():
+        if isinstance(value, property):
+            funcs = (value.fget, value.fset, value.fdel)
+        else:
+            funcs = (_function_of(value),)
+        for func in funcs:
+            if func is None or func.__closure__ is None:
+                continue
+            for name, cell in zip(func.__code__.co_freevars, func.__closure__):
+                if name == "__class__" and cell.cell_contents is cls:
+                    cell.cell_contents = new_cls
+    return new_cls
+
+
 def register_object(type_key=None, *, init=True):
     """Class decorator binding a Python class to the C++ object type `type_key`.
 
@@ -255,7 +293,8 @@ def register_object(type_key=None, *, init=True):
     ``__ffi_init__`` (keywords go as ``KWARGS, name, value, ...``), or raises TypeError when
     the type has none. ``@register_object`` without arguments uses the class name as the key.
     An unknown type key raises ValueError, unless ``registry._SKIP_UNKNOWN_OBJECTS`` is true:
-    then the class is returned unbound.
+    then the class is returned unbound. A class not deriving from ``tvm_ffi.Object`` is
+    bound through a copy of it that does (the decorator returns that copy).
     """
 
     def register(cls):
@@ -263,6 +302,7 @@ def register_object(type_key=None, *, init=True):
         if _SKIP_UNKNOWN_OBJECTS and core._object_type_key_to_index(key) is None:
             return cls
         type_info = _type_info._lookup_or_register_type_info_from_type_key(key)
+        cls = _as_object_class(cls)
         _bind_class(cls, type_info)
         _add_class_attrs(cls, type_info)
         if init and "__init__" not in cls.__dict__:

@@ -178,3 +178,60 @@ def test_torch_c_dlpack_ext_beside_tvm_ffi_exchanges_tensors(client_python):
     pytest.importorskip("torch")
     lines = _run_script(client_python, "torch_ext_smoke.py")
     assert "ok exchange" in lines
+
+
+@pytest.fixture(scope="session")
+def jax_tvm_ffi_tests(client_python):
+    """The test suite of jax-tvm-ffi's source distribution (its wheel ships none)."""
+    import tarfile
+
+    target = WORK / "sdists"
+    tests = target / "jax_tvm_ffi-0.1.3" / "tests"
+    if not tests.is_dir():
+        target.mkdir(parents=True, exist_ok=True)
+        proc = _run(
+            [
+                str(client_python),
+                "-m",
+                "pip",
+                "download",
+                "-q",
+                "--no-deps",
+                "--no-binary",
+                ":all:",
+                "-d",
+                str(target),
+                JAX_TVM_FFI,
+            ]
+        )
+        if proc.returncode != 0:
+            output = proc.stdout + proc.stderr
+            if any(marker in output for marker in _UNREACHABLE):
+                pytest.skip("package registry unreachable: " + output[-500:])
+            pytest.fail("pip download %s failed:\n%s" % (JAX_TVM_FFI, output[-4000:]))
+        with tarfile.open(target / "jax_tvm_ffi-0.1.3.tar.gz") as archive:
+            archive.extractall(target)
+    return tests
+
+
+def test_jax_tvm_ffi_own_test_suite_passes(client_python, jax_tvm_ffi_tests):
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    proc = _run(
+        [
+            str(client_python),
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--ignore",
+            str(jax_tvm_ffi_tests / "lint"),
+            str(jax_tvm_ffi_tests),
+        ],
+        timeout=900,
+        env=env,
+        cwd=str(jax_tvm_ffi_tests.parent),
+    )
+    assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-3000:]
+    assert " passed" in proc.stdout

@@ -724,9 +724,13 @@ namespace export_test {
 int64_t Twice(int64_t x) { return 2 * x; }
 }  // namespace export_test
 
-// No metadata flag is set in this file yet: only the function is exported.
+// No metadata flag is set in this file yet: only the function is exported, not its
+// metadata, nor its doc string.
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(testing_fn_nometa, export_test::Twice);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(testing_fn_nometa, "Twice x.");
 extern "C" int __tvm_ffi__metadata_testing_fn_nometa(void*, const TVMFFIAny*, int32_t, TVMFFIAny*)
+    __attribute__((weak));
+extern "C" int __tvm_ffi__doc_testing_fn_nometa(void*, const TVMFFIAny*, int32_t, TVMFFIAny*)
     __attribute__((weak));
 // The guide's spelling of the flag is accepted as a synonym.
 #define TVM_FFI_DLL_EXPORT_TYPED_FUNC_METADATA 1
@@ -736,6 +740,7 @@ TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(testing_fn_synonym, "Twice \"x\".");
 namespace {
 TEST(Function, ExportMacros) {
   EXPECT_EQ(&__tvm_ffi__metadata_testing_fn_nometa, nullptr);
+  EXPECT_EQ(&__tvm_ffi__doc_testing_fn_nometa, nullptr);
   TVMFFIAny arg;
   arg.type_index = kTVMFFIInt;
   arg.zero_padding = 0;

@@ -13,11 +13,14 @@
 #include "testing_helpers.h"
 
 #include <dlfcn.h>
+#include <elf.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <thread>
 #include <vector>
@@ -717,6 +720,85 @@ TEST(Module, EmbeddedModuleOfUnknownKindNamesItsLoader) {
   EXPECT_NE(e.message().find("embeds a module of kind `nokind`, but its loader "
                              "(ffi.Module.load_from_bytes.nokind) is not registered"),
             std::string::npos)
+      << e.message();
+}
+
+// ---------------------------------------------------------------------------
+// Truncated library files are refused before dlopen maps them
+// ---------------------------------------------------------------------------
+/*! \brief The error of loading the first n bytes of export_lib.so (n < 0: all but -n bytes). */
+ffi::Error LoadTruncatedCopy(long n, std::string* path_out) {
+  std::ifstream src(kExportLib, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(src)), std::istreambuf_iterator<char>());
+  size_t keep = n >= 0 ? static_cast<size_t>(n) : bytes.size() - static_cast<size_t>(-n);
+  char dir_template[] = "/tmp/tvm_ffi_test_trunc_XXXXXX";
+  char* dir = mkdtemp(dir_template);
+  EXPECT_NE(dir, nullptr);
+  std::string path = std::string(dir) + "/cut.so";
+  {
+    std::ofstream dst(path, std::ios::binary);
+    dst.write(bytes.data(), static_cast<std::streamsize>(std::min(keep, bytes.size())));
+  }
+  *path_out = path;
+  ffi::Error e = CatchError([&] { Module::LoadFromFile(path); });
+  std::remove(path.c_str());
+  rmdir(dir);
+  return e;
+}
+
+TEST(Module, LibraryCutToItsFirstPageIsRefusedNamingTheFile) {
+  std::string path;
+  ffi::Error e = LoadTruncatedCopy(4096, &path);
+  EXPECT_EQ(e.kind(), "RuntimeError");
+  EXPECT_NE(e.message().find(path), std::string::npos) << e.message();
+  EXPECT_NE(e.message().find("truncated"), std::string::npos) << e.message();
+}
+
+/*! \brief Where the file contents of export_lib.so's loadable segments end. */
+long EndOfLoadableSegments() {
+  std::ifstream src(kExportLib, std::ios::binary);
+  Elf64_Ehdr header;
+  src.read(reinterpret_cast<char*>(&header), sizeof(header));
+  long end = 0;
+  for (int i = 0; i < header.e_phnum; ++i) {
+    Elf64_Phdr seg;
+    src.seekg(static_cast<std::streamoff>(header.e_phoff + i * sizeof(Elf64_Phdr)));
+    src.read(reinterpret_cast<char*>(&seg), sizeof(seg));
+    if (seg.p_type == PT_LOAD) end = std::max(end, static_cast<long>(seg.p_offset + seg.p_filesz));
+  }
+  return end;
+}
+
+TEST(Module, LibraryCutInsideItsLoadableSegmentsIsRefused) {
+  std::string path;
+  ffi::Error e = LoadTruncatedCopy(EndOfLoadableSegments() / 2, &path);
+  EXPECT_EQ(e.kind(), "RuntimeError");
+  EXPECT_NE(e.message().find("truncated"), std::string::npos) << e.message();
+}
+
+TEST(Module, LibraryCutAfterItsLoadableSegmentsStillLoads) {
+  // What follows the segments (debug sections, the section table) is never mapped.
+  std::ifstream src(kExportLib, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(src)), std::istreambuf_iterator<char>());
+  char dir_template[] = "/tmp/tvm_ffi_test_trunc_XXXXXX";
+  char* dir = mkdtemp(dir_template);
+  ASSERT_NE(dir, nullptr);
+  std::string path = std::string(dir) + "/segments_only.so";
+  {
+    std::ofstream dst(path, std::ios::binary);
+    dst.write(bytes.data(), EndOfLoadableSegments());
+  }
+  Module mod = Module::LoadFromFile(path);
+  EXPECT_STREQ(mod->kind(), "library");
+  std::remove(path.c_str());
+  rmdir(dir);
+}
+
+TEST(Module, FileThatIsNotELFIsReportedByTheLoader) {
+  std::string path;
+  ffi::Error e = LoadTruncatedCopy(3, &path);
+  EXPECT_EQ(e.kind(), "RuntimeError");
+  EXPECT_NE(e.message().find("Failed to load dynamic shared library " + path), std::string::npos)
       << e.message();
 }
 

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -446,6 +447,86 @@ TEST(StructuralHash, FieldsOfEveryStorageKindHashByTheirValues) {
             hash(Typed([](TypedFieldsObj*) {})));
   EXPECT_EQ(hash(Typed([](TypedFieldsObj* n) { n->obj = Array<Any>({1}); })),
             hash(Typed([](TypedFieldsObj* n) { n->obj = Array<Any>({1}); })));
+}
+
+// ---- containers nested deeper than the stack, and containers holding themselves ----
+
+template <typename Make>
+Any Nest(int depth, Make make) {
+  Any v = 1;
+  for (int i = 0; i < depth; ++i) v = make(v);
+  return v;
+}
+
+constexpr int kDeep = 100000;
+
+TEST(StructuralEqualDeep, MapsAndDictsNestedDeeperThanTheStackCompare) {
+  auto map = [](const Any& v) { return Any(ffi::Map<Any, Any>({{1, v}})); };
+  auto dict = [](const Any& v) { return Any(ffi::Dict<Any, Any>({{1, v}})); };
+  Any a = Nest(kDeep, map), b = Nest(kDeep, map), c = Nest(kDeep - 1, map);
+  Any d = Nest(kDeep, dict), e = Nest(kDeep, dict);
+  tvm_ffi_testing::RunWithSmallStack([&] {
+    EXPECT_TRUE(Eq(a, b));
+    EXPECT_FALSE(Eq(a, c));
+    EXPECT_TRUE(Eq(d, e));
+  });
+}
+
+TEST(StructuralEqualDeep, FirstMismatchOfDeepArraysNamesTheInnermostStep) {
+  // Shallower than kDeep: the access path itself is a chain of that many nodes.
+  constexpr int kPathDepth = 5000;
+  auto arr = [](const Any& v) { return Any(Array<Any>({v})); };
+  Any a = Nest(kPathDepth, arr);
+  Any b = Array<Any>({2});
+  for (int i = 1; i < kPathDepth; ++i) b = Array<Any>({b});
+  std::optional<ffi::reflection::AccessPathPair> paths;
+  tvm_ffi_testing::RunWithSmallStack(
+      [&] {
+        auto found = StructuralEqual::GetFirstMismatch(a, b);
+        if (found.has_value()) paths = std::move(found.value());
+      },
+      tvm_ffi_testing::kErrorStackBytes);
+  ASSERT_TRUE(paths.has_value());
+  EXPECT_EQ(paths->get<0>()->ToSteps().size(), static_cast<size_t>(kPathDepth));
+}
+
+TEST(StructuralEqualDeep, MismatchPathsThroughNestedContainers) {
+  Any l = Array<Any>({1, ffi::Map<Any, Any>({{ffi::String("k"), Array<Any>({1, 2})}})});
+  Any r = Array<Any>({1, ffi::Map<Any, Any>({{ffi::String("k"), Array<Any>({1, 3})}})});
+  auto paths = StructuralEqual::GetFirstMismatch(l, r);
+  ASSERT_TRUE(paths.has_value());
+  EXPECT_EQ(paths.value().get<0>()->ToSteps().size(), 3u);
+  EXPECT_FALSE(StructuralEqual::GetFirstMismatch(l, l).has_value());
+}
+
+TEST(StructuralEqualDeep, DistinctListsHoldingThemselvesRaiseValueError) {
+  ffi::List<Any> a({1});
+  a.push_back(a);
+  ffi::List<Any> b({1});
+  b.push_back(b);
+  EXPECT_NE(ErrorMessage([&] { Eq(a, b); }, "ValueError").find("ffi.List contains itself"),
+            std::string::npos);
+  a.clear();
+  b.clear();
+}
+
+TEST(StructuralEqualDeep, ListHoldingItselfComparedWithItselfRaisesValueError) {
+  ffi::List<Any> a({1});
+  a.push_back(a);
+  EXPECT_NE(ErrorMessage([&] { Eq(a, a); }, "ValueError").find("contains itself"),
+            std::string::npos);
+  a.clear();
+}
+
+TEST(StructuralEqualDeep, DictHoldingItselfRaisesValueError) {
+  ffi::Dict<Any, Any> a;
+  a.Set(1, a);
+  ffi::Dict<Any, Any> b;
+  b.Set(1, b);
+  EXPECT_NE(ErrorMessage([&] { Eq(a, b); }, "ValueError").find("ffi.Dict contains itself"),
+            std::string::npos);
+  a.clear();
+  b.clear();
 }
 
 }  // namespace

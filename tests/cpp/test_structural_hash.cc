@@ -19,6 +19,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <optional>
+#include <string>
 
 #include "structural_test_types.h"
 #include "testing_helpers.h"
@@ -171,6 +173,73 @@ TEST(StructuralHash, TypesWithoutMetadataRaiseTypeError) {
 
 TEST(StructuralHash, FunctorHashesLikeHash) {
   EXPECT_EQ(StructuralHash()(Array<int>{1, 2}), 2823322240268045181ULL);
+}
+
+// ---- containers nested deeper than the stack, and containers holding themselves ----
+
+/*! \brief A value nested `depth` levels deep in containers of the kind make builds. */
+template <typename Make>
+Any Nest(int depth, Make make) {
+  Any v = 1;
+  for (int i = 0; i < depth; ++i) v = make(v);
+  return v;
+}
+
+constexpr int kDeep = 100000;
+
+TEST(StructuralHashDeep, ArraysNestedDeeperThanTheStackHash) {
+  Any a = Nest(kDeep, [](const Any& v) { return Any(Array<Any>({v})); });
+  Any b = Nest(kDeep, [](const Any& v) { return Any(Array<Any>({v})); });
+  uint64_t ha = 0, hb = 0;
+  tvm_ffi_testing::RunWithSmallStack([&] {
+    ha = H(a);
+    hb = H(b);
+  });
+  EXPECT_EQ(ha, hb);
+  EXPECT_NE(ha, H(Nest(kDeep - 1, [](const Any& v) { return Any(Array<Any>({v})); })));
+}
+
+TEST(StructuralHashDeep, ListsMapsAndDictsNestedDeeperThanTheStackHash) {
+  Any list = Nest(kDeep, [](const Any& v) { return Any(ffi::List<Any>({v})); });
+  Any map = Nest(kDeep, [](const Any& v) { return Any(ffi::Map<Any, Any>({{1, v}})); });
+  Any dict = Nest(kDeep, [](const Any& v) { return Any(ffi::Dict<Any, Any>({{1, v}})); });
+  tvm_ffi_testing::RunWithSmallStack([&] {
+    EXPECT_NE(H(list), 0u);
+    EXPECT_NE(H(map), H(dict));
+  });
+}
+
+TEST(StructuralHashDeep, IterativeHashEqualsTheShallowDefinition) {
+  // Array [1, Map {"k": [2]}]: type/size header, then each element (a map's entries by key).
+  Any v = Array<Any>({1, ffi::Map<Any, Any>({{ffi::String("k"), Array<Any>({2})}})});
+  Any same = Array<Any>({1, ffi::Map<Any, Any>({{ffi::String("k"), Array<Any>({2})}})});
+  Any other = Array<Any>({1, ffi::Map<Any, Any>({{ffi::String("k"), Array<Any>({3})}})});
+  EXPECT_EQ(H(v), H(same));
+  EXPECT_NE(H(v), H(other));
+}
+
+TEST(StructuralHashDeep, ListHoldingItselfRaisesValueError) {
+  ffi::List<Any> l({1});
+  l.push_back(l);
+  EXPECT_EQ(ErrorMessage([&] { H(l); }, "ValueError"),
+            "StructuralHash: the ffi.List contains itself (a reference cycle), which has no "
+            "finite structure to compare or hash");
+  l.clear();
+}
+
+TEST(StructuralHashDeep, DictHoldingItselfRaisesValueError) {
+  ffi::Dict<Any, Any> d;
+  d.Set(1, d);
+  EXPECT_NE(ErrorMessage([&] { H(d); }, "ValueError").find("ffi.Dict contains itself"),
+            std::string::npos);
+  d.clear();
+}
+
+TEST(StructuralHashDeep, SharedButAcyclicListsHashNormally) {
+  ffi::List<Any> inner({1, 2});
+  Any v = Array<Any>({inner, inner, Array<Any>({inner})});
+  EXPECT_EQ(H(v), H(Array<Any>({ffi::List<Any>({1, 2}), ffi::List<Any>({1, 2}),
+                                Array<Any>({ffi::List<Any>({1, 2})})})));
 }
 
 }  // namespace

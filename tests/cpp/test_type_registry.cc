@@ -791,6 +791,31 @@ TEST(CAPIHandleInitOnce, FailurePropagates) {
   EXPECT_EQ(err.second, "init failed on purpose");
 }
 
+int InitLeavingNull(void**) { return 0; }
+
+TEST(CAPIHandleInitOnce, InitLeavingTheHandleNullFails) {
+  static void* handle = nullptr;
+  EXPECT_NE(TVMFFIHandleInitOnce(&handle, InitLeavingNull), 0);
+  EXPECT_EQ(handle, nullptr);
+  auto err = TakeError();
+  EXPECT_EQ(err.first, "RuntimeError");
+  EXPECT_EQ(err.second, "TVMFFIHandleInitOnce: init_func must return a non-NULL handle");
+}
+
+int FailingDeinit(void*) {
+  TVMFFIErrorSetRaisedFromCStr("ValueError", "deinit failed on purpose");
+  return -1;
+}
+
+TEST(CAPIHandleInitOnce, FailedDeinitStillClearsTheHandle) {
+  static void* handle = &g_init_target;
+  EXPECT_EQ(TVMFFIHandleDeinitOnce(&handle, FailingDeinit), -1);
+  EXPECT_EQ(handle, nullptr);
+  auto err = TakeError();
+  EXPECT_EQ(err.first, "ValueError");
+  EXPECT_EQ(err.second, "deinit failed on purpose");
+}
+
 // ---------------------------------------------------------------------------
 // Owned values
 // ---------------------------------------------------------------------------

@@ -2,7 +2,9 @@
 fixtures (cpp/src/testing/testing_pyreflect.cc) compiled with the wheel's headers, loaded
 into our runtime and bound with our register_object (TypeInfo from the peer's field and method
 records, the generated __init__ with keywords, properties, methods); and the same source built
-with our headers under the wheel's Python. Each direction runs in its own process."""
+with our headers under the wheel's Python. Each direction runs in its own process. The keys
+are renamed to interop.pyreflect.*: `import tvm_ffi` loads our testing library, which registers
+the testing.pyreflect.* types itself."""
 
 import os
 
@@ -16,11 +18,11 @@ import tvm_ffi
 
 ctypes.CDLL(sys.argv[1], mode=ctypes.RTLD_GLOBAL)
 
-@tvm_ffi.register_object("testing.pyreflect.AutoInit")
+@tvm_ffi.register_object("interop.pyreflect.AutoInit")
 class AutoInit(tvm_ffi.Object):
     pass
 
-@tvm_ffi.register_object("testing.pyreflect.Pair")
+@tvm_ffi.register_object("interop.pyreflect.Pair")
 class Pair(tvm_ffi.Object):
     pass
 
@@ -48,7 +50,7 @@ print("pyreflect interop ok")
 
 def _source():
     with open(FIXTURE) as f:
-        return f.read()
+        return f.read().replace('"testing.pyreflect.', '"interop.pyreflect.')
 
 
 def test_peer_built_types_bind_to_our_register_object(build_with_peer_headers, run_under_ours):

@@ -118,6 +118,14 @@ def test_map_missing_key_raises_key_error():
         tvm_ffi.Map({"a": 1})["missing"]
 
 
+@pytest.mark.parametrize("make", [tvm_ffi.Map, tvm_ffi.Dict], ids=["Map", "Dict"])
+def test_missing_key_lookup_raises_the_runtime_key_error_carrying_its_ffi_error(make):
+    with pytest.raises(KeyError, match="key is not in Map") as info:
+        make({"a": 1})["missing"]
+    err = info.value.__tvm_ffi_error__
+    assert (err.kind, err.message) == ("KeyError", "key is not in Map")
+
+
 def test_map_equals_map_by_value_but_never_a_plain_dict():
     assert tvm_ffi.Map({"a": 1}) == tvm_ffi.Map({"a": 1})
     assert tvm_ffi.Map({"a": 1}) != tvm_ffi.Map({"a": 2})

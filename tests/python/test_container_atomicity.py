@@ -221,3 +221,192 @@ def test_ffi_style_repr():
 
 def test_containers_derive_from_ccontainerbase():
     assert issubclass(Array, tvm_ffi.CContainerBase) and issubclass(Dict, tvm_ffi.Object)
+
+
+# ---- keys converted once per call (a list key becomes a new Array each time) ----
+
+
+def test_dict_setdefault_with_fresh_object_key_inserts_once_and_returns_the_default():
+    d = Dict()
+    assert d.setdefault([1], 2) == 2
+    assert len(d) == 1
+
+
+def test_dict_setdefault_returns_the_value_it_stored():
+    d = Dict()
+    stored = d.setdefault("k", [1, 2])
+    assert isinstance(stored, Array) and stored.same_as(d["k"])
+
+
+def test_dict_setdefault_of_present_key_returns_it_and_changes_nothing():
+    d = Dict({"k": 1})
+    assert d.setdefault("k", 5) == 1
+    assert dict(d.items()) == {"k": 1}
+
+
+def test_dict_setdefault_with_unconvertible_default_changes_nothing():
+    d = Dict({"a": 1})
+    with pytest.raises(BufferError):
+        d.setdefault("b", BAD)
+    assert dict(d.items()) == {"a": 1}
+
+
+def test_dict_setdefault_with_opaque_object_key_inserts_once():
+    class Key:
+        pass
+
+    d = Dict()
+    assert d.setdefault(Key(), 3) == 3
+    assert len(d) == 1
+
+
+def test_dict_pop_of_fresh_object_key_raises_key_error_and_changes_nothing():
+    d = Dict({"a": 1})
+    with pytest.raises(KeyError):
+        d.pop([1])
+    assert dict(d.items()) == {"a": 1}
+
+
+def test_dict_del_of_fresh_object_key_raises_key_error_and_changes_nothing():
+    d = Dict({"a": 1})
+    with pytest.raises(KeyError):
+        del d[[1]]
+    assert dict(d.items()) == {"a": 1}
+
+
+def test_dict_get_of_fresh_object_key_is_the_default():
+    d = Dict({"a": 1})
+    assert d.get([1], "dflt") == "dflt"
+
+
+def test_dict_popitem_removes_an_opaque_object_key():
+    class Key:
+        pass
+
+    key = Key()
+    d = Dict()
+    d.setdefault(key, 1)
+    assert d.popitem() == (key, 1)
+    assert len(d) == 0
+
+
+def test_dict_popitem_of_empty_dict_raises_key_error():
+    with pytest.raises(KeyError):
+        Dict().popitem()
+
+
+def test_dict_update_with_unconvertible_value_changes_nothing():
+    d = Dict({"a": 1})
+    with pytest.raises(BufferError):
+        d.update([("b", 2), ("c", BAD)])
+    assert dict(d.items()) == {"a": 1}
+
+
+def test_dict_update_with_malformed_pair_changes_nothing():
+    d = Dict({"a": 1})
+    with pytest.raises((TypeError, ValueError)):
+        d.update([("b", 2), ("c",)])
+    assert dict(d.items()) == {"a": 1}
+
+
+def test_dict_update_takes_keyword_arguments():
+    d = Dict()
+    d.update({"a": 1}, b=2)
+    assert dict(d.items()) == {"a": 1, "b": 2}
+
+
+def test_list_pop_returns_the_removed_element():
+    lst = List([1, "two", 3.0])
+    assert lst.pop(1) == "two"
+    assert list(lst) == [1, 3.0]
+
+
+def test_list_extend_with_itself_doubles_it():
+    lst = List([1, 2])
+    lst.extend(lst)
+    assert list(lst) == [1, 2, 1, 2]
+
+
+def test_list_slice_assign_of_itself_uses_a_snapshot():
+    lst = List([1, 2, 3])
+    lst[1:2] = lst
+    assert list(lst) == [1, 1, 2, 3, 3]
+
+
+def test_list_slice_operations_match_python_list():
+    import random
+
+    rng = random.Random(0)
+    bounds = [None, -9, -3, -1, 0, 1, 2, 5, 9]
+    for _ in range(300):
+        n = rng.randint(0, 8)
+        expected, lst = list(range(n)), List(range(n))
+        sl = slice(rng.choice(bounds), rng.choice(bounds), rng.choice([None, 1, 2, -1, -2, 3]))
+        values = list(range(100, 100 + rng.randint(0, 4)))
+        delete = rng.random() < 0.5
+        outcomes = []
+        for target in (expected, lst):
+            try:
+                if delete:
+                    del target[sl]
+                else:
+                    target[sl] = values
+                outcomes.append(None)
+            except ValueError:
+                outcomes.append(ValueError)
+        assert outcomes[0] == outcomes[1] and list(lst) == expected
+
+
+# ---- index arguments that are not integers --------------------------------
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda s: s["a"],
+        lambda s: s.__setitem__("a", 1),
+        lambda s: s.__delitem__("a"),
+    ],
+    ids=["getitem", "setitem", "delitem"],
+)
+def test_list_subscript_with_str_raises_type_error_naming_str(call):
+    lst = List([1, 2, 3])
+    with pytest.raises(TypeError, match="List indices must be integers or slices, not str"):
+        call(lst)
+    assert list(lst) == [1, 2, 3]
+
+
+def test_array_subscript_with_str_raises_type_error_naming_str():
+    with pytest.raises(TypeError, match="Array indices must be integers or slices, not str"):
+        Array([1])["a"]
+
+
+def test_list_insert_with_str_index_raises_type_error_and_changes_nothing():
+    lst = List([1, 2, 3])
+    with pytest.raises(TypeError, match=r"List.insert\(\) index must be an integer, not str"):
+        lst.insert("a", 1)
+    assert list(lst) == [1, 2, 3]
+
+
+def test_list_pop_with_str_index_raises_type_error_and_changes_nothing():
+    lst = List([1, 2, 3])
+    with pytest.raises(TypeError, match=r"List.pop\(\) index must be an integer, not str"):
+        lst.pop("a")
+    assert list(lst) == [1, 2, 3]
+
+
+def test_list_pop_of_empty_list_with_bad_index_is_type_error():
+    with pytest.raises(TypeError, match="not float"):
+        List().pop(1.5)
+
+
+def test_list_index_accepts_objects_with_dunder_index():
+    class Two:
+        def __index__(self):
+            return 2
+
+    lst = List([1, 2, 3])
+    assert lst[Two()] == 3
+    assert lst.pop(Two()) == 3
+    lst.insert(Two(), 9)
+    assert list(lst) == [1, 2, 9]

@@ -1,7 +1,9 @@
 """@c_class over the C++ fixtures of tvm_ffi.testing: generated members, frozen, warnings."""
 
 import copy
+import dataclasses
 import inspect
+import sys
 import typing
 import warnings
 
@@ -9,7 +11,15 @@ import pytest
 import tvm_ffi
 import tvm_ffi.testing
 from tvm_ffi import core, registry
-from tvm_ffi.dataclasses import c_class, field, fields, is_dataclass, replace
+from tvm_ffi.dataclasses import (
+    asdict,
+    astuple,
+    c_class,
+    field,
+    fields,
+    is_dataclass,
+    replace,
+)
 
 
 @c_class("testing.TestCxxClassBase")
@@ -169,6 +179,16 @@ def test_copy_of_non_copyable_type_raises(non_copyable_cls):
         "C\\+\\+ type is not copy-constructible.",
     ):
         copy.copy(obj)
+
+
+def test_deepcopy_of_non_copyable_type_raises_the_runtime_error(non_copyable_cls):
+    with pytest.raises(
+        RuntimeError,
+        match='Cannot deep copy object of type "testing.TestNonCopyable" because it is not '
+        "copy-constructible",
+    ) as info:
+        copy.deepcopy(non_copyable_cls(3))
+    assert info.value.__tvm_ffi_error__.kind == "RuntimeError"
 
 
 def test_replace_changes_named_fields_on_a_copy():
@@ -401,3 +421,174 @@ def test_optional_object_field_assignment_of_none_releases_the_object(holder_cls
     holder.optional_value = None
     assert holder.optional_value is None
     assert _use_count(held) == 1
+
+
+# ---- c_class / register_object on a class not deriving from tvm_ffi.Object -------------------
+
+
+@pytest.fixture
+def int_pair_rebound():
+    """Lets a test bind its own class to testing.TestIntPair: the type's class and its
+    field records' dataclass fields are put back after."""
+    info = core._lookup_or_register_type_info_from_type_key("testing.TestIntPair")
+    original = info.type_cls
+    saved = [(tf, tf.dataclass_field) for tf in info.fields]
+    yield info
+    for tf, dataclass_field in saved:
+        tf.dataclass_field = dataclass_field
+    if original is not None:
+        registry._bind_class(original, info)
+
+
+class _Greeter:
+    __slots__ = ()
+
+    def greet(self):
+        return "hi %d" % self.a
+
+
+def test_c_class_on_a_plain_class_returns_a_class_deriving_from_object(int_pair_rebound):
+    @c_class("testing.TestIntPair")
+    class Pair:
+        a: int
+        b: int
+
+    assert issubclass(Pair, tvm_ffi.Object)
+    assert Pair.__tvm_ffi_type_info__ is int_pair_rebound
+    assert int_pair_rebound.type_cls is Pair
+    assert is_dataclass(Pair)
+    assert [f.name for f in fields(Pair)] == ["a", "b"]
+
+
+def test_c_class_on_a_plain_class_keeps_its_name_body_and_other_bases(int_pair_rebound):
+    @c_class("testing.TestIntPair")
+    class Pair(_Greeter):
+        """Pair doc."""
+
+        a: int
+        b: int
+
+        def total(self):
+            return self.a + self.b
+
+    assert Pair.__name__ == "Pair" and Pair.__module__ == __name__
+    assert Pair.__qualname__.endswith("<locals>.Pair")
+    assert Pair.__doc__ == "Pair doc."
+    assert Pair.__mro__[1:3] == (_Greeter, tvm_ffi.Object)
+    obj = Pair(1, 2)
+    assert obj.total() == 3 and obj.greet() == "hi 1" and obj.sum() == 3
+
+
+def test_c_class_on_a_plain_class_constructs_through_the_cxx_init(int_pair_rebound):
+    @c_class("testing.TestIntPair")
+    class Pair:
+        a: int
+        b: int
+
+    obj = Pair(3, 4)
+    assert type(obj) is Pair and (obj.a, obj.b) == (3, 4)
+    assert repr(obj) == "testing.TestIntPair(a=3, b=4)"
+
+
+def test_c_class_on_a_plain_class_receives_the_values_cxx_returns(int_pair_rebound):
+    @c_class("testing.TestIntPair")
+    class Pair:
+        a: int
+        b: int
+
+    made = tvm_ffi.Array([tvm_ffi.testing.TestIntPair(5, 6)])[0]
+    assert type(made) is Pair and made.a == 5
+
+
+def test_c_class_on_a_plain_class_keeps_zero_argument_super_working(int_pair_rebound):
+    @c_class("testing.TestIntPair")
+    class Pair:
+        a: int
+        b: int
+
+        def __repr__(self):
+            return "<" + super().__repr__() + ">"
+
+    assert repr(Pair(1, 2)) == "<testing.TestIntPair(a=1, b=2)>"
+
+
+def test_register_object_on_a_plain_class_returns_a_class_deriving_from_object(
+    int_pair_rebound,
+):
+    @registry.register_object("testing.TestIntPair")
+    class Pair:
+        pass
+
+    assert issubclass(Pair, tvm_ffi.Object)
+    assert int_pair_rebound.type_cls is Pair
+    assert Pair(1, 2).sum() == 3
+
+
+# ---- __replace__ / copy.replace and the stdlib dataclasses helpers ----------------------------
+
+
+def test_replace_dunder_is_defined_on_every_python_version():
+    assert "__replace__" in _Derived.__dict__
+    a = _Derived(1, 2, 3.5)
+    b = _Derived.__replace__(a, v_f64=9.5)
+    assert type(b) is _Derived and b.v_f64 == 9.5 and a.v_f64 == 3.5
+
+
+def test_replace_dunder_takes_changes_by_keyword_only():
+    with pytest.raises(TypeError, match="takes 1 positional argument but 2 were given"):
+        _Derived(1, 2, 3.5).__replace__(9.5)
+
+
+def test_register_object_classes_have_no_replace_dunder():
+    assert not hasattr(tvm_ffi.testing.TestObjectBase, "__replace__")
+    assert not hasattr(tvm_ffi.Object, "__replace__")
+    assert not hasattr(tvm_ffi.Array([1]), "__replace__")
+
+
+@pytest.mark.skipif(sys.version_info < (3, 13), reason="copy.replace is new in Python 3.13")
+def test_copy_replace_returns_a_changed_copy_of_a_c_class_object():
+    a = _Derived(1, 2, 3.5)
+    b = copy.replace(a, v_i32=7)
+    assert type(b) is _Derived and b.v_i32 == 7 and a.v_i32 == 2
+
+
+@pytest.mark.skipif(sys.version_info < (3, 13), reason="copy.replace is new in Python 3.13")
+def test_copy_replace_rejects_objects_of_classes_without_replace_dunder():
+    with pytest.raises(TypeError, match="replace\\(\\) does not support Array objects"):
+        copy.replace(tvm_ffi.Array([1]))
+
+
+def test_stdlib_dataclasses_helpers_do_not_treat_c_class_as_a_dataclass():
+    obj = _Derived(1, 2, 3.5)
+    assert not dataclasses.is_dataclass(_Derived) and not dataclasses.is_dataclass(obj)
+    with pytest.raises(TypeError, match="must be called with a dataclass type or instance"):
+        dataclasses.fields(_Derived)
+    with pytest.raises(TypeError, match="astuple\\(\\) should be called on dataclass instances"):
+        dataclasses.astuple(obj)
+
+
+def test_astuple_and_asdict_of_a_c_class_object_list_its_fields_in_order():
+    obj = _Derived(1, 2, 3.5)
+    assert astuple(obj) == (1, 2, 3.5, 8.0)
+    assert asdict(obj) == {"v_i64": 1, "v_i32": 2, "v_f64": 3.5, "v_f32": 8.0}
+
+
+# ---- field docs ----------------------------------------------------------------------------
+
+
+def test_c_class_field_property_and_field_doc_are_the_cxx_field_doc(int_pair_rebound):
+    @c_class("testing.TestIntPair")
+    class Pair(tvm_ffi.Object):
+        a: int
+        b: int
+
+    docs = {tf.name: tf.doc for tf in int_pair_rebound.fields}
+    assert docs["a"]
+    assert Pair.__dict__["a"].__doc__ == docs["a"]
+    assert {f.name: f.doc for f in fields(Pair)} == docs
+
+
+def test_c_class_field_registered_without_doc_has_no_doc():
+    holder = tvm_ffi.testing._TestCxxEnumHolder
+    assert holder.__dict__["priority"].__doc__ is None
+    assert [f.doc for f in fields(holder)] == [None, None]

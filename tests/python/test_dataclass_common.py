@@ -133,13 +133,20 @@ def test_kw_only_is_stdlib_marker():
     assert KW_ONLY is std_dataclasses.KW_ONLY
 
 
-def test_fields_rejects_non_dataclass():
+def test_fields_rejects_non_dataclass_class_naming_its_metaclass():
     with pytest.raises(
         TypeError,
         match="fields\\(\\) argument must be a c_class or py_class "
-        "type or instance, got TestObjectBase",
+        "type or instance, got _ObjectSlotsMeta",
     ):
         fields(tvm_ffi.testing.TestObjectBase)
+
+
+def test_fields_rejects_non_dataclass_value_naming_its_type():
+    with pytest.raises(TypeError, match="type or instance, got int$"):
+        fields(1)
+    with pytest.raises(TypeError, match="type or instance, got type$"):
+        fields(int)
 
 
 def test_fields_of_instance_equal_fields_of_class():

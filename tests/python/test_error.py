@@ -133,17 +133,26 @@ def test_callback_exception_of_registered_kind_comes_back_as_that_class(cls):
 
 
 @pytest.mark.parametrize("cls", [NotImplementedError, ZeroDivisionError, LookupError])
-def test_callback_exception_of_unregistered_class_comes_back_as_runtime_error(cls):
+def test_callback_exception_of_unregistered_class_comes_back_as_that_class(cls):
     def callback():
         raise cls("not registered")
 
-    with pytest.raises(RuntimeError) as info:
+    with pytest.raises(cls) as info:
         apply(callback)
-    assert type(info.value) is RuntimeError and str(info.value) == "not registered"
-    assert info.value.__tvm_ffi_error__.kind == "RuntimeError"
+    assert type(info.value) is cls and str(info.value) == "not registered"
 
 
-def test_callback_exception_comes_back_as_a_new_exception_carrying_the_error():
+@pytest.mark.parametrize("cls", [NotImplementedError, ZeroDivisionError, LookupError])
+def test_cpp_sees_unregistered_class_as_runtime_error_kind(cls):
+    call_and_catch = tvm_ffi.get_global_func("testing.call_and_catch")
+
+    def callback():
+        raise cls("not registered")
+
+    assert call_and_catch(callback) == "RuntimeError: not registered"
+
+
+def test_callback_exception_comes_back_as_the_same_object():
     exc = ValueError("fresh")
 
     def callback():
@@ -151,51 +160,79 @@ def test_callback_exception_comes_back_as_a_new_exception_carrying_the_error():
 
     with pytest.raises(ValueError) as info:
         apply(callback)
-    assert info.value is not exc
-    err = info.value.__tvm_ffi_error__
-    assert (err.kind, err.message, err.extra_context) == ("ValueError", "fresh", None)
+    assert info.value is exc
+    # No reference back to the Error: it holds the exception (an uncollectable cycle).
+    assert not hasattr(info.value, "__tvm_ffi_error__")
 
 
-def test_custom_exception_class_crosses_as_runtime_error_with_its_message():
+def test_custom_exception_class_comes_back_as_itself_with_its_message():
     class MyOwnError(Exception):
         pass
 
     def callback():
         raise MyOwnError("mine")
 
-    with pytest.raises(RuntimeError, match="^mine$") as info:
+    with pytest.raises(MyOwnError, match="^mine$"):
         apply(callback)
-    assert not isinstance(info.value, MyOwnError)
 
 
-def test_subclass_of_a_registered_class_is_not_matched_through_its_bases():
+def test_cpp_sees_subclass_of_a_registered_class_as_its_base_kind():
+    call_and_catch = tvm_ffi.get_global_func("testing.call_and_catch")
+
     class MyValueError(ValueError):
         pass
 
     def callback():
         raise MyValueError("sub")
 
-    with pytest.raises(RuntimeError, match="^sub$") as info:
+    assert call_and_catch(callback) == "ValueError: sub"
+
+
+def test_subclass_of_a_registered_class_comes_back_as_itself():
+    class MyValueError(ValueError):
+        pass
+
+    def callback():
+        raise MyValueError("sub")
+
+    with pytest.raises(MyValueError, match="^sub$"):
         apply(callback)
-    assert type(info.value) is RuntimeError
 
 
-def test_callback_exception_message_is_str_of_the_exception():
+def test_callback_exception_keeps_its_args():
     def callback():
         raise ValueError(1, 2)
 
     with pytest.raises(ValueError) as info:
         apply(callback)
-    assert info.value.args == ("(1, 2)",)
+    assert info.value.args == (1, 2)
 
 
-def test_key_error_message_is_quoted_after_a_round_trip():
+def test_cpp_sees_str_of_the_exception_as_message():
+    call_and_catch = tvm_ffi.get_global_func("testing.call_and_catch")
+
+    def callback():
+        raise ValueError(1, 2)
+
+    assert call_and_catch(callback) == "ValueError: (1, 2)"
+
+
+def test_key_error_keeps_its_key_after_a_round_trip():
     def callback():
         raise KeyError("k")
 
     with pytest.raises(KeyError) as info:
         apply(callback)
-    assert info.value.args == ("'k'",)
+    assert info.value.args == ("k",)
+
+
+def test_cpp_sees_key_error_message_quoted():
+    call_and_catch = tvm_ffi.get_global_func("testing.call_and_catch")
+
+    def callback():
+        raise KeyError("k")
+
+    assert call_and_catch(callback) == "KeyError: 'k'"
 
 
 def test_nested_chain_keeps_exception_type_message_and_frames():
@@ -229,8 +266,8 @@ def test_error_crossing_python_twice_lists_each_python_frame_once():
 
     with pytest.raises(IndexError) as info:
         apply(middle)
-    backtrace = info.value.__tvm_ffi_error__.backtrace
-    assert backtrace.count("in innermost") == 1 and backtrace.count("in middle") == 1
+    text = "".join(traceback.format_exception(info.value))
+    assert text.count("in innermost") == 1 and text.count("in middle") == 1
 
 
 def test_cpp_error_through_python_callback_keeps_kind():
@@ -315,3 +352,31 @@ def test_native_frame_named_after_a_binary_file_is_built(tmp_path):
     import linecache
 
     assert linecache.getline(code.co_filename, 3) == ""
+
+
+# ---- __tvm_ffi_error__ on exceptions raised by C++ --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "kind,cls",
+    [("ValueError", ValueError), ("NotImplementedError", RuntimeError), ("Odd", RuntimeError)],
+)
+def test_cpp_raised_exception_carries_its_ffi_error_with_the_cpp_kind(kind, cls):
+    raise_error = tvm_ffi.get_global_func("testing.test_raise_error")
+    with pytest.raises(cls) as info:
+        raise_error(kind, "msg")
+    err = info.value.__tvm_ffi_error__
+    assert isinstance(err, tvm_ffi.core.Error)
+    assert (err.kind, err.message) == (kind, "msg")
+
+
+def test_argument_mismatch_raised_by_cpp_carries_its_ffi_error():
+    with pytest.raises(TypeError) as info:
+        tvm_ffi.get_global_func("testing.add_one")("x")
+    assert info.value.__tvm_ffi_error__.kind == "TypeError"
+
+
+def test_python_side_lookup_error_carries_no_ffi_error():
+    with pytest.raises(ValueError, match="Cannot find global function") as info:
+        tvm_ffi.get_global_func("testing.no_such_function")
+    assert not hasattr(info.value, "__tvm_ffi_error__")

@@ -42,6 +42,38 @@ def built_lib(tmp_path_factory):
     return str(out)
 
 
+NO_METADATA_SOURCE = r"""
+#include <tvm/ffi/function.h>
+
+int64_t AddTwo(int64_t x) { return x + 2; }
+
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(add_two, AddTwo);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(add_two, "Add two to x.");
+"""
+
+
+@pytest.fixture(scope="module")
+def no_metadata_lib(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("module_no_metadata")
+    src = tmp / "nometa.cc"
+    src.write_text(NO_METADATA_SOURCE)
+    out = tmp / "nometa.so"
+    flags = shlex.split(_config("--cxxflags", "--ldflags", "--libs"))
+    cmd = ["g++", "-shared", "-fPIC", "-O1", str(src), "-o", str(out)] + flags
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return tvm_ffi.load_module(str(out))
+
+
+def test_library_built_without_metadata_has_no_function_metadata(no_metadata_lib):
+    assert no_metadata_lib.add_two(1) == 3
+    assert no_metadata_lib.get_function_metadata("add_two") is None
+
+
+def test_library_built_without_metadata_has_no_function_doc(no_metadata_lib):
+    assert no_metadata_lib.get_function_doc("add_two") is None
+
+
 def _testlib(name):
     lib_dir = os.environ.get("TVM_FFI_TEST_LIB_DIR")
     if not lib_dir:
@@ -312,7 +344,6 @@ def test_import_module_rejects_non_modules(table_maker):
         table_maker("a").import_module(1)
 
 
-
 def test_dropping_a_module_frees_it_without_the_garbage_collector(built_lib, tmp_path):
     # mod.f caches the Function in the module's __dict__; the Function must not refer back to
     # this Python object, or the pair would wait for the collector (and a JIT module's code
@@ -331,8 +362,37 @@ def test_dropping_a_module_frees_it_without_the_garbage_collector(built_lib, tmp
         handle = mod.__chandle__()
         del mod
         alive = [
-            o for o in gc.get_objects() if isinstance(o, tvm_ffi.Module) and o.__chandle__() == handle
+            o
+            for o in gc.get_objects()
+            if isinstance(o, tvm_ffi.Module) and o.__chandle__() == handle
         ]
         assert alive == []
     finally:
         gc.enable()
+
+
+def _end_of_loadable_segments(data):
+    """Where the file contents of an ELF64 file's PT_LOAD segments end."""
+    import struct
+
+    (phoff,) = struct.unpack_from("<Q", data, 0x20)
+    phentsize, phnum = struct.unpack_from("<HH", data, 0x36)
+    end = 0
+    for i in range(phnum):
+        p_type, _flags, p_offset, _vaddr, _paddr, p_filesz = struct.unpack_from(
+            "<IIQQQQ", data, phoff + i * phentsize
+        )
+        if p_type == 1:  # PT_LOAD
+            end = max(end, p_offset + p_filesz)
+    return end
+
+
+@pytest.mark.parametrize("keep", ["first_page", "half_of_the_segments"])
+def test_loading_a_truncated_library_raises_naming_the_file(built_lib, tmp_path, keep):
+    data = open(built_lib, "rb").read()
+    cut = tmp_path / ("cut_%s.so" % keep)
+    size = 4096 if keep == "first_page" else _end_of_loadable_segments(data) // 2
+    cut.write_bytes(data[:size])
+    with pytest.raises(RuntimeError, match="truncated") as info:
+        tvm_ffi.load_module(str(cut))
+    assert str(cut) in str(info.value)

@@ -265,7 +265,9 @@ def _fake_torch(cuda_available, hip=None, cuda_version="12.4"):
 def test_torch_extension_device_is_cpu_unless_a_gpu_is_available():
     assert optional._torch_extension_device(_fake_torch(False)) == "cpu"
     assert optional._torch_extension_device(_fake_torch(True)) == "cuda"
-    assert optional._torch_extension_device(_fake_torch(True, hip="6.0", cuda_version=None)) == "rocm"
+    assert (
+        optional._torch_extension_device(_fake_torch(True, hip="6.0", cuda_version=None)) == "rocm"
+    )
     assert optional._torch_extension_device(_fake_torch(False, hip="6.0")) == "cpu"
 
 

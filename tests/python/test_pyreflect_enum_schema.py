@@ -40,15 +40,24 @@ def test_singleton_passes_unchanged():
     assert converted(INT_ENUM, high).same_as(high)
 
 
-def test_unknown_payload_is_plain_mismatch():
+def test_unknown_payload_reports_the_failing_ffi_convert():
     with pytest.raises(TypeError) as err:
         INT_ENUM.convert(11)
     assert str(err.value) == (
         "type conversion failed for testing.TestCxxIntEnum: "
-        "expected testing.TestCxxIntEnum, got int"
+        "expected testing.TestCxxIntEnum, got int\n  __ffi_convert__ failed:\n"
+        "    Cannot cast from `int` to `testing.TestCxxIntEnum`"
     )
-    with pytest.raises(TypeError, match="expected testing.TestCxxStrEnum, got str"):
+
+
+def test_unknown_short_str_payload_reports_it_as_small_str():
+    with pytest.raises(TypeError) as err:
         STR_ENUM.check_value("x")
+    assert str(err.value) == (
+        "type check failed for testing.TestCxxStrEnum: "
+        "expected testing.TestCxxStrEnum, got str\n  __ffi_convert__ failed:\n"
+        "    Cannot cast from `ffi.SmallStr` to `testing.TestCxxStrEnum`"
+    )
 
 
 def test_payload_of_wrong_kind_is_rejected():

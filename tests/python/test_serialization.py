@@ -259,3 +259,63 @@ def test_object_referring_to_itself_in_graph_is_value_error():
     )
     with pytest.raises(ValueError, match="Invalid JSON Object Graph"):
         serialization.from_json_graph_str(text)
+
+
+# ---- object graphs that contain themselves ----------------------------------------------------
+
+
+def test_list_containing_itself_is_value_error_naming_the_list():
+    lst = tvm_ffi.List([1])
+    lst.append(lst)
+    try:
+        with pytest.raises(
+            ValueError, match="Cycle detected during serialization: a List contains itself"
+        ):
+            serialization.to_json_graph_str(lst)
+    finally:
+        lst.clear()
+
+
+def test_dict_containing_itself_is_value_error_naming_the_dict():
+    d = tvm_ffi.Dict({"a": 1})
+    d["self"] = d
+    try:
+        with pytest.raises(
+            ValueError, match="Cycle detected during serialization: a Dict contains itself"
+        ):
+            serialization.to_json_graph_str(d)
+    finally:
+        d.clear()
+
+
+def test_lists_containing_each_other_are_value_error():
+    inner = tvm_ffi.List()
+    outer = tvm_ffi.List([inner])
+    inner.append(outer)
+    try:
+        with pytest.raises(ValueError, match="a List contains itself"):
+            serialization.to_json_graph_str(outer)
+    finally:
+        inner.clear()
+
+
+def test_pickling_a_list_containing_itself_is_the_serialization_value_error():
+    lst = tvm_ffi.List([1])
+    lst.append(lst)
+    try:
+        with pytest.raises(ValueError, match="a List contains itself") as info:
+            pickle.dumps(lst)
+        assert hasattr(info.value, "__tvm_ffi_error__")
+    finally:
+        lst.clear()
+
+
+def test_deepcopy_of_a_list_containing_itself_keeps_the_cycle_in_the_copy():
+    lst = tvm_ffi.List([1])
+    lst.append(lst)
+    dup = copy.deepcopy(lst)
+    try:
+        assert not dup.same_as(lst) and dup[1].same_as(dup) and dup[0] == 1
+    finally:
+        lst.clear()
+        dup.clear()

@@ -136,6 +136,37 @@ def test_holder_init_rejects_unknown_payload():
         Holder(10, "-")
 
 
+@pytest.mark.parametrize("payload", [0, 11, -1, 30])
+def test_holder_init_out_of_range_int_payload_reports_the_ffi_convert_cause(payload):
+    with pytest.raises(TypeError) as err:
+        Holder(payload, "+")
+    assert str(err.value) == (
+        "type conversion failed for testing.TestCxxIntEnum: expected testing.TestCxxIntEnum, "
+        "got int\n  __ffi_convert__ failed:\n"
+        "    Cannot cast from `int` to `testing.TestCxxIntEnum`"
+    )
+
+
+def test_holder_field_assignment_of_out_of_range_payload_reports_the_ffi_convert_cause():
+    holder = Holder(10, "+")
+    with pytest.raises(
+        TypeError, match="\n    Cannot cast from `int` to `testing.TestCxxIntEnum`$"
+    ):
+        holder.priority = 99
+    with pytest.raises(
+        TypeError, match="\n    Cannot cast from `ffi.SmallStr` to `testing.TestCxxStrEnum`$"
+    ):
+        holder.opcode = "-"
+    assert holder.priority.same_as(IntE.low) and holder.opcode.same_as(StrE.add)
+
+
+def test_enum_class_call_with_out_of_range_value_is_value_error():
+    with pytest.raises(ValueError, match="^99 is not a valid _TestCxxIntEnum$"):
+        IntE(99)
+    with pytest.raises(ValueError, match="^'-' is not a valid _TestCxxStrEnum$"):
+        StrE("-")
+
+
 def test_holder_init_rejects_missing_field():
     with pytest.raises(TypeError):
         Holder(10)

@@ -126,6 +126,11 @@ TVM_FFI_DLL int TVMFFIHandleInitOnce(void** handle_addr, int (*init)(void** out)
         [&](void*) -> int {
           void* value = nullptr;
           if (init(&value) != 0) return -1;  // init raised the error already
+          if (value == nullptr) {
+            // A NULL handle would read as "not initialised yet" and rerun init on every call.
+            TVM_FFI_THROW(RuntimeError)
+                << "TVMFFIHandleInitOnce: init_func must return a non-NULL handle";
+          }
           __atomic_store_n(handle_addr, value, __ATOMIC_RELEASE);
           return 0;
         });
@@ -140,9 +145,11 @@ TVM_FFI_DLL int TVMFFIHandleDeinitOnce(void** handle_addr, int (*deinit)(void* h
     return InitOnceTable::Global().RunExclusive(
         handle_addr, "TVMFFIHandleDeinitOnce", [](void* value) { return value != nullptr; },
         [&](void* value) -> int {
-          if (deinit(value) != 0) return -1;  // deinit raised; the handle stays set
+          // The handle is cleared even when deinit fails (its error is returned): a failed
+          // deinit must not leave a handle that later calls would treat as live.
+          int rc = deinit(value);
           __atomic_store_n(handle_addr, static_cast<void*>(nullptr), __ATOMIC_RELEASE);
-          return 0;
+          return rc == 0 ? 0 : -1;
         });
   });
 }

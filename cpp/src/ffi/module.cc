@@ -452,9 +452,8 @@ Module ProcessLibraryBlob(const char* blob, const Module& lib, const std::string
     }
     for (uint64_t j = row_ptr[i]; j < row_ptr[i + 1]; ++j) {
       if (child_indices[j] >= count) {
-        TVM_FFI_THROW(RuntimeError)
-            << "Malformed " << symbol::tvm_ffi_library_bin << " in " << path
-            << ": import of module " << child_indices[j] << " of " << count;
+        TVM_FFI_THROW(RuntimeError) << "Malformed " << symbol::tvm_ffi_library_bin << " in " << path
+                                    << ": import of module " << child_indices[j] << " of " << count;
       }
       modules[i]->ImportModule(modules[child_indices[j]]);
     }
@@ -466,6 +465,7 @@ Module LoadSharedLibrary(const std::string& path) {
   if (path.empty()) {
     TVM_FFI_THROW(ValueError) << "ffi.Module.load_from_file.so: the path is empty";
   }
+  detail::CheckSharedLibraryFile(path);
   // Clear any stale message so the one read below belongs to this call.
   dlerror();
   void* handle = dlopen(path.c_str(), RTLD_LAZY | RTLD_LOCAL);

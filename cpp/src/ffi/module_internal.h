@@ -10,6 +10,8 @@
 #include <tvm/ffi/base.h>
 #include <tvm/ffi/c_api.h>
 
+#include <string>
+
 TVM_FFI_NAMESPACE_BEGIN
 namespace detail {
 
@@ -29,6 +31,14 @@ void ModuleRegisterContextSymbol(const char* name, void* symbol);
  *  global registry." when neither has it; ValueError on NULL arguments.
  */
 TVMFFIObjectHandle ModuleLookupFromImports(void* library_ctx, const char* func_name);
+
+/*!
+ * \brief Refuse, with a RuntimeError naming path, a 64-bit ELF file whose header,
+ *  program header table or loadable segments run past its end (a truncated
+ *  library, which dlopen would map and then fault on with SIGBUS). Other files
+ *  pass unchecked, for dlopen to judge (library_file_check.cc).
+ */
+void CheckSharedLibraryFile(const std::string& path);
 
 /*
  * Bridges for module_abi.cc, which defines the C++ entry points of the other

@@ -392,6 +392,8 @@ cdef int convert_arg_slow(object x, TVMFFIAny* out, ArgStore* store) except -1:
             value = None
         if value is not None:
             return convert_int(value, out, store)
+    if cany_view(x, out):
+        return 0
     if convert_protocol_pre(x, out, store):
         return 0
     if callable(x):

@@ -8,11 +8,21 @@
 # Python frames, so traceback.format_exc() shows them most recent call last.
 #
 # Python -> native: an exception leaving a Python callback (or passed as a
-# value) becomes an Error whose kind is the registered kind of its exact class,
-# else "RuntimeError", with message str(exc) and the Python frames as
-# backtrace. An exception that came from native code carries its Error, which is
-# reused (with the frames it crossed appended), so the kind, message and
-# identity of a native error survive a Python layer.
+# value) becomes an Error whose kind is the registered kind of its class or of
+# its nearest registered base class, else "RuntimeError", with message str(exc)
+# and the Python frames as backtrace. An exception that came from native code
+# carries its Error, which is reused (with the frames it crossed appended), so
+# the kind, message and identity of a native error survive a Python layer.
+#
+# An Error made from a Python exception keeps the exception object itself as
+# its extra_context (an OpaquePyObject holding a _PyErrorOrigin): when that
+# Error comes back to Python, through any number of native frames, the
+# original exception is raised again (same object, so same class, args,
+# attributes, __cause__ and __context__; KeyboardInterrupt stays one), with
+# the native frames it crossed in front of its own traceback. The exception
+# does not point back at the Error (no __tvm_ffi_error__): the Error's
+# reference to it is invisible to the garbage collector, so a reference the
+# other way would make an uncollectable cycle.
 
 import os as _os
 import types as _types
@@ -57,6 +67,40 @@ def register_error(name_or_cls=None, cls=None):
     if cls is not None:
         return register(cls)
     return register
+
+
+class _PyErrorOrigin:
+    """The extra_context of an Error made from a Python exception: the exception, the
+    traceback it had then, and the length of the backtrace text written from it (what
+    native code appends to the backtrace comes after)."""
+
+    __slots__ = ("exc", "tb", "backtrace_len", "resume_tb", "resume_text", "__weakref__")
+
+    def __init__(self, exc, tb, backtrace_len):
+        self.exc = exc
+        self.tb = tb
+        self.backtrace_len = backtrace_len
+        # Once the Error came back to Python: the traceback exc was raised with then, and the
+        # backtrace text it stood for. The exception keeps this origin (_tvm_ffi_origin), so
+        # that crossing into native code again formats only the frames added since: nested
+        # callbacks cost the same per crossing at any depth.
+        self.resume_tb = None
+        self.resume_text = None
+
+    def __repr__(self):
+        return "<Python exception %s>" % type(self.exc).__name__
+
+
+def _error_kind_of(cls):
+    """The registered kind of cls or of its nearest registered base, else "RuntimeError"."""
+    kind = ERROR_CLS_TO_KIND.get(cls)
+    if kind is not None:
+        return kind
+    for base in cls.__mro__[1:]:
+        kind = ERROR_CLS_TO_KIND.get(base)
+        if kind is not None:
+            return kind
+    return "RuntimeError"
 
 
 class _NativeFrameMarker(Exception):
@@ -166,16 +210,16 @@ def _traceback_with_native_frames(frames_recent_first, tail):
     return tb
 
 
-def _format_py_frames(tb):
+def _format_py_frames(tb, include_native=False):
     """Backtrace text (most recent call first) of a Python traceback, and its frame count.
 
-    Frames standing for native code (_native_frame) are left out: they came from an Error's
-    backtrace, which has them already.
+    Frames standing for native code (_native_frame) are left out unless include_native:
+    they came from an Error's backtrace, which has them already.
     """
     lines = []
     while tb is not None:
         frame = tb.tb_frame
-        if frame.f_globals.get("__name__") != "<native>":
+        if include_native or frame.f_globals.get("__name__") != "<native>":
             lines.append('  File "%s", line %d, in %s\n'
                          % (frame.f_code.co_filename, tb.tb_lineno or 0, frame.f_code.co_name))
         tb = tb.tb_next
@@ -183,11 +227,45 @@ def _format_py_frames(tb):
     return "".join(lines), len(lines)
 
 
+def _backtrace_since_last_crossing(exc, tb):
+    """The backtrace text of exc when it came back from native code (see _PyErrorOrigin)
+    followed by the Python frames it crossed since; None when exc never came back, or its
+    traceback no longer holds the one it came back with."""
+    origin = getattr(exc, "_tvm_ffi_origin", None)
+    if type(origin) is not _PyErrorOrigin or origin.exc is not exc or origin.resume_tb is None:
+        return None
+    lines = []
+    while tb is not None and tb is not origin.resume_tb:
+        frame = tb.tb_frame
+        lines.append('  File "%s", line %d, in %s\n'
+                     % (frame.f_code.co_filename, tb.tb_lineno or 0, frame.f_code.co_name))
+        tb = tb.tb_next
+    if tb is None:
+        return None
+    lines.reverse()
+    return origin.resume_text + "".join(lines)
+
+
 cdef object error_to_py_exception(TVMFFIObjectHandle err):
     """The Python exception of an Error object; steals the reference to err."""
     cdef TVMFFIErrorCell* cell = <TVMFFIErrorCell*>TVMFFIPyObjectCell(err)
     cdef object exc = None
     try:
+        origin = error_py_origin(cell)
+        if origin is not None:
+            # Made from a Python exception: raise that one again, with the native frames
+            # appended to its backtrace since in front of the traceback it had then.
+            full = bytearray_to_str(&cell.backtrace)
+            exc = origin.exc
+            exc.__traceback__ = _traceback_with_native_frames(
+                _drop_caller_frames(_parse_backtrace(full[origin.backtrace_len:])), origin.tb)
+            origin.resume_tb = exc.__traceback__
+            origin.resume_text = full
+            try:
+                exc._tvm_ffi_origin = origin
+            except (AttributeError, TypeError):
+                pass
+            return exc
         kind = bytearray_to_str(&cell.kind)
         message = bytearray_to_str(&cell.message)
         frames = _parse_backtrace(bytearray_to_str(&cell.backtrace))
@@ -209,6 +287,15 @@ cdef object error_to_py_exception(TVMFFIObjectHandle err):
         return exc
     finally:
         TVMFFIObjectDecRef(err)
+
+
+cdef object error_py_origin(TVMFFIErrorCell* cell):
+    """The _PyErrorOrigin an Error carries as extra_context, else None."""
+    cdef TVMFFIObjectHandle extra = cell.extra_context
+    if extra == NULL or (<TVMFFIObject*>extra).type_index != kTVMFFIOpaquePyObject:
+        return None
+    value = <object>(<TVMFFIOpaqueObjectCell*>TVMFFIPyObjectCell(extra)).handle
+    return value if type(value) is _PyErrorOrigin else None
 
 
 cdef int raise_last_ffi_error() except -1:
@@ -241,6 +328,7 @@ cdef TVMFFIObjectHandle py_exception_to_error(object exc) except NULL:
     cdef TVMFFIObjectHandle out = NULL
     cdef TVMFFIByteArray c_kind, c_msg, c_bt
     cdef TVMFFIObjectHandle reused
+    cdef TVMFFIObjectHandle extra = NULL
     carried = getattr(exc, "__tvm_ffi_error__", None)
     if (isinstance(carried, CObject) and (<CObject>carried).chandle != NULL
             and (<TVMFFIObject*>(<CObject>carried).chandle).type_index == kTVMFFIError):
@@ -253,14 +341,32 @@ cdef TVMFFIObjectHandle py_exception_to_error(object exc) except NULL:
             (<TVMFFIErrorCell*>TVMFFIPyObjectCell(reused)).update_backtrace(reused, &c_bt, 1)
         TVMFFIObjectIncRef(reused)
         return reused
-    # The exact class decides (no MRO walk); unregistered classes are "RuntimeError".
-    kind = ERROR_CLS_TO_KIND.get(type(exc), "RuntimeError")
-    backtrace, _ = _format_py_frames(exc.__traceback__)
+    # The class or its nearest registered base decides; else "RuntimeError".
+    kind = _error_kind_of(type(exc))
+    tb = exc.__traceback__
+    backtrace = _backtrace_since_last_crossing(exc, tb)
+    if backtrace is None:
+        # Native frames of an earlier crossing are kept: this Error starts a new backtrace.
+        backtrace, _ = _format_py_frames(tb, True)
+    try:
+        message = str(exc)
+    except Exception:
+        message = "<%s: str() failed>" % type(exc).__name__
     c_kind = str_to_bytearray(kind)
-    c_msg = str_to_bytearray(str(exc))
+    c_msg = str_to_bytearray(message)
     c_bt = str_to_bytearray(backtrace)
-    check_call(TVMFFIErrorCreateWithCauseAndExtraContext(&c_kind, &c_msg, &c_bt, NULL, NULL,
-                                                         &out))
+    # The Error keeps the exception (see the top of this file).
+    origin = _PyErrorOrigin(exc, tb, len(backtrace))
+    Py_INCREF(origin)
+    if TVMFFIObjectCreateOpaque(<void*>origin, kTVMFFIOpaquePyObject, TVMFFIPyDecRefDeleter,
+                                &extra) != 0:
+        Py_XDECREF(<PyObject*>origin)
+        raise_last_ffi_error()
+    try:
+        check_call(TVMFFIErrorCreateWithCauseAndExtraContext(&c_kind, &c_msg, &c_bt, NULL,
+                                                             extra, &out))
+    finally:
+        TVMFFIObjectDecRef(extra)
     return out
 
 

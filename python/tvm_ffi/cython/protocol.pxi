@@ -302,6 +302,29 @@ cdef class CAny:
         return "CAny(type_index=%d)" % tindex
 
 
+cdef inline bint cany_view(object x, TVMFFIAny* out) noexcept:
+    """Pass a CAny as the value it holds (a view; the caller keeps x alive): a value
+    converted once is passed as that same value to every call it goes to."""
+    if type(x) is not CAny:
+        return False
+    out[0] = (<CAny>x).value
+    return True
+
+
+def _seq_getitem_any(CObject obj, int64_t index):
+    """Element `index` (0 <= index < size) of an Array or List as a CAny: passed on to a
+    call, it is that same element (an opaque Python object keeps its FFI identity)."""
+    cdef TVMFFISeqCell* cell
+    cdef CAny out = CAny.__new__(CAny)
+    _seq_check(obj)
+    cell = <TVMFFISeqCell*>TVMFFIPyObjectCell(obj.chandle)
+    if index < 0 or index >= cell.size:
+        raise IndexError("index %d out of range for %s of size %d"
+                         % (index, obj.type_key, cell.size))
+    check_call(TVMFFIAnyViewToOwnedAny(&(<TVMFFIAny*>cell.data)[index], &out.value))
+    return out
+
+
 def _to_py_class_value(CAny value):
     """The Python value held by a CAny (strings as String, bytes as Bytes)."""
     result = any_view_to_py(&value.value)

@@ -132,6 +132,21 @@ cdef inline DLTensor* tensor_cell(TVMFFIObjectHandle handle) noexcept:
     return <DLTensor*>TVMFFIPyObjectCell(handle)
 
 
+cdef int check_legacy_export(TVMFFIObjectHandle handle) except -1:
+    """BufferError when the tensor is read-only: a legacy DLPack tensor cannot say so (numpy
+    refuses the same way). Costs a versioned export, on the legacy path only."""
+    cdef DLManagedTensorVersioned* versioned = NULL
+    check_call(TVMFFITensorToDLPackVersioned(handle, &versioned))
+    cdef bint read_only = (versioned.flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0
+    if versioned.deleter != NULL:
+        versioned.deleter(versioned)
+    if read_only:
+        raise BufferError("Cannot export a read-only tensor through legacy DLPack, which "
+                          "cannot signal read-only; ask for a versioned capsule "
+                          "(max_version=(1, 0)) instead")
+    return 0
+
+
 cdef DLTensor* tensor_dl(CObject self) except NULL:
     # A module function, not a cdef method: Tensor must add no vtable, so that
     # wrap_object's Object.__new__(Tensor) stays valid.
@@ -226,6 +241,7 @@ cdef class Tensor(CObject):
         """A legacy "dltensor" capsule of this tensor."""
         cdef DLManagedTensor* legacy = NULL
         tensor_dl(self)
+        check_legacy_export(self.chandle)
         check_call(TVMFFITensorToDLPack(self.chandle, &legacy))
         return PyCapsule_New(legacy, kCapsuleLegacy, capsule_delete_legacy)
 
@@ -258,6 +274,7 @@ cdef class Tensor(CObject):
         if max_version is not None and int(max_version[0]) >= 1:
             check_call(TVMFFITensorToDLPackVersioned(self.chandle, &versioned))
             return PyCapsule_New(versioned, kCapsuleVersioned, capsule_delete_versioned)
+        check_legacy_export(self.chandle)
         check_call(TVMFFITensorToDLPack(self.chandle, &legacy))
         return PyCapsule_New(legacy, kCapsuleLegacy, capsule_delete_legacy)
 
@@ -433,6 +450,29 @@ cdef bint dl_is_contiguous(const DLTensor* t) noexcept:
     return True
 
 
+# writable_arg of the import paths: keep a read-only producer's tensor read-only (from_dlpack);
+# -1 and argument indices (>= 0) refuse read-only producers.
+cdef enum:
+    kKeepReadOnly = -2
+
+
+cdef int raise_read_only(object producer, Py_ssize_t writable_arg) except -1:
+    """BufferError for a read-only tensor passed where a writable one is expected.
+
+    Functions may write to their tensor arguments (nothing declares otherwise), so as
+    numpy's own legacy DLPack export does, a read-only array is refused rather than handed
+    out writable; tvm_ffi.from_dlpack imports one as a Tensor that stays read-only.
+    """
+    what = "a read-only %s" % type(producer).__name__
+    if writable_arg >= 0:
+        head = "argument #%d is %s, and functions may write to their tensor arguments" % (
+            writable_arg, what)
+    else:
+        head = "%s cannot be converted to a writable tensor" % what
+    raise BufferError("tvm_ffi: %s; pass a writable copy (arr.copy()), or import it with "
+                      "tvm_ffi.from_dlpack, which keeps it read-only" % head)
+
+
 cdef int check_dlpack_requirements(const DLTensor* t, int32_t require_alignment,
                                    int32_t require_contiguous) except -1:
     """The from_dlpack requirements, checked before the import so that a refused tensor is
@@ -447,8 +487,11 @@ cdef int check_dlpack_requirements(const DLTensor* t, int32_t require_alignment,
 
 cdef TVMFFIObjectHandle managed_to_handle(DLManagedTensorVersioned* managed, object owner,
                                           bint readonly, int32_t require_alignment,
-                                          int32_t require_contiguous) except NULL:
-    """A Tensor adopting managed (filled dl_tensor, malloc'd); owner keeps the memory alive."""
+                                          int32_t require_contiguous,
+                                          Py_ssize_t writable_arg) except NULL:
+    """A Tensor adopting managed (filled dl_tensor, malloc'd); owner keeps the memory alive.
+    A read-only one keeps the DLPack read-only flag, or is refused (see raise_read_only)
+    unless writable_arg is kKeepReadOnly."""
     cdef TVMFFIObjectHandle out = NULL
     managed.version.major = DLPACK_MAJOR_VERSION
     managed.version.minor = DLPACK_MINOR_VERSION
@@ -456,6 +499,9 @@ cdef TVMFFIObjectHandle managed_to_handle(DLManagedTensorVersioned* managed, obj
     Py_INCREF(owner)
     managed.manager_ctx = <void*>owner
     managed.deleter = numpy_tensor_deleter
+    if readonly and writable_arg != kKeepReadOnly:
+        managed.deleter(managed)
+        raise_read_only(owner, writable_arg)
     try:
         check_dlpack_requirements(&managed.dl_tensor, require_alignment, require_contiguous)
     except RuntimeError:
@@ -470,7 +516,8 @@ cdef TVMFFIObjectHandle managed_to_handle(DLManagedTensorVersioned* managed, obj
 
 
 cdef TVMFFIObjectHandle numpy_to_handle(object arr, int32_t require_alignment,
-                                        int32_t require_contiguous) except? NULL:
+                                        int32_t require_contiguous,
+                                        Py_ssize_t writable_arg) except? NULL:
     """A Tensor handle over a numpy array's memory; NULL when the fast paths cannot
     describe it (then the caller uses __dlpack__)."""
     cdef DLManagedTensorVersioned* managed
@@ -479,7 +526,7 @@ cdef TVMFFIObjectHandle numpy_to_handle(object arr, int32_t require_alignment,
     cdef int bad = 0
     cdef int rc
     if not numpy_direct_ok():
-        return numpy_buffer_to_handle(arr, require_alignment, require_contiguous)
+        return numpy_buffer_to_handle(arr, require_alignment, require_contiguous, writable_arg)
     managed = <DLManagedTensorVersioned*>malloc(sizeof(DLManagedTensorVersioned))
     if managed == NULL:
         raise MemoryError("cannot allocate a DLManagedTensorVersioned")
@@ -489,7 +536,8 @@ cdef TVMFFIObjectHandle numpy_to_handle(object arr, int32_t require_alignment,
         if rc == kTVMFFIPyNumpyGeneral:
             return NULL
         raise_numpy_fill_error(arr, rc, bad)
-    return managed_to_handle(managed, arr, readonly, require_alignment, require_contiguous)
+    return managed_to_handle(managed, arr, readonly, require_alignment, require_contiguous,
+                             writable_arg)
 
 
 cdef int format_to_dl(const char* fmt, Py_ssize_t itemsize, DLDataType* out) except -1:
@@ -524,7 +572,8 @@ cdef int format_to_dl(const char* fmt, Py_ssize_t itemsize, DLDataType* out) exc
 
 
 cdef TVMFFIObjectHandle numpy_buffer_to_handle(object arr, int32_t require_alignment,
-                                               int32_t require_contiguous) except? NULL:
+                                               int32_t require_contiguous,
+                                               Py_ssize_t writable_arg) except? NULL:
     """numpy_to_handle through the buffer protocol (PyBUF_RECORDS_RO): the path when
     the direct reader disagrees with this numpy; a memoryview keeps the export."""
     cdef Py_buffer* view
@@ -561,7 +610,7 @@ cdef TVMFFIObjectHandle numpy_buffer_to_handle(object arr, int32_t require_align
     managed.dl_tensor.strides = strides
     managed.dl_tensor.byte_offset = 0
     return managed_to_handle(managed, mview, view.readonly, require_alignment,
-                             require_contiguous)
+                             require_contiguous, writable_arg)
 
 
 cdef object ml_dtypes_name(object arr):
@@ -594,12 +643,16 @@ cdef bint capsule_is_versioned(object capsule, object producer) except -1:
 
 cdef TVMFFIObjectHandle capsule_to_handle(object capsule, object producer,
                                           int32_t require_alignment,
-                                          int32_t require_contiguous) except NULL:
+                                          int32_t require_contiguous,
+                                          Py_ssize_t writable_arg) except NULL:
     cdef DLManagedTensorVersioned* versioned
     cdef DLManagedTensor* legacy
     cdef TVMFFIObjectHandle out = NULL
     if capsule_is_versioned(capsule, producer):
         versioned = <DLManagedTensorVersioned*>PyCapsule_GetPointer(capsule, kCapsuleVersioned)
+        if (versioned.flags & DLPACK_FLAG_BITMASK_READ_ONLY) and writable_arg != kKeepReadOnly:
+            # Left unconsumed: the capsule gives the tensor back to its producer.
+            raise_read_only(producer, writable_arg)
         check_dlpack_requirements(&versioned.dl_tensor, require_alignment, require_contiguous)
         check_call(TVMFFITensorFromDLPackVersioned(versioned, require_alignment,
                                                    require_contiguous, &out))
@@ -614,8 +667,12 @@ cdef TVMFFIObjectHandle capsule_to_handle(object capsule, object producer,
 
 
 cdef TVMFFIObjectHandle dlpack_to_handle(object obj, int32_t require_alignment,
-                                         int32_t require_contiguous) except NULL:
-    """An owned Tensor handle sharing obj's memory (obj: a DLPack producer)."""
+                                         int32_t require_contiguous,
+                                         Py_ssize_t writable_arg) except NULL:
+    """An owned Tensor handle sharing obj's memory (obj: a DLPack producer).
+
+    writable_arg: kKeepReadOnly (from_dlpack) imports a read-only producer as a read-only
+    Tensor; anything else refuses it (raise_read_only names the argument)."""
     cdef TVMFFIObjectHandle out = NULL
     cdef TVMFFIObjectHandle raw
     # A tvm_ffi.Tensor goes through its own __dlpack__ like any producer: a new handle.
@@ -624,19 +681,20 @@ cdef TVMFFIObjectHandle dlpack_to_handle(object obj, int32_t require_alignment,
     if out != NULL:
         return out
     if is_numpy_array(obj):
-        out = numpy_to_handle(obj, require_alignment, require_contiguous)
+        out = numpy_to_handle(obj, require_alignment, require_contiguous, writable_arg)
         if out != NULL:
             return out
         name = ml_dtypes_name(obj)
         if name is not None:
             raw = numpy_to_handle(obj.view("uint%d" % (obj.dtype.itemsize * 8)),
-                                  require_alignment, require_contiguous)
+                                  require_alignment, require_contiguous, writable_arg)
             if raw != NULL:
                 tensor = wrap_object(raw)
                 relabelled = Tensor_relabel(<Tensor>tensor, name)
                 TVMFFIObjectIncRef((<Tensor>relabelled).chandle)
                 return (<Tensor>relabelled).chandle
-    return capsule_to_handle(dlpack_capsule(obj), obj, require_alignment, require_contiguous)
+    return capsule_to_handle(dlpack_capsule(obj), obj, require_alignment, require_contiguous,
+                             writable_arg)
 
 
 cdef TVMFFIObjectHandle exchange_to_handle(object obj, int32_t require_alignment,
@@ -712,7 +770,8 @@ def from_dlpack(obj, *, int require_alignment=0, bint require_contiguous=False):
     if require_alignment < 0:
         raise ValueError("from_dlpack: require_alignment must not be negative (got %d)"
                          % require_alignment)
-    return wrap_object(dlpack_to_handle(obj, require_alignment, 1 if require_contiguous else 0))
+    return wrap_object(dlpack_to_handle(obj, require_alignment, 1 if require_contiguous else 0,
+                                        kKeepReadOnly))
 
 
 cdef int convert_dlpack_arg(object x, TVMFFIAny* out, ArgStore* store) except -1:
@@ -732,7 +791,7 @@ cdef int convert_dlpack_arg(object x, TVMFFIAny* out, ArgStore* store) except -1
             and (function_view_mask(<Function>store.func) >> store.arg_index) & 1):
         if convert_dlpack_view(x, out, store) == 0:
             return 0
-    handle = dlpack_to_handle(x, 0, 0)
+    handle = dlpack_to_handle(x, 0, 0, store.arg_index if store.func != NULL else -1)
     set_owned_object(out, handle, store)
     return 0
 
@@ -742,6 +801,7 @@ cdef int convert_dlpack_view(object x, TVMFFIAny* out, ArgStore* store) except -
     1 when x needs the Tensor-object path instead."""
     cdef int k = store.num_tensors
     cdef int i
+    cdef DLManagedTensorVersioned* versioned
     cdef DLTensor* t = &store.views.tensors[k]
     cdef int readonly = 0
     cdef int bad = 0
@@ -754,6 +814,8 @@ cdef int convert_dlpack_view(object x, TVMFFIAny* out, ArgStore* store) except -
             return 1
         if rc != 0:
             raise_numpy_fill_error(x, rc, bad)
+        if readonly:
+            raise_read_only(x, store.arg_index)
         # numpy frees its shape buffer when the array is reshaped (by a later argument's
         # conversion, or another thread while the GIL is released): keep a copy.
         for i in range(t.ndim):
@@ -762,8 +824,10 @@ cdef int convert_dlpack_view(object x, TVMFFIAny* out, ArgStore* store) except -
     else:
         capsule = dlpack_capsule(x)
         if capsule_is_versioned(capsule, x):
-            t[0] = (<DLManagedTensorVersioned*>PyCapsule_GetPointer(
-                capsule, kCapsuleVersioned)).dl_tensor
+            versioned = <DLManagedTensorVersioned*>PyCapsule_GetPointer(capsule, kCapsuleVersioned)
+            if versioned.flags & DLPACK_FLAG_BITMASK_READ_ONLY:
+                raise_read_only(x, store.arg_index)
+            t[0] = versioned.dl_tensor
         else:
             t[0] = (<DLManagedTensor*>PyCapsule_GetPointer(capsule, kCapsuleLegacy)).dl_tensor
         # Unconsumed, the capsule calls the producer's deleter when the store drops it.

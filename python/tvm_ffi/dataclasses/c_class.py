@@ -95,7 +95,7 @@ def c_class(
         for name, value in list(cls.__dict__.items()):
             if isinstance(value, Field):
                 delattr(cls, name)
-        registry.register_object(type_key, init=False)(cls)
+        cls = registry.register_object(type_key, init=False)(cls)
         type_info = cls.__tvm_ffi_type_info__
         _warn_missing_field_annotations(cls, type_info, stacklevel=2)
         _attach_field_objects(cls, type_info, frozen=frozen)

@@ -32,7 +32,7 @@ def fields(obj_or_cls):
     if not is_dataclass(obj_or_cls):
         raise TypeError(
             "fields() argument must be a c_class or py_class type or instance, got %s"
-            % (obj_or_cls.__name__ if isinstance(obj_or_cls, type) else type(obj_or_cls).__name__)
+            % type(obj_or_cls).__name__
         )
     cls = obj_or_cls if isinstance(obj_or_cls, type) else type(obj_or_cls)
     result = []

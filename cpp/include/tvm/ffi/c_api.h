@@ -527,8 +527,16 @@ TVM_FFI_DLL int TVMFFIBigIntFromByteArray(const TVMFFIByteArray* input, TVMFFIAn
  */
 TVM_FFI_DLL TVMFFIByteArray TVMFFIBigIntGetContentByteArray(const TVMFFIAny* value);
 
-/* Thread-safe lazy globals */
+/*!
+ * \brief Thread-safe lazy global: while *handle_addr is NULL, run init once (other threads
+ *  wait) and store the handle it gives. Fails, leaving the handle NULL, when init fails or
+ *  gives a NULL handle (RuntimeError).
+ */
 TVM_FFI_DLL int TVMFFIHandleInitOnce(void** handle_addr, int (*init)(void** out));
+/*!
+ * \brief Run deinit once on a non-NULL *handle_addr and clear it. The handle is cleared even
+ *  when deinit fails; deinit's error is then returned.
+ */
 TVM_FFI_DLL int TVMFFIHandleDeinitOnce(void** handle_addr, int (*deinit)(void* handle));
 
 #ifdef __cplusplus

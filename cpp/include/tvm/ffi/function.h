@@ -19,7 +19,8 @@
  *   TVM_FFI_DLL_EXPORT_TYPED_FUNC(add_one, AddOne);   // symbol __tvm_ffi_add_one
  *   TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(add_one, "Add one to x.");
  * With TVM_FFI_DLL_EXPORT_INCLUDE_METADATA defined to 1 the first macro also
- * exports __tvm_ffi__metadata_add_one (JSON {"type_schema": "..."}).
+ * exports __tvm_ffi__metadata_add_one (JSON {"type_schema": "..."}), and only
+ * then does the second export __tvm_ffi__doc_add_one.
  */
 #ifndef TVM_FFI_FUNCTION_H_
 #define TVM_FFI_FUNCTION_H_
@@ -576,25 +577,24 @@ TVM_FFI_NAMESPACE_END
     ::tvm::ffi::detail::CallTypedPacked(Function, #ExportName, args, num_args, result);           \
     TVM_FFI_SAFE_CALL_END();                                                                      \
   }                                                                                               \
-  TVM_FFI_STR_CONCAT(TVM_FFI_DLL_EXPORT_METADATA_SEL_, TVM_FFI_DLL_EXPORT_INCLUDE_METADATA)       \
-  (ExportName, Function)
+  TVM_FFI_DLL_EXPORT_IF_METADATA_(TVM_FFI_DLL_EXPORT_METADATA_, ExportName, Function)
 
-// Selection on the value of TVM_FFI_DLL_EXPORT_INCLUDE_METADATA at the point
-// of use: 1 (or empty) exports, 0 does not, undefined defers to the synonym.
-#define TVM_FFI_DLL_EXPORT_METADATA_SEL_1(ExportName, Function) \
-  TVM_FFI_DLL_EXPORT_METADATA_(ExportName, Function)
-#define TVM_FFI_DLL_EXPORT_METADATA_SEL_(ExportName, Function) \
-  TVM_FFI_DLL_EXPORT_METADATA_(ExportName, Function)
-#define TVM_FFI_DLL_EXPORT_METADATA_SEL_0(ExportName, Function)
-#define TVM_FFI_DLL_EXPORT_METADATA_SEL_TVM_FFI_DLL_EXPORT_INCLUDE_METADATA(ExportName, Function) \
-  TVM_FFI_STR_CONCAT(TVM_FFI_DLL_EXPORT_METADATA_ALT_, TVM_FFI_DLL_EXPORT_TYPED_FUNC_METADATA)    \
-  (ExportName, Function)
-#define TVM_FFI_DLL_EXPORT_METADATA_ALT_1(ExportName, Function) \
-  TVM_FFI_DLL_EXPORT_METADATA_(ExportName, Function)
-#define TVM_FFI_DLL_EXPORT_METADATA_ALT_(ExportName, Function) \
-  TVM_FFI_DLL_EXPORT_METADATA_(ExportName, Function)
-#define TVM_FFI_DLL_EXPORT_METADATA_ALT_0(ExportName, Function)
-#define TVM_FFI_DLL_EXPORT_METADATA_ALT_TVM_FFI_DLL_EXPORT_TYPED_FUNC_METADATA(ExportName, Function)
+// Impl(A, B) when metadata export is on: selection on the value of
+// TVM_FFI_DLL_EXPORT_INCLUDE_METADATA at the point of use, 1 (or empty) exports,
+// 0 does not, undefined defers to the synonym TVM_FFI_DLL_EXPORT_TYPED_FUNC_METADATA.
+#define TVM_FFI_DLL_EXPORT_IF_METADATA_(Impl, A, B)                                         \
+  TVM_FFI_STR_CONCAT(TVM_FFI_DLL_EXPORT_METADATA_SEL_, TVM_FFI_DLL_EXPORT_INCLUDE_METADATA) \
+  (Impl, A, B)
+#define TVM_FFI_DLL_EXPORT_METADATA_SEL_1(Impl, A, B) Impl(A, B)
+#define TVM_FFI_DLL_EXPORT_METADATA_SEL_(Impl, A, B) Impl(A, B)
+#define TVM_FFI_DLL_EXPORT_METADATA_SEL_0(Impl, A, B)
+#define TVM_FFI_DLL_EXPORT_METADATA_SEL_TVM_FFI_DLL_EXPORT_INCLUDE_METADATA(Impl, A, B)        \
+  TVM_FFI_STR_CONCAT(TVM_FFI_DLL_EXPORT_METADATA_ALT_, TVM_FFI_DLL_EXPORT_TYPED_FUNC_METADATA) \
+  (Impl, A, B)
+#define TVM_FFI_DLL_EXPORT_METADATA_ALT_1(Impl, A, B) Impl(A, B)
+#define TVM_FFI_DLL_EXPORT_METADATA_ALT_(Impl, A, B) Impl(A, B)
+#define TVM_FFI_DLL_EXPORT_METADATA_ALT_0(Impl, A, B)
+#define TVM_FFI_DLL_EXPORT_METADATA_ALT_TVM_FFI_DLL_EXPORT_TYPED_FUNC_METADATA(Impl, A, B)
 
 #define TVM_FFI_DLL_EXPORT_METADATA_(ExportName, Function)                                         \
   extern "C" TVM_FFI_DLL_EXPORT int __tvm_ffi__metadata_##ExportName(void*, const TVMFFIAny*,      \
@@ -605,8 +605,14 @@ TVM_FFI_NAMESPACE_END
     TVM_FFI_SAFE_CALL_END();                                                                       \
   }
 
-/*! \brief Export the doc string of ExportName as __tvm_ffi__doc_<ExportName>. */
-#define TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(ExportName, DocString)                                  \
+/*!
+ * \brief Export the doc string of ExportName as __tvm_ffi__doc_<ExportName>, when metadata
+ *  export is on (as for __tvm_ffi__metadata_<ExportName>); without it nothing is exported.
+ */
+#define TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(ExportName, DocString) \
+  TVM_FFI_DLL_EXPORT_IF_METADATA_(TVM_FFI_DLL_EXPORT_DOC_, ExportName, DocString)
+
+#define TVM_FFI_DLL_EXPORT_DOC_(ExportName, DocString)                                            \
   extern "C" TVM_FFI_DLL_EXPORT int __tvm_ffi__doc_##ExportName(void*, const TVMFFIAny*, int32_t, \
                                                                 TVMFFIAny* result) {              \
     TVM_FFI_SAFE_CALL_BEGIN();                                                                    \

@@ -18,10 +18,13 @@
 
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
+#include <utility>
 #include <vector>
 
 TVM_FFI_NAMESPACE_BEGIN
@@ -343,6 +346,50 @@ inline std::string_view TensorBytes(const DLTensor& t, const char* what) {
   size_t size = GetDataSize(t);
   if (size == 0) return std::string_view();
   return std::string_view(static_cast<const char*>(t.data) + t.byte_offset, size);
+}
+
+/*! \return Whether a type index is Array, List, Map or Dict (walked with an explicit stack). */
+inline bool IsNestingContainer(int32_t type_index) {
+  return type_index == kTVMFFIArray || type_index == kTVMFFIList || type_index == kTVMFFIMap ||
+         type_index == kTVMFFIDict;
+}
+
+/*!
+ * \brief The containers (or container pairs) open on a structural walk's stack,
+ *  to find one met again while still open: a container that holds itself,
+ *  which would otherwise be walked forever. Only levels deeper than kShallow
+ *  are remembered, so shallow walks pay nothing, and a cycle is still found
+ *  at most kShallow plus its length levels after it began.
+ */
+class OpenContainers {
+ public:
+  static constexpr size_t kShallow = 256;
+
+  /*! \brief Enter a container at depth (1 = outermost); false when it is open already. */
+  bool Enter(size_t depth, const void* lhs, const void* rhs = nullptr) {
+    if (depth <= kShallow) return true;
+    return open_.insert(Key(lhs, rhs)).second;
+  }
+  /*! \brief Leave the container entered at depth. */
+  void Leave(size_t depth, const void* lhs, const void* rhs = nullptr) {
+    if (depth > kShallow) open_.erase(Key(lhs, rhs));
+  }
+
+ private:
+  using Key = std::pair<const void*, const void*>;
+  struct KeyHash {
+    size_t operator()(const Key& key) const {
+      return std::hash<const void*>()(key.first) * 31 + std::hash<const void*>()(key.second);
+    }
+  };
+  std::unordered_set<Key, KeyHash> open_;
+};
+
+/*! \brief The ValueError of a walk that met a container inside itself. */
+[[noreturn]] inline void ThrowContainsItself(const char* what, const Object* container) {
+  TVM_FFI_THROW(ValueError) << what << ": the " << container->GetTypeKey()
+                            << " contains itself (a reference cycle), which has no finite "
+                               "structure to compare or hash";
 }
 
 }  // namespace structural

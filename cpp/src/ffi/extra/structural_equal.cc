@@ -10,6 +10,9 @@
  * DAG nodes and free variables; a free variable binds only inside a
  * definition region (or to itself).
  *
+ * Nested Arrays, Lists, Maps and Dicts are walked with an explicit stack (any
+ * depth); a pair of containers met inside itself raises ValueError.
+ *
  * Equal first tries a walk of plain trees (FastEqual) that keeps several node
  * pairs in flight: a depth-first walk waits for each child it reaches from
  * memory, one cache miss after another, while this one has the next pairs'
@@ -26,9 +29,12 @@
 #include <tvm/ffi/reflection/access_path.h>
 #include <tvm/ffi/reflection/registry.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -72,10 +78,9 @@ class EqualEngine {
         return CellBytes(lhs) == CellBytes(rhs);
       case kTVMFFIArray:
       case kTVMFFIList:
-        return EqualSeq(SeqCell(l), SeqCell(r));
       case kTVMFFIMap:
       case kTVMFFIDict:
-        return EqualMap(static_cast<const MapBaseObj*>(l), static_cast<const MapBaseObj*>(r));
+        return EqualContainers(l, r);
       case kTVMFFIShape:
         return EqualShape(static_cast<const ShapeObj*>(l), static_cast<const ShapeObj*>(r));
       case kTVMFFITensor:
@@ -101,6 +106,8 @@ class EqualEngine {
       return false;
     }
     pending_.clear();
+    fast_visits_ = 0;
+    fast_seen_.clear();
     pending_.push_back(ObjectPair{CellObject(lhs), CellObject(rhs)});
     // A ring of pairs whose objects are loading, refilled from pending_ in
     // depth-first order (the last pushed first: siblings lie close in memory).
@@ -147,29 +154,175 @@ class EqualEngine {
     if (r->type_index >= kTVMFFIStaticObjectBegin) PrefetchRead(r->v_obj);
   }
 
-  bool EqualSeq(const TVMFFISeqCell* l, const TVMFFISeqCell* r) {
-    // Without paths to report a length difference decides at once; with them
-    // the first differing element comes first.
-    if (!record_ && l->size != r->size) return false;
-    const TVMFFIAny* ld = static_cast<const TVMFFIAny*>(l->data);
-    const TVMFFIAny* rd = static_cast<const TVMFFIAny*>(r->data);
-    int64_t n = std::min(l->size, r->size);
-    constexpr int64_t kAhead = 8;
-    for (int64_t i = 0; i < std::min(n, kAhead); ++i) Prefetch(ld + i, rd + i);
-    for (int64_t i = 0; i < n; ++i) {
-      if (i + kAhead < n) Prefetch(ld + i + kAhead, rd + i + kAhead);
-      if (!Equal(ld + i, rd + i)) {
-        Record(AccessStep::ArrayItem(i), AccessStep::ArrayItem(i));
-        return false;
+  /*!
+   * \brief Two containers of one kind being compared, and where the walk is:
+   *  the next element (Array / List), or the next lhs entry and the keys of
+   *  the entry pair being compared (Map / Dict).
+   */
+  struct PairFrame {
+    const Object* l;
+    const Object* r;
+    bool is_map;
+    int64_t next;
+    MapBaseObj::iterator entry;
+    Any lkey;
+    Any rkey;
+  };
+
+  /*!
+   * \brief Compare two containers of the same kind. Nested containers are
+   *  walked with frames_, an explicit stack, so nesting depth costs heap
+   *  rather than native frames, and a pair met inside itself is an error
+   *  instead of an endless walk. A difference records the step of every level
+   *  it leaves, innermost first, as the recursive walk does.
+   */
+  bool EqualContainers(const Object* l, const Object* r) {
+    const size_t base = frames_.size();
+    // An error leaves frames_ as this call found it (a hook may catch it and go on).
+    struct Unwind {
+      EqualEngine* self;
+      size_t base;
+      ~Unwind() {
+        while (self->frames_.size() > base) self->PopFrame();
+      }
+    } unwind{this, base};
+    if (!EnterPair(l, r)) return false;
+    bool child_done = false;
+    bool child_equal = true;
+    while (true) {
+      if (child_done) {
+        child_done = false;
+        if (!child_equal) {
+          RecordChildStep(frames_.back());
+          PopFrame();
+          if (frames_.size() == base) return false;
+          child_done = true;  // the parent's child differed
+          continue;
+        }
+      }
+      const TVMFFIAny* lc = nullptr;
+      const TVMFFIAny* rc = nullptr;
+      int step = NextPair(&frames_.back(), &lc, &rc);
+      if (step <= 0) {
+        PopFrame();
+        if (frames_.size() == base) return step == 0;
+        child_done = true;
+        child_equal = step == 0;
+      } else if (lc->type_index == rc->type_index && IsNestingContainer(lc->type_index)) {
+        if (!EnterPair(CellObject(lc), CellObject(rc))) {
+          child_done = true;
+          child_equal = false;
+        }
+      } else {
+        // May re-enter EqualContainers (objects holding containers), which leaves frames_ as
+        // it found it.
+        child_equal = Equal(lc, rc);
+        child_done = true;
       }
     }
-    if (l->size == r->size) return true;
-    if (l->size > r->size) {
-      Record(AccessStep::ArrayItem(n), AccessStep::ArrayItemMissing(n));
-    } else {
-      Record(AccessStep::ArrayItemMissing(n), AccessStep::ArrayItem(n));
+  }
+
+  /*!
+   * \brief Push the frame of a container pair; false (nothing pushed) when a
+   *  size difference decides at once (without paths to report).
+   */
+  bool EnterPair(const Object* l, const Object* r) {
+    int32_t t = l->type_index();
+    bool is_map = t == kTVMFFIMap || t == kTVMFFIDict;
+    if (!record_) {
+      size_t lsize = is_map ? static_cast<const MapBaseObj*>(l)->size() : SeqCell(l)->size;
+      size_t rsize = is_map ? static_cast<const MapBaseObj*>(r)->size() : SeqCell(r)->size;
+      if (lsize != rsize) return false;
     }
-    return false;
+    if (!open_.Enter(frames_.size() + 1, l, r)) ThrowContainsItself("StructuralEqual", l);
+    frames_.emplace_back();
+    PairFrame& f = frames_.back();
+    f.l = l;
+    f.r = r;
+    f.is_map = is_map;
+    f.next = 0;
+    if (is_map) {
+      f.entry = static_cast<const MapBaseObj*>(l)->begin();
+    } else {
+      const TVMFFISeqCell* ls = SeqCell(l);
+      const TVMFFISeqCell* rs = SeqCell(r);
+      int64_t n = std::min(ls->size, rs->size);
+      for (int64_t i = 0; i < std::min(n, kAhead); ++i) {
+        Prefetch(static_cast<const TVMFFIAny*>(ls->data) + i,
+                 static_cast<const TVMFFIAny*>(rs->data) + i);
+      }
+    }
+    return true;
+  }
+
+  void PopFrame() {
+    open_.Leave(frames_.size(), frames_.back().l, frames_.back().r);
+    frames_.pop_back();
+  }
+
+  /*! \brief Record the step of f whose pair just compared unequal. */
+  void RecordChildStep(const PairFrame& f) {
+    if (f.is_map) {
+      Record(AccessStep::MapItem(f.lkey), AccessStep::MapItem(f.rkey));
+    } else {
+      Record(AccessStep::ArrayItem(f.next - 1), AccessStep::ArrayItem(f.next - 1));
+    }
+  }
+
+  /*!
+   * \brief The next pair of values of f to compare.
+   * \return 1 with *lc, *rc set; 0 when f is done and equal; -1 when f is
+   *  done and differs at its own level (the step is recorded).
+   */
+  int NextPair(PairFrame* f, const TVMFFIAny** lc, const TVMFFIAny** rc) {
+    if (!f->is_map) {
+      const TVMFFISeqCell* ls = SeqCell(f->l);
+      const TVMFFISeqCell* rs = SeqCell(f->r);
+      int64_t n = std::min(ls->size, rs->size);
+      const TVMFFIAny* ld = static_cast<const TVMFFIAny*>(ls->data);
+      const TVMFFIAny* rd = static_cast<const TVMFFIAny*>(rs->data);
+      if (f->next < n) {
+        int64_t i = f->next++;
+        if (i + kAhead < n) Prefetch(ld + i + kAhead, rd + i + kAhead);
+        *lc = ld + i;
+        *rc = rd + i;
+        return 1;
+      }
+      if (ls->size == rs->size) return 0;
+      if (ls->size > rs->size) {
+        Record(AccessStep::ArrayItem(n), AccessStep::ArrayItemMissing(n));
+      } else {
+        Record(AccessStep::ArrayItemMissing(n), AccessStep::ArrayItem(n));
+      }
+      return -1;
+    }
+    const MapBaseObj* l = static_cast<const MapBaseObj*>(f->l);
+    const MapBaseObj* r = static_cast<const MapBaseObj*>(f->r);
+    if (f->entry != l->end()) {
+      const auto& kv = *f->entry;
+      ++f->entry;
+      // Translated now: the values compared before may have bound the key's variables.
+      Any rkey = TranslateKey(kv.first, lhs_to_rhs_);
+      auto it = r->find(rkey);
+      if (it == r->end()) {
+        Record(AccessStep::MapItem(kv.first), AccessStep::MapItemMissing(rkey));
+        return -1;
+      }
+      f->lkey = kv.first;
+      f->rkey = (*it).first;
+      *lc = AnyUnsafe::GetTVMFFIAny(kv.second);
+      *rc = AnyUnsafe::GetTVMFFIAny((*it).second);
+      return 1;
+    }
+    if (l->size() == r->size()) return 0;
+    for (const auto& kv : *r) {
+      Any lkey = TranslateKey(kv.first, rhs_to_lhs_);
+      if (l->find(lkey) == l->end()) {
+        Record(AccessStep::MapItemMissing(lkey), AccessStep::MapItem(kv.first));
+        return -1;
+      }
+    }
+    return -1;
   }
 
   /*! \return key translated through a variable mapping (objects only). */
@@ -178,31 +331,6 @@ class EqualEngine {
     const Object* const* mapped = mapping.Find(CellObject(AnyUnsafe::GetTVMFFIAny(key)));
     if (mapped == nullptr) return key;
     return Any(GetRef<ObjectRef>(*mapped));
-  }
-
-  bool EqualMap(const MapBaseObj* l, const MapBaseObj* r) {
-    if (!record_ && l->size() != r->size()) return false;
-    for (const auto& kv : *l) {
-      Any rkey = TranslateKey(kv.first, lhs_to_rhs_);
-      auto it = r->find(rkey);
-      if (it == r->end()) {
-        Record(AccessStep::MapItem(kv.first), AccessStep::MapItemMissing(rkey));
-        return false;
-      }
-      if (!Equal(AnyUnsafe::GetTVMFFIAny(kv.second), AnyUnsafe::GetTVMFFIAny((*it).second))) {
-        Record(AccessStep::MapItem(kv.first), AccessStep::MapItem((*it).first));
-        return false;
-      }
-    }
-    if (l->size() == r->size()) return true;
-    for (const auto& kv : *r) {
-      Any lkey = TranslateKey(kv.first, rhs_to_lhs_);
-      if (l->find(lkey) == l->end()) {
-        Record(AccessStep::MapItemMissing(lkey), AccessStep::MapItem(kv.first));
-        return false;
-      }
-    }
-    return false;
   }
 
   static bool EqualShape(const ShapeObj* l, const ShapeObj* r) {
@@ -325,6 +453,13 @@ class EqualEngine {
     const Object* l;
     const Object* r;
   };
+  struct PairHash {
+    size_t operator()(const std::pair<const Object*, const Object*>& p) const {
+      return std::hash<const void*>()(p.first) * 31 + std::hash<const void*>()(p.second);
+    }
+  };
+  /*! \brief FastEqual visits this many pairs before it tracks the Array / List pairs it meets. */
+  static constexpr size_t kFastVisitsUntracked = size_t{1} << 16;
 
   static constexpr size_t kRingSize = 16;
 
@@ -394,6 +529,12 @@ class EqualEngine {
       }
       case kTVMFFIArray:
       case kTVMFFIList: {
+        // A list that holds itself would be visited forever. After many visits, a pair met
+        // again (a cycle, or a list shared within the value) leaves the answer to the
+        // depth-first walk, which finds cycles.
+        if (++fast_visits_ > kFastVisitsUntracked && !fast_seen_.emplace(l, r).second) {
+          return false;
+        }
         const TVMFFISeqCell* ls = SeqCell(l);
         const TVMFFISeqCell* rs = SeqCell(r);
         if (ls->size != rs->size) return false;
@@ -493,6 +634,13 @@ class EqualEngine {
   std::vector<ObjectRef> keep_alive_;
   std::vector<AccessStep> lhs_steps_;
   std::vector<AccessStep> rhs_steps_;
+  /*! \brief The container pairs being compared, outermost first (shared by all walks). */
+  std::vector<PairFrame> frames_;
+  OpenContainers open_;
+  // FastEqual's visits, and the Array / List pairs it met once it made many (see FastVisit).
+  size_t fast_visits_ = 0;
+  std::unordered_set<std::pair<const Object*, const Object*>, PairHash> fast_seen_;
+  static constexpr int64_t kAhead = 8;
 };
 
 }  // namespace

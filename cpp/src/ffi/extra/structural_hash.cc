@@ -16,6 +16,9 @@
  *   object                    type_key_hash folded with each field's hash (or
  *                             the __s_hash__ hook); free variables and DAG
  *                             nodes add a counter; memoised per object
+ *
+ * Nested Arrays, Lists, Maps and Dicts are walked with an explicit stack (any
+ * depth), and one that contains itself raises ValueError.
  */
 #include <tvm/ffi/container/map_base.h>
 #include <tvm/ffi/container/shape.h>
@@ -71,10 +74,9 @@ class HashEngine {
         return HashBytesObject(CellBytes(value));
       case kTVMFFIArray:
       case kTVMFFIList:
-        return HashSeq(obj);
       case kTVMFFIMap:
       case kTVMFFIDict:
-        return HashMap(static_cast<const MapBaseObj*>(obj));
+        return HashContainer(obj);
       case kTVMFFIShape:
         return HashShape(static_cast<const ShapeObj*>(obj));
       case kTVMFFITensor:
@@ -119,17 +121,92 @@ class HashEngine {
     if (type_index >= kTVMFFIStaticObjectEnd || type_index == kTVMFFIObject) memo_.Prefetch(obj);
   }
 
-  uint64_t HashSeq(const Object* obj) {
-    const TVMFFISeqCell* seq = SeqCell(obj);
-    uint64_t h = StableHashCombine(obj->GetTypeKeyHash(), static_cast<uint64_t>(seq->size));
-    const TVMFFIAny* data = static_cast<const TVMFFIAny*>(seq->data);
-    constexpr int64_t kAhead = 8;
-    for (int64_t i = 0; i < std::min(seq->size, kAhead); ++i) Prefetch(data + i);
-    for (int64_t i = 0; i < seq->size; ++i) {
-      if (i + kAhead < seq->size) Prefetch(data + i + kAhead);
-      h = StableHashCombine(h, Hash(data + i));
+  /*!
+   * \brief An Array, List, Map or Dict being hashed: its hash so far and what
+   *  of it is left. A Map's entries are folded in key-hash order (see
+   *  StartMap); each step is a key hash and the value to hash after it, or
+   *  none when the key hash collides with another.
+   */
+  struct ContainerFrame {
+    const Object* obj;
+    uint64_t h;
+    const TVMFFIAny* items;  // Array / List elements
+    int64_t size;
+    int64_t next;
+    std::vector<std::pair<uint64_t, const TVMFFIAny*>> steps;  // Map / Dict
+  };
+
+  /*!
+   * \brief Hash a container. Nested containers are walked with frames_, an
+   *  explicit stack, so nesting depth costs heap rather than native frames,
+   *  and a container met inside itself is an error instead of an endless walk.
+   */
+  uint64_t HashContainer(const Object* root) {
+    const size_t base = frames_.size();
+    // An error leaves frames_ as this call found it (a hook may catch it and go on).
+    struct Unwind {
+      HashEngine* self;
+      size_t base;
+      ~Unwind() {
+        while (self->frames_.size() > base) {
+          self->open_.Leave(self->frames_.size(), self->frames_.back().obj);
+          self->frames_.pop_back();
+        }
+      }
+    } unwind{this, base};
+    Enter(root);
+    while (true) {
+      const TVMFFIAny* child = NextChild(&frames_.back());
+      if (child == nullptr) {
+        uint64_t done = frames_.back().h;
+        open_.Leave(frames_.size(), frames_.back().obj);
+        frames_.pop_back();
+        if (frames_.size() == base) return done;
+        frames_.back().h = StableHashCombine(frames_.back().h, done);
+      } else if (IsNestingContainer(child->type_index)) {
+        Enter(CellObject(child));
+      } else {
+        // May re-enter HashContainer (an object holding containers), which leaves frames_ as
+        // it found it; frames_ may have grown meanwhile, so the frame is looked up again.
+        uint64_t ch = Hash(child);
+        frames_.back().h = StableHashCombine(frames_.back().h, ch);
+      }
     }
-    return h;
+  }
+
+  void Enter(const Object* obj) {
+    if (!open_.Enter(frames_.size() + 1, obj)) ThrowContainsItself("StructuralHash", obj);
+    frames_.emplace_back();
+    ContainerFrame& f = frames_.back();
+    f.obj = obj;
+    f.items = nullptr;
+    f.size = 0;
+    f.next = 0;
+    int32_t t = obj->type_index();
+    if (t == kTVMFFIArray || t == kTVMFFIList) {
+      const TVMFFISeqCell* seq = SeqCell(obj);
+      f.h = StableHashCombine(obj->GetTypeKeyHash(), static_cast<uint64_t>(seq->size));
+      f.items = static_cast<const TVMFFIAny*>(seq->data);
+      f.size = seq->size;
+      for (int64_t i = 0; i < std::min(f.size, kAhead); ++i) Prefetch(f.items + i);
+    } else {
+      StartMap(static_cast<const MapBaseObj*>(obj), &f);
+    }
+  }
+
+  /*! \brief The next value of f to hash (folding a map's key hash first), or nullptr at its end. */
+  const TVMFFIAny* NextChild(ContainerFrame* f) {
+    if (f->items != nullptr || f->steps.empty()) {
+      if (f->next >= f->size) return nullptr;
+      if (f->next + kAhead < f->size) Prefetch(f->items + f->next + kAhead);
+      return f->items + f->next++;
+    }
+    while (f->next < static_cast<int64_t>(f->steps.size())) {
+      const auto& step = f->steps[f->next++];
+      f->h = StableHashCombine(f->h, step.first);
+      if (step.second != nullptr) return step.second;
+    }
+    return nullptr;
   }
 
   /*!
@@ -149,28 +226,31 @@ class HashEngine {
     return true;
   }
 
-  uint64_t HashMap(const MapBaseObj* map) {
-    uint64_t h = StableHashCombine(map->GetTypeKeyHash(), static_cast<uint64_t>(map->size()));
-    std::vector<std::pair<uint64_t, const Any*>> entries;
+  /*!
+   * \brief A map's hash starts from its type and size; then come the entries
+   *  whose key hash is order independent, sorted by it. Entries whose key
+   *  hashes collide contribute the key hash only: their values cannot be
+   *  paired up independently of the order.
+   */
+  void StartMap(const MapBaseObj* map, ContainerFrame* f) {
+    f->h = StableHashCombine(map->GetTypeKeyHash(), static_cast<uint64_t>(map->size()));
+    std::vector<std::pair<uint64_t, const TVMFFIAny*>> entries;
     entries.reserve(map->size());
     for (const auto& kv : *map) {
       uint64_t key_hash;
       if (OrderIndependentKeyHash(AnyUnsafe::GetTVMFFIAny(kv.first), &key_hash)) {
-        entries.emplace_back(key_hash, &kv.second);
+        entries.emplace_back(key_hash, AnyUnsafe::GetTVMFFIAny(kv.second));
       }
     }
     std::stable_sort(entries.begin(), entries.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
+    f->steps.reserve(entries.size());
     for (size_t i = 0; i < entries.size();) {
       size_t j = i + 1;
       while (j < entries.size() && entries[j].first == entries[i].first) ++j;
-      h = StableHashCombine(h, entries[i].first);
-      // Entries whose key hashes collide contribute the key hash only: their
-      // values cannot be paired up independently of the order.
-      if (j == i + 1) h = StableHashCombine(h, Hash(AnyUnsafe::GetTVMFFIAny(*entries[i].second)));
+      f->steps.emplace_back(entries[i].first, j == i + 1 ? entries[i].second : nullptr);
       i = j;
     }
-    return h;
   }
 
   static uint64_t HashShape(const ShapeObj* shape) {
@@ -308,6 +388,10 @@ class HashEngine {
   PointerMap<Memo> memo_;
   StructuralTypeCache types_{"__s_hash__"};
   std::vector<Any> keep_alive_;
+  /*! \brief The containers being hashed, outermost first (all HashContainer calls share it). */
+  std::vector<ContainerFrame> frames_;
+  OpenContainers open_;
+  static constexpr int64_t kAhead = 8;
 };
 
 }  // namespace

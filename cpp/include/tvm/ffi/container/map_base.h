@@ -1189,7 +1189,6 @@ inline void MapInsertRange(MapCore* core, Iter first, Iter last) {
   }
 }
 
-
 // The drain of container/release_scope.h, here because it needs the Map layout.
 inline void ContainerReleaseScope::TakeMapEntries(TVMFFIObject* obj) {
   static_cast<MapBaseObj*>(reinterpret_cast<Object*>(obj))->DetachEntriesInto(this);

@@ -128,7 +128,7 @@ class VisitErrorContext : public ObjectRef {
 };
 
 namespace detail {
-/*! \brief What TVM_FFI_VISIT_END does with an error leaving node: VisitErrorContext::AppendToError. */
+/*! \brief TVM_FFI_VISIT_END's step: VisitErrorContext::AppendToError(err, node). */
 inline void UpdateVisitErrorContext(const Error& err, const ObjectRef& node) {
   VisitErrorContext::AppendToError(err, node);
 }
@@ -185,22 +185,22 @@ TVM_FFI_NAMESPACE_END
  *   TVM_FFI_VISIT_END(node);
  */
 #define TVM_FFI_VISIT_BEGIN() try {
-#define TVM_FFI_VISIT_END(node)                                                 \
-  }                                                                             \
-  catch (const ::tvm::ffi::Error& _tvm_ffi_visit_err) {                         \
-    ::tvm::ffi::detail::UpdateVisitErrorContext(_tvm_ffi_visit_err, (node));    \
-    throw;                                                                      \
+#define TVM_FFI_VISIT_END(node)                                              \
+  }                                                                          \
+  catch (const ::tvm::ffi::Error& _tvm_ffi_visit_err) {                      \
+    ::tvm::ffi::detail::UpdateVisitErrorContext(_tvm_ffi_visit_err, (node)); \
+    throw;                                                                   \
   }
 
 /*!
  * \brief As TVM_FFI_VISIT_END, in a function returning an Expected: the error
  *  is returned instead of rethrown.
  */
-#define TVM_FFI_VISIT_END_RETURN_EXPECTED(node)                                 \
-  }                                                                             \
-  catch (const ::tvm::ffi::Error& _tvm_ffi_visit_err) {                         \
-    ::tvm::ffi::detail::UpdateVisitErrorContext(_tvm_ffi_visit_err, (node));    \
-    return _tvm_ffi_visit_err;                                                  \
+#define TVM_FFI_VISIT_END_RETURN_EXPECTED(node)                              \
+  }                                                                          \
+  catch (const ::tvm::ffi::Error& _tvm_ffi_visit_err) {                      \
+    ::tvm::ffi::detail::UpdateVisitErrorContext(_tvm_ffi_visit_err, (node)); \
+    return _tvm_ffi_visit_err;                                               \
   }
 
 /*! \brief Throw a new Error of Kind whose visit context starts with node: `<< msg`. */
