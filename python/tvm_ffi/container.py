@@ -54,27 +54,47 @@ def _is_plain_sequence(x):
 
 
 def _ffi_equal(a, b):
-    """Type-strict structural equality: 1, 1.0 and True differ; containers recurse."""
-    if a is b:
-        return True
-    if isinstance(a, _FFISequence) or isinstance(b, _FFISequence):
-        if not isinstance(a, (_FFISequence, list, tuple)) or not isinstance(
-            b, (_FFISequence, list, tuple)
-        ):
-            return False
-        la = core._seq_to_list(a) if isinstance(a, _FFISequence) else list(a)
-        lb = core._seq_to_list(b) if isinstance(b, _FFISequence) else list(b)
-        return len(la) == len(lb) and all(_ffi_equal(x, y) for x, y in zip(la, lb))
-    if isinstance(a, _FFIMapping) or isinstance(b, _FFIMapping):
-        if not (isinstance(a, _FFIMapping) and isinstance(b, _FFIMapping)):
-            return False
-        if isinstance(a, Dict) != isinstance(b, Dict) or len(a) != len(b):
-            return False
-        for key, value in a.items():
-            other = b.get(key, MISSING)
-            if other is MISSING or not _ffi_equal(value, other):
+    """Type-strict structural equality: 1, 1.0 and True differ; containers recurse.
+
+    Nested containers are compared with an explicit stack of pairs, so any depth works.
+    """
+    pending = [(a, b)]
+    while pending:
+        a, b = pending.pop()
+        if a is b:
+            continue
+        if isinstance(a, _FFISequence) or isinstance(b, _FFISequence):
+            if not isinstance(a, (_FFISequence, list, tuple)) or not isinstance(
+                b, (_FFISequence, list, tuple)
+            ):
                 return False
-        return True
+            la = core._seq_to_list(a) if isinstance(a, _FFISequence) else list(a)
+            lb = core._seq_to_list(b) if isinstance(b, _FFISequence) else list(b)
+            if len(la) != len(lb):
+                return False
+            # Reversed, so that the first items are compared first.
+            pending.extend(zip(reversed(la), reversed(lb)))
+            continue
+        if isinstance(a, _FFIMapping) or isinstance(b, _FFIMapping):
+            if not (isinstance(a, _FFIMapping) and isinstance(b, _FFIMapping)):
+                return False
+            if isinstance(a, Dict) != isinstance(b, Dict) or len(a) != len(b):
+                return False
+            pairs = []
+            for key, value in a.items():
+                other = b.get(key, MISSING)
+                if other is MISSING:
+                    return False
+                pairs.append((value, other))
+            pending.extend(reversed(pairs))
+            continue
+        if not _leaf_equal(a, b):
+            return False
+    return True
+
+
+def _leaf_equal(a, b):
+    """_ffi_equal of two values that are not FFI containers."""
     if isinstance(a, core.CObject) or isinstance(b, core.CObject):
         return isinstance(a, core.CObject) and a.same_as(b)
     ta, tb = _scalar_kind(a), _scalar_kind(b)
@@ -106,18 +126,51 @@ def _scalar_kind(x):
     return type(x)
 
 
-def _ffi_hash(x):
-    """A hash that agrees with _ffi_equal."""
+def _hash_children(x):
+    """("seq", items) or ("map", [key0, value0, key1, ...]) of a container _ffi_hash descends
+    into, else (None, None)."""
     if isinstance(x, _FFISequence):
-        return hash(("ffi.Seq",) + tuple(_ffi_hash(e) for e in core._seq_to_list(x)))
+        return "seq", core._seq_to_list(x)
     if isinstance(x, _FFIMapping):
-        return hash(("ffi.Mapping", frozenset((_ffi_hash(k), _ffi_hash(v)) for k, v in x.items())))
+        return "map", [part for item in x.items() for part in item]
     if _is_plain_sequence(x):
-        return hash(("ffi.Seq",) + tuple(_ffi_hash(e) for e in x))
+        return "seq", list(x)
+    return None, None
+
+
+def _leaf_hash(x):
     try:
         return hash(x)
     except TypeError:
         return hash(type(x))
+
+
+def _ffi_hash(x):
+    """A hash that agrees with _ffi_equal (nested containers with an explicit stack)."""
+    kind, items = _hash_children(x)
+    if kind is None:
+        return _leaf_hash(x)
+    # Frames: [kind, items, next index, hashes of the items done].
+    stack = [[kind, items, 0, []]]
+    while True:
+        frame = stack[-1]
+        kind, items, i, done = frame
+        if i < len(items):
+            frame[2] = i + 1
+            child_kind, child_items = _hash_children(items[i])
+            if child_kind is None:
+                done.append(_leaf_hash(items[i]))
+            else:
+                stack.append([child_kind, child_items, 0, []])
+            continue
+        stack.pop()
+        if kind == "seq":
+            h = hash(("ffi.Seq",) + tuple(done))
+        else:
+            h = hash(("ffi.Mapping", frozenset(zip(done[0::2], done[1::2]))))
+        if not stack:
+            return h
+        stack[-1][3].append(h)
 
 
 # ---------------------------------------------------------------------------

@@ -263,20 +263,54 @@ def test_long_list_with_mixed_items_becomes_array():
     assert list(out[16]) == [1]
 
 
-def test_deeply_nested_list_raises_recursion_error():
+def _depth(value, step):
+    depth = 0
+    while len(value) > 0:
+        value = step(value)
+        depth += 1
+    return depth
+
+
+def test_list_nested_100000_deep_converts_to_nested_arrays():
     nested = []
     for _ in range(100_000):
         nested = [nested]
-    with pytest.raises(RecursionError, match="nested list"):
-        echo(nested)
+    out = echo(nested)
+    assert isinstance(out, tvm_ffi.Array)
+    assert _depth(out, lambda v: v[0]) == 100_000
 
 
-def test_deeply_nested_dict_raises_recursion_error():
+def test_dict_nested_100000_deep_converts_to_nested_maps():
     nested = {}
     for _ in range(100_000):
         nested = {"k": nested}
-    with pytest.raises(RecursionError):
-        echo(nested)
+    out = echo(nested)
+    assert isinstance(out, tvm_ffi.Map)
+    assert _depth(out, lambda v: v["k"]) == 100_000
+
+
+def test_deep_mixed_nesting_keeps_every_item():
+    nested = [1]
+    for i in range(5_000):
+        nested = ({"i": i, "next": nested}, "tail") if i % 2 else [nested, i]
+    out = echo(nested)
+    for i in reversed(range(5_000)):
+        if i % 2:
+            assert out[1] == "tail" and out[0]["i"] == i
+            out = out[0]["next"]
+        else:
+            assert out[1] == i
+            out = out[0]
+    assert list(out) == [1]
+
+
+def test_deeply_nested_lists_compare_and_hash_without_recursion_error():
+    nested = [1]
+    for _ in range(10_000):
+        nested = [nested]
+    a, b = tvm_ffi.convert(nested), tvm_ffi.convert(nested)
+    assert a == b and hash(a) == hash(b)
+    assert a == nested
 
 
 def test_list_resized_during_conversion_raises_runtime_error():

@@ -111,3 +111,46 @@ def test_mismatch_in_fields_adds_attr_steps():
 
 def test_nan_in_containers_is_equal():
     assert structural_equal(convert([math.nan]), convert([math.nan]))
+
+
+# ---- deep and self-containing containers --------------------------------------------------------
+
+
+def _nest(make, depth):
+    value = tvm_ffi.Array([])
+    for _ in range(depth):
+        value = make(value)
+    return value
+
+
+@pytest.mark.parametrize(
+    "make",
+    [lambda v: tvm_ffi.Map({"k": v}), lambda v: tvm_ffi.Dict({"k": v})],
+    ids=["Map", "Dict"],
+)
+def test_maps_nested_100000_deep_compare_without_crashing(make):
+    assert structural_equal(_nest(make, 100000), _nest(make, 100000))
+    assert not structural_equal(_nest(make, 100000), _nest(make, 99999))
+
+
+def test_lists_containing_themselves_raise_value_error():
+    a = tvm_ffi.List([1])
+    a.append(a)
+    b = tvm_ffi.List([1])
+    b.append(b)
+    try:
+        with pytest.raises(ValueError, match="ffi.List contains itself"):
+            structural_equal(a, b)
+    finally:
+        a.clear()
+        b.clear()
+
+
+def test_dict_containing_itself_compared_with_itself_raises_value_error():
+    d = tvm_ffi.Dict({})
+    d["self"] = d
+    try:
+        with pytest.raises(ValueError, match="contains itself"):
+            structural_equal(d, d)
+    finally:
+        d.clear()

@@ -84,3 +84,49 @@ def test_unreferenced_tree_nodes_hash_as_referenced_ones(index, map_free_vars):
     tvm_ffi.structural_walk(root, held.append)
     assert len(held) > 5
     assert structural_hash(root, map_free_vars) == plain
+
+
+# ---- deep and self-containing containers --------------------------------------------------------
+
+
+def _nest(make, depth):
+    value = tvm_ffi.Array([])
+    for _ in range(depth):
+        value = make(value)
+    return value
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda v: tvm_ffi.Array([v]),
+        lambda v: tvm_ffi.List([v]),
+        lambda v: tvm_ffi.Map({"k": v}),
+        lambda v: tvm_ffi.Dict({"k": v}),
+    ],
+    ids=["Array", "List", "Map", "Dict"],
+)
+def test_containers_nested_100000_deep_hash_without_crashing(make):
+    a = _nest(make, 100000)
+    b = _nest(make, 100000)
+    assert structural_hash(a) == structural_hash(b)
+
+
+def test_list_containing_itself_raises_value_error_naming_the_list():
+    lst = tvm_ffi.List([1])
+    lst.append(lst)
+    try:
+        with pytest.raises(ValueError, match="ffi.List contains itself"):
+            structural_hash(lst)
+    finally:
+        lst.clear()
+
+
+def test_dict_containing_itself_raises_value_error_naming_the_dict():
+    d = tvm_ffi.Dict({})
+    d["self"] = d
+    try:
+        with pytest.raises(ValueError, match="ffi.Dict contains itself"):
+            structural_hash(d)
+    finally:
+        d.clear()

@@ -217,6 +217,7 @@ cdef extern from "tvm_ffi_python_helpers.h":
     # Like Py_EnterRecursiveCall, plus a fixed nesting cap on every Python.
     int TVMFFIPyEnterNested(const char* where)
     void TVMFFIPyLeaveNested()
+    int TVMFFIPyNestingDepth()
     # cls(...) without __init__, through the tp_new of its extension base type.
     object TVMFFIPyNewInstance(object base, object cls)
 

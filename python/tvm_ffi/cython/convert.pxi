@@ -211,11 +211,66 @@ cdef int convert_arg(object x, TVMFFIAny* out, ArgStore* store) except -1:
     return convert_arg_slow(x, out, store)
 
 
+# Nested lists, tuples and dicts deeper than this are converted without recursing on the
+# C stack (nested_to_object): any depth converts, and the stack stays shallow.
+cdef int kRecursiveNesting = 100
+
+
+cdef bint is_nested_container(object x):
+    """Whether convert_arg_slow would convert x as a nested list/tuple or dict."""
+    if isinstance(x, dict):
+        return True
+    return isinstance(x, (list, tuple)) and not hasattr(x, "__tvm_ffi_object__")
+
+
+cdef object nested_to_object(object root):
+    """The Array or Map of a list, tuple or dict, built bottom-up with an explicit stack: each
+    container is made from its items once its nested containers are made, so converting any
+    depth takes one level of C recursion at a time. Dict keys are converted as they are."""
+    make_array = rt_func("ffi.Array")
+    make_map = rt_func("ffi.Map")
+    # Frames: [container, its items (a dict's as key, value, key, ...), next index, done items].
+    stack = [[root, _nested_items(root), 0, []]]
+    while True:
+        # (This module indexes without wraparound: no negative indices.)
+        frame = stack[len(stack) - 1]
+        node, items, i, done = frame
+        if i < len(items):
+            frame[2] = i + 1
+            item = items[i]
+            if (not isinstance(node, dict) or i % 2 == 1) and is_nested_container(item):
+                stack.append([item, _nested_items(item), 0, []])
+            else:
+                done.append(item)
+            continue
+        stack.pop()
+        built = make_map(*done) if isinstance(node, dict) else make_array(*done)
+        if not stack:
+            return built
+        stack[len(stack) - 1][3].append(built)
+
+
+cdef list _nested_items(object x):
+    if isinstance(x, dict):
+        return [part for item in x.items() for part in item]
+    return list(x)
+
+
+cdef int convert_nested_iteratively(object x, TVMFFIAny* out, ArgStore* store) except -1:
+    """convert_sequence / the dict conversion of a value nested deeper than kRecursiveNesting."""
+    cdef CObject built = <CObject>nested_to_object(x)
+    TVMFFIObjectIncRef(built.chandle)
+    set_owned_object(out, built.chandle, store)
+    return 0
+
+
 cdef int convert_sequence(object x, TVMFFIAny* out, ArgStore* store) except -1:
     """A list or tuple as a new Array (owned by store), built from its items' views."""
     cdef TVMFFIObjectHandle handle = NULL
     cdef int ret
-    # Nesting recurses on the C stack: deep enough nesting is a RecursionError.
+    if TVMFFIPyNestingDepth() >= kRecursiveNesting:
+        return convert_nested_iteratively(x, out, store)
+    # Nesting recurses on the C stack up to kRecursiveNesting levels (then iteratively).
     if TVMFFIPyEnterNested(" while converting a nested list or tuple to an ffi.Array") != 0:
         raise_pending_py_error()
     try:
@@ -357,6 +412,8 @@ cdef int convert_arg_slow(object x, TVMFFIAny* out, ArgStore* store) except -1:
             return convert_arg(backing, out, store)
         return convert_sequence(x, out, store)
     if isinstance(x, dict):
+        if TVMFFIPyNestingDepth() >= kRecursiveNesting:
+            return convert_nested_iteratively(x, out, store)
         flat = []
         for key, value in x.items():
             flat.append(key)

@@ -56,6 +56,9 @@ static void TVMFFIPyLeaveNested(void) {
   Py_LeaveRecursiveCall();
 }
 
+/* How many nested conversions this thread is inside (see TVMFFIPyEnterNested). */
+static int TVMFFIPyNestingDepth(void) { return tvm_ffi_py_nesting_depth; }
+
 static void* TVMFFIPyObjectCell(void* obj) { return (char*)obj + sizeof(TVMFFIObject); }
 
 /* An instance of cls (a subclass of the extension type base) made by base's
