@@ -34,7 +34,8 @@ SMOKE=(tests/python/test_function.py tests/python/test_conversion.py
        tests/python/test_core_module_name.py tests/python/test_api_names.py
        tests/python/test_testing_cxx_enums.py tests/python/test_testing_dataclass_fixtures.py
        tests/python/test_class_hierarchy.py tests/python/test_cpp_nvrtc.py
-       tests/python/test_testing_library.py)
+       tests/python/test_testing_library.py tests/python/test_error_identity.py
+       tests/python/test_container_atomicity.py)
 
 default_minor="$(python -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
 wanted=("$@")

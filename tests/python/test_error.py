@@ -266,7 +266,9 @@ def test_error_crossing_python_twice_lists_each_python_frame_once():
 
     with pytest.raises(IndexError) as info:
         apply(middle)
-    text = "".join(traceback.format_exception(info.value))
+    text = "".join(
+        traceback.format_exception(type(info.value), info.value, info.value.__traceback__)
+    )
     assert text.count("in innermost") == 1 and text.count("in middle") == 1
 
 

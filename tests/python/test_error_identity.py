@@ -18,6 +18,11 @@ apply = tvm_ffi.get_global_func("testing.apply")
 call_and_catch = tvm_ffi.get_global_func("testing.call_and_catch")
 
 
+def _exc_info(exc):
+    """format_exception's arguments for exc (Python 3.9 takes no single-exception form)."""
+    return type(exc), exc, exc.__traceback__
+
+
 def _raiser(exc):
     def callback():
         raise exc
@@ -110,8 +115,8 @@ def test_traceback_does_not_grow_when_an_error_is_raised_twice():
         raise CodedError("twice", 0)
     except CodedError as caught:
         err = tvm_ffi.convert(caught)
-    first = len(traceback.format_exception(err.py_error()))
-    second = len(traceback.format_exception(err.py_error()))
+    first = len(traceback.format_exception(*_exc_info(err.py_error())))
+    second = len(traceback.format_exception(*_exc_info(err.py_error())))
     assert first == second
 
 
