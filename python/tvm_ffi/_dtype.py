@@ -69,20 +69,8 @@ class _NumpyDtypeToStr(dict):
     kind exists only after its module was imported, so every read sees its entry.
     """
 
-    _NUMPY_NAMES = (
-        "bool",
-        "int8",
-        "int16",
-        "int32",
-        "int64",
-        "uint8",
-        "uint16",
-        "uint32",
-        "uint64",
-        "float16",
-        "float32",
-        "float64",
-    )
+    # numpy's own dtypes: the literals up to float64 (bool, the ints, the floats).
+    _NUMPY_NAMES = LITERALS[: LITERALS.index("float64") + 1]
     _ML_DTYPES_NAMES = ("bfloat16", "float8_e4m3fn", "float8_e5m2", "float4_e2m1fn")
 
     def __init__(self):

@@ -3,7 +3,8 @@ the structural suites: Var (free variable), Add (tree), DAdd (DAG), Single (uniq
 instance), Const (const tree), NoKind (unsupported), Hooked (__s_equal__/__s_hash__
 on `a` only), Lam (`params` def-pattern) and Let (`var` def-simple)."""
 
-import tvm_ffi.testing  # noqa: F401  (loads the library before registration)
+import tvm_ffi
+import tvm_ffi.testing
 from tvm_ffi import Object, register_object
 
 
@@ -50,3 +51,11 @@ class Lam(Object):
 @register_object("testing.structural.Let")
 class Let(Object):
     pass
+
+
+def nest(make, depth):
+    """An empty Array wrapped `depth` times by make (e.g. ``lambda v: Array([v])``)."""
+    value = tvm_ffi.Array([])
+    for _ in range(depth):
+        value = make(value)
+    return value

@@ -29,17 +29,22 @@ def _config(*flags):
     return out.stdout.strip()
 
 
-@pytest.fixture(scope="module")
-def built_lib(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("module")
-    src = tmp / "mylib.cc"
-    src.write_text(LIB_SOURCE)
-    out = tmp / "mylib.so"
+def _build_library(tmp_path_factory, name, source):
+    """source compiled into <name>.so with the flags tvm-ffi-config gives; its path."""
+    tmp = tmp_path_factory.mktemp(name)
+    src = tmp / (name + ".cc")
+    src.write_text(source)
+    out = tmp / (name + ".so")
     flags = shlex.split(_config("--cxxflags", "--ldflags", "--libs"))
     cmd = ["g++", "-shared", "-fPIC", "-O1", str(src), "-o", str(out)] + flags
     result = subprocess.run(cmd, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     return str(out)
+
+
+@pytest.fixture(scope="module")
+def built_lib(tmp_path_factory):
+    return _build_library(tmp_path_factory, "mylib", LIB_SOURCE)
 
 
 NO_METADATA_SOURCE = r"""
@@ -54,15 +59,7 @@ TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(add_two, "Add two to x.");
 
 @pytest.fixture(scope="module")
 def no_metadata_lib(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("module_no_metadata")
-    src = tmp / "nometa.cc"
-    src.write_text(NO_METADATA_SOURCE)
-    out = tmp / "nometa.so"
-    flags = shlex.split(_config("--cxxflags", "--ldflags", "--libs"))
-    cmd = ["g++", "-shared", "-fPIC", "-O1", str(src), "-o", str(out)] + flags
-    result = subprocess.run(cmd, capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    return tvm_ffi.load_module(str(out))
+    return tvm_ffi.load_module(_build_library(tmp_path_factory, "nometa", NO_METADATA_SOURCE))
 
 
 def test_library_built_without_metadata_has_no_function_metadata(no_metadata_lib):

@@ -5,7 +5,7 @@ import math
 
 import pytest
 import tvm_ffi
-from structural_types import Add, Const, DAdd, Hooked, Lam, Let, NoKind, Single, Var
+from structural_types import Add, Const, DAdd, Hooked, Lam, Let, NoKind, Single, Var, nest
 from tvm_ffi import convert, get_first_structural_mismatch, structural_equal
 from tvm_ffi.access_path import AccessPath
 
@@ -116,21 +116,14 @@ def test_nan_in_containers_is_equal():
 # ---- deep and self-containing containers --------------------------------------------------------
 
 
-def _nest(make, depth):
-    value = tvm_ffi.Array([])
-    for _ in range(depth):
-        value = make(value)
-    return value
-
-
 @pytest.mark.parametrize(
     "make",
     [lambda v: tvm_ffi.Map({"k": v}), lambda v: tvm_ffi.Dict({"k": v})],
     ids=["Map", "Dict"],
 )
 def test_maps_nested_100000_deep_compare_without_crashing(make):
-    assert structural_equal(_nest(make, 100000), _nest(make, 100000))
-    assert not structural_equal(_nest(make, 100000), _nest(make, 99999))
+    assert structural_equal(nest(make, 100000), nest(make, 100000))
+    assert not structural_equal(nest(make, 100000), nest(make, 99999))
 
 
 def test_lists_containing_themselves_raise_value_error():

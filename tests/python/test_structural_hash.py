@@ -4,7 +4,7 @@ observed from it), unsigned result, consistency with equality, and errors."""
 import numpy as np
 import pytest
 import tvm_ffi
-from structural_types import Add, DAdd, Lam, Let, NoKind, Var
+from structural_types import Add, DAdd, Lam, Let, NoKind, Var, nest
 from tvm_ffi import convert, structural_hash
 
 
@@ -89,13 +89,6 @@ def test_unreferenced_tree_nodes_hash_as_referenced_ones(index, map_free_vars):
 # ---- deep and self-containing containers --------------------------------------------------------
 
 
-def _nest(make, depth):
-    value = tvm_ffi.Array([])
-    for _ in range(depth):
-        value = make(value)
-    return value
-
-
 @pytest.mark.parametrize(
     "make",
     [
@@ -107,8 +100,8 @@ def _nest(make, depth):
     ids=["Array", "List", "Map", "Dict"],
 )
 def test_containers_nested_100000_deep_hash_without_crashing(make):
-    a = _nest(make, 100000)
-    b = _nest(make, 100000)
+    a = nest(make, 100000)
+    b = nest(make, 100000)
     assert structural_hash(a) == structural_hash(b)
 
 
