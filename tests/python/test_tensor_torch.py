@@ -121,3 +121,54 @@ def test_torch_strided_view_parameter_sees_strides():
     x = torch.arange(12, dtype=torch.int32).reshape(3, 4)[:, 1::2]
     data, shape, strides = tensor_info(x)[:3]
     assert data == x.data_ptr() and list(shape) == [3, 2] and list(strides) == [4, 2]
+
+
+# Lazy torch views whose memory does not hold their values: conj() of a complex tensor (the
+# conjugate bit) and conj().imag (the negative bit). DLPack cannot carry either bit, so sharing
+# them would hand a kernel other values than the tensor's; they are refused with the fix named.
+LAZY_VIEWS = {
+    "conj": lambda: torch.tensor([1 + 2j, 3 - 4j]).conj(),
+    "conj_imag": lambda: torch.tensor([1 + 2j, 3 - 4j]).conj().imag,
+    "conj_imag_slice": lambda: torch.tensor([1 + 2j, 3 - 4j, 5j]).conj().imag[1:],
+    "conj_imag_scalar": lambda: torch.tensor([1 + 2j]).conj().imag[0],
+}
+
+
+@pytest.mark.parametrize("make", LAZY_VIEWS.values(), ids=LAZY_VIEWS.keys())
+def test_from_dlpack_refuses_lazy_torch_view(make):
+    with pytest.raises(BufferError, match=r"resolve_(conj|neg)\(\)"):
+        tvm_ffi.from_dlpack(make())
+
+
+@pytest.mark.parametrize("make", LAZY_VIEWS.values(), ids=LAZY_VIEWS.keys())
+def test_tensor_parameter_refuses_lazy_torch_view(make):
+    with pytest.raises(BufferError, match=r"bit set"):
+        tvm_ffi.get_global_func("testing.echo")(make())
+
+
+def test_view_parameter_refuses_conjugate_view():
+    x = torch.tensor([1 + 2j]).conj()
+    with pytest.raises(BufferError, match="conjugate bit"):
+        tensor_info(x)
+
+
+def test_view_parameter_refuses_negative_view():
+    x = torch.tensor([1 + 2j]).conj().imag
+    with pytest.raises(BufferError, match="negative bit"):
+        add_one_view(x)
+
+
+def test_resolved_conjugate_view_is_shared_with_its_values():
+    x = torch.tensor([1 + 2j, 3 - 4j]).conj().resolve_conj()
+    assert torch.from_dlpack(tvm_ffi.from_dlpack(x)).tolist() == [1 - 2j, 3 + 4j]
+
+
+def test_imag_part_of_plain_complex_tensor_is_shared():
+    x = torch.tensor([1 + 2j, 3 - 4j]).imag
+    assert torch.from_dlpack(tvm_ffi.from_dlpack(x)).tolist() == [2.0, -4.0]
+
+
+def test_odd_strided_float_view_is_shared():
+    # Laid out like an imaginary half (odd element, even stride), but no lazy bit.
+    x = torch.arange(6, dtype=torch.float32)[1::2]
+    assert torch.from_dlpack(tvm_ffi.from_dlpack(x)).tolist() == [1.0, 3.0, 5.0]

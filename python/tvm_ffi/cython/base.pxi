@@ -267,6 +267,7 @@ cdef extern from "tvm_ffi_dlpack_exchange.h":
 
 cdef extern from "tvm_ffi_array_builder.h":
     int TVMFFIPyArrayFromViews(const TVMFFIAny* items, int64_t n, TVMFFIObjectHandle* out) noexcept
+    int TVMFFIPyArrayFromPlainItems(object seq, TVMFFIObjectHandle* out) noexcept
 
 cdef extern from "Python.h":
     PyObject* PyObject_Vectorcall(PyObject* callable, PyObject** args, size_t nargsf,

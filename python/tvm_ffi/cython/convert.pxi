@@ -290,6 +290,7 @@ cdef int sequence_to_array(object x, TVMFFIObjectHandle* out,
     cdef Py_ssize_t n = len(x)
     cdef Py_ssize_t i
     cdef Py_ssize_t num_held = 0
+    cdef int ret
     cdef TVMFFIAny stack_items[kStackArgs]
     cdef TVMFFIAny* items = stack_items
     # The views borrow from their items until the Array is built, so each item
@@ -299,6 +300,12 @@ cdef int sequence_to_array(object x, TVMFFIObjectHandle* out,
     cdef PyObject** held = stack_held
     cdef ArgStore inner
     cdef list as_list = x if isinstance(x, list) else None
+    cdef type t = type(x)
+    if t is list or t is tuple:
+        # Plain items (ints, floats, strs ...): built in place, nothing held.
+        ret = TVMFFIPyArrayFromPlainItems(x, out)
+        if ret <= 0:
+            return ret if ret == 0 else raise_pending_py_error()
     args_store_init(&inner, n)
     if env != NULL:
         inner.env = env

@@ -1,6 +1,6 @@
 # tvm_ffi.Function and the global registry: how a call is dispatched
 # (function_call_items; the C entry point and its fast path live in
-# tvm_ffi_vectorcall.h), Python callables as Functions (py_safe_call), and
+# tvm_ffi_vectorcall.h), Python callables as Functions (TVMFFIPyCallbackSafeCall, then py_safe_call), and
 # register_global_func / get_global_func.
 
 # Initial release_gil of every Function (TVM_FFI_RELEASE_GIL_BY_DEFAULT=0 turns it off).
@@ -16,7 +16,8 @@ cdef struct MlirPackedCall:
 
 cdef int py_safe_call(void* handle, const TVMFFIAny* args, int32_t num_args,
                       TVMFFIAny* result) noexcept with gil:
-    """safe_call of Functions that wrap a Python callable (handle is the callable)."""
+    """The general safe_call of Functions that wrap a Python callable (handle is the callable):
+    TVMFFIPyCallbackSafeCall (tvm_ffi_vectorcall.h) handles plain arguments itself."""
     cdef int32_t i
     cdef int32_t done = 0
     cdef PyObject* stack_argv[kStackArgs]
@@ -59,11 +60,33 @@ cdef int py_safe_call(void* handle, const TVMFFIAny* args, int32_t num_args,
         return -1
 
 
+cdef int callback_result(object value, TVMFFIAny* result) noexcept:
+    """The owned cell of a callback's result (TVMFFIPyCallbackSafeCall, GIL held); -1 with
+    the FFI error raised when it cannot be converted."""
+    try:
+        py_to_owned_any(value, result)
+        return 0
+    except BaseException as exc:
+        set_raised_from_py_exception(exc)
+        return -1
+
+
+cdef int callback_error() noexcept:
+    """The pending exception of a callback (TVMFFIPyCallbackSafeCall, GIL held) as the raised
+    FFI error; -1."""
+    try:
+        raise_pending_py_error()
+    except BaseException as exc:
+        set_raised_from_py_exception(exc)
+    return -1
+
+
 cdef TVMFFIObjectHandle py_callable_to_handle(object f) except NULL:
     """A new Function object (owned) calling the Python callable f."""
     cdef TVMFFIObjectHandle out = NULL
     Py_INCREF(f)
-    if TVMFFIFunctionCreate(<void*>f, py_safe_call, TVMFFIPyDecRefDeleter, &out) != 0:
+    if TVMFFIFunctionCreate(<void*>f, <TVMFFISafeCallType>TVMFFIPyCallbackSafeCall,
+                            TVMFFIPyDecRefDeleter, &out) != 0:
         Py_XDECREF(<PyObject*>f)
         raise_last_ffi_error()
     return out
@@ -81,7 +104,10 @@ cdef extern from "tvm_ffi_vectorcall.h":
     void* TVMFFIPyFunctionVectorcallPtr() noexcept
     object TVMFFIPyFunctionCallTuple(object self, object args)
     void TVMFFIPyEnableVectorcall(object type, object object_type, void* call, void* result,
-                                  void* raise_) noexcept
+                                  void* raise_, void* callback_call, void* callback_result,
+                                  void* callback_error, void* callback_deleter) noexcept
+    int TVMFFIPyCallbackSafeCall(void* handle, const TVMFFIAny* args, int32_t num_args,
+                                 TVMFFIAny* result) noexcept
     # The native call under env (stream and allocator installed, then restored);
     # -1 with the Python exception of a failure set.
     int TVMFFIPyCallWithEnv(void* handle, int release_gil, TVMFFIAny* packed, int32_t n,
@@ -351,7 +377,9 @@ cdef int _enable_function_vectorcall() except -1:
                           "tvm_ffi_layout.h (chandle at %d, c_state at %d)"
                           % (<char*>&probe.chandle - base, <char*>&probe.c_state - base))
     TVMFFIPyEnableVectorcall(Function, CObject, <void*>function_vectorcall_impl,
-                             <void*>vectorcall_result, <void*>vectorcall_raise)
+                             <void*>vectorcall_result, <void*>vectorcall_raise,
+                             <void*>py_safe_call, <void*>callback_result,
+                             <void*>callback_error, <void*>TVMFFIPyDecRefDeleter)
     return 0
 
 

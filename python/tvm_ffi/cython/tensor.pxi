@@ -709,7 +709,8 @@ cdef TVMFFIObjectHandle exchange_to_handle(object obj, int32_t require_alignment
     if api == NULL:
         return NULL
     # Each export is a fresh DLPack tensor: the requirements are checked on the import.
-    if TVMFFIPyExchangeToHandle(obj, api, 0, 0, &out) == 0:
+    cdef int rc = TVMFFIPyExchangeToHandle(obj, api, 0, 0, &out)
+    if rc == 0:
         try:
             check_dlpack_requirements(tensor_cell(out), require_alignment,
                                       require_contiguous)
@@ -717,7 +718,8 @@ cdef TVMFFIObjectHandle exchange_to_handle(object obj, int32_t require_alignment
             TVMFFIObjectDecRef(out)
             raise
         return out
-    if PyErr_ExceptionMatches(BufferError):
+    # A refused lazy view (rc -2) must not reach __dlpack__, which may export it as is.
+    if rc == -1 and PyErr_ExceptionMatches(BufferError):
         PyErr_Clear()
         return NULL
     raise_pending_py_error()

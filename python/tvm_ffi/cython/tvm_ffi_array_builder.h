@@ -11,7 +11,13 @@
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/error.h>
 
+#include <Python.h>
+
+#include "tvm_ffi_limited_api.h"
+
 #include <cstdint>
+#include <cstring>
+#include <new>
 #include <utility>
 
 static_assert(sizeof(tvm::ffi::AnyView) == sizeof(TVMFFIAny),
@@ -25,6 +31,93 @@ static int TVMFFIPyArrayFromViews(const TVMFFIAny* items, int64_t n, TVMFFIObjec
   tvm::ffi::Array<tvm::ffi::Any> array(views, views + n);
   *out = tvm::ffi::detail::ObjectUnsafe::MoveObjectRefToHandle(std::move(array));
   TVM_FFI_SAFE_CALL_END();
+}
+
+/* The cell of one item of a list or tuple of plain values: an exact int within
+ * int64, float, bool, None, or an exact str (up to 7 bytes a SmallStr, longer a
+ * new String). 0 with *cell owned by the caller; 1 for any other item (no error
+ * set). No Python code runs, so the sequence cannot change meanwhile. */
+static inline int TVMFFIPyPlainItemCell(PyObject* item, TVMFFIAny* cell) {
+  PyTypeObject* t = Py_TYPE(item);
+  cell->zero_padding = 0;
+  cell->v_int64 = 0;
+  if (t == &PyLong_Type) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(item, &overflow);
+    if (overflow != 0) return 1;
+    cell->type_index = kTVMFFIInt;
+    cell->v_int64 = v;
+    return 0;
+  }
+  if (t == &PyFloat_Type) {
+    cell->type_index = kTVMFFIFloat;
+    cell->v_float64 = PyFloat_AS_DOUBLE(item);
+    return 0;
+  }
+  if (item == Py_None || t == &PyBool_Type) {
+    cell->type_index = item == Py_None ? kTVMFFINone : kTVMFFIBool;
+    cell->v_int64 = item == Py_True;
+    return 0;
+  }
+  if (t == &PyUnicode_Type) {
+    Py_ssize_t size;
+    const char* data = PyUnicode_AsUTF8AndSize(item, &size);
+    if (data == NULL) {
+      PyErr_Clear(); /* lone surrogates: the general path reports them */
+      return 1;
+    }
+    if (size <= 7) {
+      cell->type_index = kTVMFFISmallStr;
+      cell->small_str_len = (uint32_t)size;
+      memcpy(cell->v_bytes, data, (size_t)size);
+      return 0;
+    }
+    tvm::ffi::Any value(tvm::ffi::String(data, static_cast<size_t>(size)));
+    *cell = tvm::ffi::detail::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(value));
+    return 0;
+  }
+  return 1;
+}
+
+/* *out: a new Array of the items of seq (an exact list or tuple) when every
+ * item is a plain value (TVMFFIPyPlainItemCell), built in place: one
+ * allocation, no views, no held items. 0 with *out set; 1 when some item needs
+ * the general conversion (nothing made, no error); -1 with a Python error. The
+ * common argument `[1, 2, 3]` (an Array<int64_t> parameter) takes this path. */
+static int TVMFFIPyArrayFromPlainItems(PyObject* seq, TVMFFIObjectHandle* out) {
+#ifdef Py_GIL_DISABLED
+  /* Another thread may change a list under a free-threaded build: the general path holds its
+   * items. */
+  (void)seq;
+  (void)out;
+  return 1;
+#else
+  const int is_list = PyList_Check(seq);
+  const Py_ssize_t n = is_list ? PyList_GET_SIZE(seq) : PyTuple_GET_SIZE(seq);
+  auto item = [&](Py_ssize_t i) {
+    return is_list ? PyList_GET_ITEM(seq, i) : PyTuple_GET_ITEM(seq, i);
+  };
+  TVMFFIAny first;
+  /* Most sequences that are not plain fail on their first item: no allocation then. */
+  if (n > 0 && TVMFFIPyPlainItemCell(item(0), &first) != 0) return 1;
+  try {
+    tvm::ffi::ObjectPtr<tvm::ffi::ArrayObj> array =
+        tvm::ffi::detail::SeqAllocInplace<tvm::ffi::ArrayObj>(n);
+    if (n > 0) array->AppendCellUnchecked(first);
+    for (Py_ssize_t i = 1; i < n; ++i) {
+      TVMFFIAny cell;
+      if (TVMFFIPyPlainItemCell(item(i), &cell) != 0) return 1; /* array frees its cells */
+      array->AppendCellUnchecked(cell);
+    }
+    *out = tvm::ffi::detail::ObjectUnsafe::MoveObjectPtrToTVMFFIObjectPtr(std::move(array));
+    return 0;
+  } catch (const std::bad_alloc&) {
+    PyErr_NoMemory();
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+  return -1;
+#endif
 }
 
 #endif  // TVM_FFI_PYTHON_ARRAY_BUILDER_H_

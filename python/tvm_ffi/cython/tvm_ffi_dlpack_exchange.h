@@ -28,6 +28,7 @@
 
 #include "tvm_ffi_layout.h"
 #include "tvm_ffi_limited_api.h"
+#include "tvm_ffi_python_helpers.h"
 
 #define TVMFFI_PY_EXCHANGE_ATTR "__dlpack_c_exchange_api__"
 #define TVMFFI_PY_EXCHANGE_ATTR_V12 "__c_dlpack_exchange_api__"
@@ -352,6 +353,70 @@ static inline void TVMFFIPyRaiseBufferErrorFromFFI(const char* what) {
   TVMFFIObjectDecRef(err);
 }
 
+/* Whether x.<method>() is true: 1, 0 (also when x has no such method), or -1
+ * with a Python error. */
+static int TVMFFIPyCallFlagMethod(PyObject* x, const char* method) {
+  PyObject* bound = PyObject_GetAttrString(x, method);
+  if (bound == NULL) {
+    if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return -1;
+    PyErr_Clear();
+    return 0;
+  }
+  PyObject* r = PyObject_CallObject(bound, NULL);
+  Py_DECREF(bound);
+  if (r == NULL) return -1;
+  int truth = PyObject_IsTrue(r);
+  Py_DECREF(r);
+  return truth;
+}
+
+/* Refuses a lazy torch view whose memory does not hold its values: a conjugate
+ * view (conj() of a complex tensor) or a negative one (conj().imag), whose bit
+ * the DLPack exchange drops, so that a kernel would read (and write) other
+ * values than the tensor's. 0 when t may be shared as is; -1 with a BufferError
+ * naming the fix, or another Python error.
+ *
+ * Asking the tensor costs a Python method call, so only tensors that can carry
+ * such a bit are asked: complex ones (conj), and float ones laid out as the
+ * imaginary half of a complex tensor (an odd element address and even strides,
+ * which every view of conj().imag keeps); other tensors pay a few compares. */
+static int TVMFFIPyRefuseUnresolvedView(PyObject* x, const DLTensor* t) {
+  int complex_type = t->dtype.code == kDLComplex;
+  if (!complex_type) {
+    if (t->dtype.code != kDLFloat || t->dtype.lanes != 1 || t->dtype.bits < 16) return 0;
+    uintptr_t item = (uintptr_t)(t->dtype.bits / 8);
+    uintptr_t address = (uintptr_t)t->data + (uintptr_t)t->byte_offset;
+    if ((address / item) % 2 == 0) return 0;
+    if (t->strides != NULL) {
+      for (int32_t i = 0; i < t->ndim; ++i) {
+        if (t->strides[i] % 2 != 0 && t->shape[i] != 1) return 0;
+      }
+    }
+  }
+  const char* bit = NULL;
+  const char* fix = NULL;
+  int set = complex_type ? TVMFFIPyCallFlagMethod(x, "is_conj") : 0;
+  if (set < 0) return -1;
+  if (set) {
+    bit = "conjugate";
+    fix = "resolve_conj()";
+  } else {
+    set = TVMFFIPyCallFlagMethod(x, "is_neg");
+    if (set < 0) return -1;
+    if (set) {
+      bit = "negative";
+      fix = "resolve_neg()";
+    }
+  }
+  if (bit == NULL) return 0;
+  PyErr_Format(PyExc_BufferError,
+               "tvm_ffi: cannot share a %s with its %s bit set: it is a lazy view whose memory "
+               "does not hold its values, and DLPack cannot say so; pass x.%s (a resolved "
+               "copy) instead",
+               TVMFFIPyTypeName(Py_TYPE(x)), bit, fix);
+  return -1;
+}
+
 /* A Tensor object over a framework tensor that holds a reference to the
  * framework's Python tensor instead of a managed export: the producer only
  * fills a DLTensor (dltensor_from_py_object_no_sync), whose shape and strides
@@ -370,27 +435,12 @@ typedef struct TVMFFIPyBorrowedTensor {
   int64_t dims[1]; /* shape, then strides: 2 * max(ndim, 1) values */
 } TVMFFIPyBorrowedTensor;
 
-/* Drops a reference from any thread: the owner may be released by native code
- * that holds no GIL, or after the interpreter finalized (then it is leaked). */
-static void TVMFFIPyDecRefAnyThread(PyObject* obj) {
-  if (!Py_IsInitialized() || TVMFFIPyIsFinalizing()) return;
-#if !TVMFFI_PY_LIMITED_API
-  if (PyGILState_Check()) {
-    Py_DECREF(obj);
-    return;
-  }
-#endif
-  PyGILState_STATE state = PyGILState_Ensure();
-  Py_DECREF(obj);
-  PyGILState_Release(state);
-}
-
 static void TVMFFIPyBorrowedTensorDelete(void* self, int flags) {
   TVMFFIPyBorrowedTensor* t = (TVMFFIPyBorrowedTensor*)self;
   if ((flags & kTVMFFIObjectDeleterFlagBitMaskStrong) && t->owner != NULL) {
     PyObject* owner = t->owner;
     t->owner = NULL;
-    TVMFFIPyDecRefAnyThread(owner);
+    TVMFFIPyDecRefDeleter(owner);
   }
   if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) free(t);
 }
@@ -416,7 +466,8 @@ static inline size_t TVMFFIPyBorrowedSize(int32_t ndim) {
  * to x when take_owner is set): 0 with *out set; 1
  * when x should take the managed export instead (*out NULL, no error; the
  * producer's own error, if its fill failed, is dropped, as the export reports
- * it again); -1 with a Python error. */
+ * it again); -1 with a Python error, -2 with the BufferError of a view it
+ * refuses (TVMFFIPyRefuseUnresolvedView). */
 static int TVMFFIPyBorrowedTensorNew(PyObject* x, const DLPackExchangeAPI* api, int take_owner,
                                      TVMFFIObjectHandle* out) {
   DLTensor view;
@@ -428,6 +479,7 @@ static int TVMFFIPyBorrowedTensorNew(PyObject* x, const DLPackExchangeAPI* api, 
   }
   int32_t n = view.ndim;
   if (n < 0 || n > kTVMFFIPyBorrowedMaxDims || (n > 0 && view.shape == NULL)) return 1;
+  if (TVMFFIPyRefuseUnresolvedView(x, &view) != 0) return -2;
   for (int32_t i = 0; i < n; ++i) {
     if (view.shape[i] < 0) return 1;
   }
@@ -517,7 +569,8 @@ static inline void TVMFFIPyDecRefWithGIL(TVMFFIObjectHandle handle) {
  * (TVMFFIPyExchangeArg), x still alive in the caller's hands, with the GIL
  * held. An object made without an owner is recycled or freed right here if
  * nothing else refers to it; if the callee kept it, it takes its reference to
- * x now, before the call lets go. */
+ * x now, before the call lets go. Any other object (the Array of a list
+ * argument) is simply released. */
 static inline void TVMFFIPyReleaseCallTensor(TVMFFIObjectHandle handle, PyObject* x) {
   TVMFFIPyBorrowedTensor* t = (TVMFFIPyBorrowedTensor*)handle;
   if (t->header.deleter == TVMFFIPyBorrowedTensorDelete && t->owner == NULL &&
@@ -530,7 +583,8 @@ static inline void TVMFFIPyReleaseCallTensor(TVMFFIObjectHandle handle, PyObject
 
 /* An owned Tensor over x exported by its producer (no stream sync). 0 with
  * *out set, or -1 with a Python error (the producer's, or a BufferError when
- * the runtime rejects the tensor). */
+ * the runtime rejects the tensor), or -2 with the BufferError of a lazy view
+ * that no other export path may take either (TVMFFIPyRefuseUnresolvedView). */
 static inline int TVMFFIPyExchangeToHandle(PyObject* x, const DLPackExchangeAPI* api,
                                            int32_t require_alignment, int32_t require_contiguous,
                                            TVMFFIObjectHandle* out) {
@@ -547,6 +601,10 @@ static inline int TVMFFIPyExchangeToHandle(PyObject* x, const DLPackExchangeAPI*
                    TVMFFIPyTypeName(Py_TYPE(x)));
     }
     return -1;
+  }
+  if (TVMFFIPyRefuseUnresolvedView(x, &managed->dl_tensor) != 0) {
+    if (managed->deleter != NULL) managed->deleter(managed);
+    return -2;
   }
   if (TVMFFITensorFromDLPackVersioned(managed, require_alignment, require_contiguous, out) != 0) {
     if (managed->deleter != NULL) managed->deleter(managed);
@@ -602,6 +660,7 @@ static inline int TVMFFIPyExchangeArg(PyObject* x, const DLPackExchangeAPI* api,
   }
   if (view != NULL && api->dltensor_from_py_object_no_sync != NULL && view->ndim >= 0 &&
       view->ndim <= kTVMFFIPyViewDims) {
+    if (TVMFFIPyRefuseUnresolvedView(x, view) != 0) return -1;
     for (int32_t i = 0; i < view->ndim; ++i) {
       dims[i] = view->shape[i];
       if (view->strides != NULL) dims[kTVMFFIPyViewDims + i] = view->strides[i];

@@ -34,6 +34,8 @@
 #define PyFloat_AS_DOUBLE(x) PyFloat_AsDouble(x)
 #define PyTuple_GET_SIZE(t) PyTuple_Size(t)
 #define PyTuple_GET_ITEM(t, i) PyTuple_GetItem(t, i)
+#define PyList_GET_SIZE(l) PyList_Size(l)
+#define PyList_GET_ITEM(l, i) PyList_GetItem(l, i)
 #define PyTuple_SET_ITEM(t, i, v) ((void)PyTuple_SetItem(t, i, v))
 #define PyBytes_AS_STRING(b) PyBytes_AsString(b)
 #define PyBytes_GET_SIZE(b) PyBytes_Size(b)

@@ -16,6 +16,14 @@
  * interpreter would crash, and the process is exiting anyway. */
 static void TVMFFIPyDecRefDeleter(void* handle) {
   if (!Py_IsInitialized() || TVMFFIPyIsFinalizing()) return;
+#if !TVMFFI_PY_LIMITED_API
+  /* Most references go with the GIL held (a callback's wrapper is released by the call that
+   * made it): no GIL state round trip then. */
+  if (PyGILState_Check()) {
+    Py_DECREF((PyObject*)handle);
+    return;
+  }
+#endif
   PyGILState_STATE state = PyGILState_Ensure();
   Py_DECREF((PyObject*)handle);
   PyGILState_Release(state);

@@ -11,18 +11,20 @@
 
 #include <string.h>
 
+#include "tvm_ffi_array_builder.h"
 #include "tvm_ffi_dlpack_exchange.h"
 #include "tvm_ffi_layout.h"
 #include "tvm_ffi_limited_api.h"
 
 /* Vectorcall for tvm_ffi.Function. Cython (3.x) generates vectorcall only for
  * constructors, so the entry point lives here, and so does the fast path of a
- * call: when every argument is an exact int, float, bool, None, str, a
- * tvm_ffi.Object or a tensor of a framework publishing the DLPack C exchange
- * API (torch), the arguments are packed right here, the function is called
- * (installing the framework's stream and allocator, releasing the GIL as the
- * Function says) and a POD, string or tensor result is converted, with no
- * Python object made on the way. Any other argument hands the whole call to
+ * call: when every argument is an exact int, float, bool, None, str, bytes, a
+ * list or tuple of such scalars and strs, a plain function or method (a
+ * callback), a tvm_ffi.Object or a tensor of a framework publishing the DLPack
+ * C exchange API (torch), the arguments are packed right here, the function is
+ * called (installing the framework's stream and allocator, releasing the GIL
+ * as the Function says) and a POD, string or tensor result is converted, with
+ * no Python object made on the way. Any other argument hands the whole call to
  * the general path in function.pxi, which starts over: the fast path releases
  * what it made first. */
 typedef PyObject* (*TVMFFIPyCallImpl)(PyObject* self, PyObject** args, Py_ssize_t nargs);
@@ -37,6 +39,13 @@ static struct {
   TVMFFIPyResultImpl result; /* any owned result -> Python value (tagging containers with api) */
   TVMFFIPyRaiseImpl raise;   /* raises an FFI error (taken over); returns NULL */
   PyTypeObject* object_type; /* tvm_ffi.core.CObject */
+  /* A Python callable as a Function (TVMFFIPyCallbackSafeCall): the general safe_call, the
+   * owned cell of a result (-1 with the FFI error raised), the FFI error of the pending
+   * exception (-1), and the deleter of the callable's reference. */
+  TVMFFISafeCallType callback_call;
+  int (*callback_result)(PyObject* value, TVMFFIAny* result);
+  int (*callback_error)(void);
+  void (*callback_deleter)(void*);
 } tvm_ffi_py_call;
 
 /* Packs an exact int (within int64), float, bool or None into *out: 0 if
@@ -293,6 +302,66 @@ static inline PyObject* TVMFFIPyResultToPy(TVMFFIAny* result, const DLPackExchan
   }
 }
 
+/* The Python value of a POD argument of a callback (None, int, bool, float, a
+ * SmallStr): a new reference; NULL, with no error set, for any other kind. */
+static inline PyObject* TVMFFIPyPlainArgToPy(const TVMFFIAny* value) {
+  switch (value->type_index) {
+    case kTVMFFINone:
+      Py_RETURN_NONE;
+    case kTVMFFIInt:
+      return PyLong_FromLongLong(value->v_int64);
+    case kTVMFFIBool:
+      return PyBool_FromLong(value->v_int64 != 0);
+    case kTVMFFIFloat:
+      return PyFloat_FromDouble(value->v_float64);
+    case kTVMFFISmallStr:
+      return PyUnicode_DecodeUTF8(value->v_bytes, (Py_ssize_t)value->small_str_len, "replace");
+    default:
+      return NULL;
+  }
+}
+
+/* safe_call of a Function wrapping a Python callable (self): the callback path
+ * of a C++ -> Python call. With the GIL taken, POD arguments become Python
+ * values and an int, float, bool or None result its cell right here; any other
+ * argument hands the call to py_safe_call (function.pxi), any other result to
+ * callback_result, and an exception to callback_error. */
+static int TVMFFIPyCallbackSafeCall(void* self, const TVMFFIAny* args, int32_t num_args,
+                                    TVMFFIAny* result) {
+  PyObject* argv[kTVMFFIPyFastArgs];
+  int32_t done = 0;
+  if (num_args > kTVMFFIPyFastArgs) {
+    return tvm_ffi_py_call.callback_call(self, args, num_args, result);
+  }
+  PyGILState_STATE state = PyGILState_Ensure();
+  int rc = -2;
+  if (PyErr_Occurred() == NULL) {
+    for (; done < num_args; ++done) {
+      argv[done] = TVMFFIPyPlainArgToPy(&args[done]);
+      if (argv[done] == NULL) break;
+    }
+    if (done == num_args) {
+      PyObject* rv = PyObject_Vectorcall((PyObject*)self, argv, (size_t)num_args, NULL);
+      if (rv == NULL) {
+        rc = tvm_ffi_py_call.callback_error();
+      } else {
+        if (TVMFFIPyScalarArg(rv, result) == 0) {
+          rc = 0;
+        } else {
+          rc = tvm_ffi_py_call.callback_result(rv, result);
+        }
+        Py_DECREF(rv);
+      }
+    }
+    for (int32_t i = 0; i < done; ++i) Py_DECREF(argv[i]);
+    /* A failed argument conversion leaves a pending error (memory): the general path reports
+     * it. */
+  }
+  if (rc == -2) rc = tvm_ffi_py_call.callback_call(self, args, num_args, result);
+  PyGILState_Release(state);
+  return rc;
+}
+
 static PyObject* TVMFFIPyFunctionVectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
                                             PyObject* kwnames) {
   if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0) {
@@ -335,6 +404,40 @@ static PyObject* TVMFFIPyFunctionVectorcall(PyObject* self, PyObject* const* arg
           Py_ssize_t size;
           if (PyBytes_AsStringAndSize(args[i], &data, &size) != 0) goto fail;
           TVMFFIPyBytesArg(data, size, &byte_views[i], &packed[i]);
+          continue;
+        }
+#if !TVMFFI_PY_LIMITED_API
+        if (type == &PyFunction_Type || type == &PyMethod_Type || type == &PyCFunction_Type) {
+          /* A plain callable (a callback): a Function calling it, released after the call. */
+          TVMFFIObjectHandle fn = NULL;
+          Py_INCREF(args[i]);
+          if (TVMFFIFunctionCreate(args[i], TVMFFIPyCallbackSafeCall,
+                                   tvm_ffi_py_call.callback_deleter, &fn) != 0) {
+            Py_DECREF(args[i]);
+            TVMFFIObjectHandle err = NULL;
+            TVMFFIErrorMoveFromRaised(&err);
+            tvm_ffi_py_call.raise(err);
+            goto fail;
+          }
+          packed[i].type_index = kTVMFFIFunction;
+          packed[i].v_int64 = 0;
+          packed[i].v_obj = (TVMFFIObject*)fn;
+          owned[num_owned] = fn;
+          owned_args[num_owned++] = args[i];
+          continue;
+        }
+#endif
+        if (type == &PyList_Type || type == &PyTuple_Type) {
+          /* A list of plain values: its Array, released after the call. */
+          TVMFFIObjectHandle array = NULL;
+          int built = TVMFFIPyArrayFromPlainItems(args[i], &array);
+          if (built < 0) goto fail;
+          if (built > 0) break;
+          packed[i].type_index = kTVMFFIArray;
+          packed[i].v_int64 = 0;
+          packed[i].v_obj = (TVMFFIObject*)array;
+          owned[num_owned] = array;
+          owned_args[num_owned++] = args[i];
           continue;
         }
         if (TVMFFIPyExchangeLookup(type, &api) != 0) goto fail;
@@ -383,7 +486,13 @@ static PyObject* TVMFFIPyFunctionCallTuple(PyObject* self, PyObject* args) {
  * stable ABI cannot set a type's vectorcall offset: a limited build keeps
  * tp_call (TVMFFIPyFunctionCallTuple), which reaches the same paths. */
 static void TVMFFIPyEnableVectorcall(PyObject* type_obj, PyObject* object_type, void* call,
-                                     void* result, void* raise) {
+                                     void* result, void* raise, void* callback_call,
+                                     void* callback_result, void* callback_error,
+                                     void* callback_deleter) {
+  tvm_ffi_py_call.callback_call = (TVMFFISafeCallType)callback_call;
+  tvm_ffi_py_call.callback_result = (int (*)(PyObject*, TVMFFIAny*))callback_result;
+  tvm_ffi_py_call.callback_error = (int (*)(void))callback_error;
+  tvm_ffi_py_call.callback_deleter = (void (*)(void*))callback_deleter;
   tvm_ffi_py_call.call = (TVMFFIPyCallImpl)call;
   tvm_ffi_py_call.result = (TVMFFIPyResultImpl)result;
   tvm_ffi_py_call.raise = (TVMFFIPyRaiseImpl)raise;

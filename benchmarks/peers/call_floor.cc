@@ -1,0 +1,111 @@
+/*
+ * The floor of the list and callback rows of bench_calls.py: what any binding must do for them,
+ * written as plainly as the C ABI and the public headers allow, with no checks and nothing else
+ * around it. Not a binding; a lower bound for one (a Python extension module, `call_floor`).
+ *
+ *   floor_sum_list(h, xs)  one Array allocation holding the items of the list xs (exact ints,
+ *                          read with PyLong_AsLongLong), passed to the Function handle h called
+ *                          through TVMFFIFunctionCall with the GIL released (a Function's
+ *                          default), then released. Returns the int result.
+ *   floor_callback(h, f)   the Python callable f wrapped as a Function (TVMFFIFunctionCreate),
+ *                          passed to h called with the GIL released; the wrapper re-takes the
+ *                          GIL (PyGILState_Ensure), converts its int argument to a Python int,
+ *                          calls f (vectorcall) and converts the int result back. Returns the
+ *                          int result.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <tvm/ffi/c_api.h>
+#include <tvm/ffi/container/array.h>
+
+#include <cstdint>
+#include <utility>
+
+namespace {
+
+PyObject* CallInt(void* handle, TVMFFIAny* packed, int32_t n) {
+  TVMFFIAny result;
+  result.type_index = kTVMFFINone;
+  result.zero_padding = 0;
+  result.v_int64 = 0;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS rc = TVMFFIFunctionCall(handle, packed, n, &result);
+  Py_END_ALLOW_THREADS if (rc != 0) {
+    PyErr_SetString(PyExc_RuntimeError, "call_floor: the call failed");
+    return nullptr;
+  }
+  return PyLong_FromLongLong(result.v_int64);
+}
+
+PyObject* FloorSumList(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs != 2 || !PyList_CheckExact(args[1])) {
+    PyErr_SetString(PyExc_TypeError, "call_floor.floor_sum_list(handle, list)");
+    return nullptr;
+  }
+  void* handle = PyLong_AsVoidPtr(args[0]);
+  if (handle == nullptr) return nullptr;
+  Py_ssize_t n = PyList_GET_SIZE(args[1]);
+  tvm::ffi::Array<tvm::ffi::Any> array;
+  array.reserve(n);
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    array.push_back(static_cast<int64_t>(PyLong_AsLongLong(PyList_GET_ITEM(args[1], i))));
+  }
+  TVMFFIAny packed;
+  packed.type_index = kTVMFFIArray;
+  packed.zero_padding = 0;
+  // The Array's header is the object (its first member); the call borrows it.
+  packed.v_obj = reinterpret_cast<TVMFFIObject*>(const_cast<tvm::ffi::ArrayObj*>(array.get()));
+  return CallInt(handle, &packed, 1);
+}
+
+int CallbackSafeCall(void* self, const TVMFFIAny* args, int32_t, TVMFFIAny* result) {
+  PyGILState_STATE state = PyGILState_Ensure();
+  PyObject* arg = PyLong_FromLongLong(args[0].v_int64);
+  PyObject* out = PyObject_Vectorcall(static_cast<PyObject*>(self), &arg, 1, nullptr);
+  Py_DECREF(arg);
+  result->type_index = kTVMFFIInt;
+  result->zero_padding = 0;
+  result->v_int64 = PyLong_AsLongLong(out);
+  Py_DECREF(out);
+  PyGILState_Release(state);
+  return 0;
+}
+
+void CallbackDeleter(void* self) {
+  PyGILState_STATE state = PyGILState_Ensure();
+  Py_DECREF(static_cast<PyObject*>(self));
+  PyGILState_Release(state);
+}
+
+PyObject* FloorCallback(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs != 2) {
+    PyErr_SetString(PyExc_TypeError, "call_floor.floor_callback(handle, callable)");
+    return nullptr;
+  }
+  void* handle = PyLong_AsVoidPtr(args[0]);
+  if (handle == nullptr) return nullptr;
+  TVMFFIObjectHandle fn = nullptr;
+  Py_INCREF(args[1]);
+  TVMFFIFunctionCreate(args[1], CallbackSafeCall, CallbackDeleter, &fn);
+  TVMFFIAny packed;
+  packed.type_index = kTVMFFIFunction;
+  packed.zero_padding = 0;
+  packed.v_obj = static_cast<TVMFFIObject*>(fn);
+  PyObject* out = CallInt(handle, &packed, 1);
+  TVMFFIObjectDecRef(fn);
+  return out;
+}
+
+PyMethodDef kMethods[] = {
+    {"floor_sum_list", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(FloorSumList)),
+     METH_FASTCALL, nullptr},
+    {"floor_callback", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(FloorCallback)),
+     METH_FASTCALL, nullptr},
+    {nullptr, nullptr, 0, nullptr},
+};
+
+PyModuleDef kModule = {PyModuleDef_HEAD_INIT, "call_floor", nullptr, -1, kMethods};
+
+}  // namespace
+
+PyMODINIT_FUNC PyInit_call_floor() { return PyModule_Create(&kModule); }
