@@ -3,15 +3,13 @@
  * written as plainly as the C ABI and the public headers allow, with no checks and nothing else
  * around it. Not a binding; a lower bound for one (a Python extension module, `call_floor`).
  *
- *   floor_sum_list(h, xs)  one Array allocation holding the items of the list xs (exact ints,
- *                          read with PyLong_AsLongLong), passed to the Function handle h called
- *                          through TVMFFIFunctionCall with the GIL released (a Function's
- *                          default), then released. Returns the int result.
- *   floor_callback(h, f)   the Python callable f wrapped as a Function (TVMFFIFunctionCreate),
- *                          passed to h called with the GIL released; the wrapper re-takes the
- *                          GIL (PyGILState_Ensure), converts its int argument to a Python int,
- *                          calls f (vectorcall) and converts the int result back. Returns the
- *                          int result.
+ *   floor_sum_list(h, xs)  one allocation of an Array object with a slot per item of the list
+ *                          xs (exact ints, read with PyLong_AsLongLong), passed to the Function
+ * handle h called through TVMFFIFunctionCall with the GIL released (a Function's default), then
+ * released. Returns the int result. floor_callback(h, f)   the Python callable f wrapped as a
+ * Function (TVMFFIFunctionCreate), passed to h called with the GIL released; the wrapper re-takes
+ * the GIL (PyGILState_Ensure), converts its int argument to a Python int, calls f (vectorcall) and
+ * converts the int result back. Returns the int result.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -45,16 +43,21 @@ PyObject* FloorSumList(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   void* handle = PyLong_AsVoidPtr(args[0]);
   if (handle == nullptr) return nullptr;
   Py_ssize_t n = PyList_GET_SIZE(args[1]);
-  tvm::ffi::Array<tvm::ffi::Any> array;
-  array.reserve(n);
+  // The array object with its n slots in one allocation, each slot written directly.
+  tvm::ffi::ObjectPtr<tvm::ffi::ArrayObj> array =
+      tvm::ffi::details::SeqAllocInplace<tvm::ffi::ArrayObj>(n);
   for (Py_ssize_t i = 0; i < n; ++i) {
-    array.push_back(static_cast<int64_t>(PyLong_AsLongLong(PyList_GET_ITEM(args[1], i))));
+    TVMFFIAny cell;
+    cell.type_index = kTVMFFIInt;
+    cell.zero_padding = 0;
+    cell.v_int64 = PyLong_AsLongLong(PyList_GET_ITEM(args[1], i));
+    array->AppendCellUnchecked(cell);
   }
   TVMFFIAny packed;
   packed.type_index = kTVMFFIArray;
   packed.zero_padding = 0;
-  // The Array's header is the object (its first member); the call borrows it.
-  packed.v_obj = reinterpret_cast<TVMFFIObject*>(const_cast<tvm::ffi::ArrayObj*>(array.get()));
+  // The object starts with its TVMFFIObject header; the call borrows it.
+  packed.v_obj = reinterpret_cast<TVMFFIObject*>(array.get());
   return CallInt(handle, &packed, 1);
 }
 

@@ -389,8 +389,12 @@ class BlobReader {
     return out;
   }
   [[noreturn]] void Fail(const std::string& what) const {
+    Malformed("truncated while reading " + what);
+  }
+  /*! \brief Throw the error of a blob whose content (problem) is malformed. */
+  [[noreturn]] void Malformed(const std::string& problem) const {
     TVM_FFI_THROW(RuntimeError) << "Malformed " << symbol::tvm_ffi_library_bin << " in " << path_
-                                << ": truncated while reading " << what;
+                                << ": " << problem;
   }
 
  private:
@@ -422,10 +426,7 @@ Module ProcessLibraryBlob(const char* blob, const Module& lib, const std::string
   BlobReader in(blob + 8, nbytes, path);
   std::vector<uint64_t> row_ptr = in.U64Vector("the import tree");
   std::vector<uint64_t> child_indices = in.U64Vector("the import tree");
-  if (row_ptr.empty()) {
-    TVM_FFI_THROW(RuntimeError) << "Malformed " << symbol::tvm_ffi_library_bin << " in " << path
-                                << ": the import tree has no row pointers";
-  }
+  if (row_ptr.empty()) in.Malformed("the import tree has no row pointers");
   uint64_t count = row_ptr.size() - 1;
   std::vector<Module> modules;
   modules.reserve(count);
@@ -447,13 +448,12 @@ Module ProcessLibraryBlob(const char* blob, const Module& lib, const std::string
   }
   for (uint64_t i = 0; i < count; ++i) {
     if (row_ptr[i] > row_ptr[i + 1] || row_ptr[i + 1] > child_indices.size()) {
-      TVM_FFI_THROW(RuntimeError) << "Malformed " << symbol::tvm_ffi_library_bin << " in " << path
-                                  << ": bad import tree row " << i;
+      in.Malformed("bad import tree row " + std::to_string(i));
     }
     for (uint64_t j = row_ptr[i]; j < row_ptr[i + 1]; ++j) {
       if (child_indices[j] >= count) {
-        TVM_FFI_THROW(RuntimeError) << "Malformed " << symbol::tvm_ffi_library_bin << " in " << path
-                                    << ": import of module " << child_indices[j] << " of " << count;
+        in.Malformed("import of module " + std::to_string(child_indices[j]) + " of " +
+                     std::to_string(count));
       }
       modules[i]->ImportModule(modules[child_indices[j]]);
     }

@@ -210,19 +210,29 @@ def _traceback_with_native_frames(frames_recent_first, tail):
     return tb
 
 
-def _format_py_frames(tb, include_native=False):
-    """Backtrace text (most recent call first) of a Python traceback, and its frame count.
+def _frame_lines(tb, stop=None, include_native=True):
+    """The 'File ...' lines of the frames of traceback tb before stop (oldest first), and
+    where the walk ended: stop, or None when tb ran out first.
 
-    Frames standing for native code (_native_frame) are left out unless include_native:
-    they came from an Error's backtrace, which has them already.
+    Frames standing for native code (_native_frame) are left out unless include_native.
     """
     lines = []
-    while tb is not None:
+    while tb is not None and tb is not stop:
         frame = tb.tb_frame
         if include_native or frame.f_globals.get("__name__") != "<native>":
             lines.append('  File "%s", line %d, in %s\n'
                          % (frame.f_code.co_filename, tb.tb_lineno or 0, frame.f_code.co_name))
         tb = tb.tb_next
+    return lines, tb
+
+
+def _format_py_frames(tb, include_native=False):
+    """Backtrace text (most recent call first) of a Python traceback, and its frame count.
+
+    Native frames are left out unless include_native: they came from an Error's backtrace,
+    which has them already.
+    """
+    lines, _ = _frame_lines(tb, None, include_native)
     lines.reverse()
     return "".join(lines), len(lines)
 
@@ -234,13 +244,8 @@ def _backtrace_since_last_crossing(exc, tb):
     origin = getattr(exc, "_tvm_ffi_origin", None)
     if type(origin) is not _PyErrorOrigin or origin.exc is not exc or origin.resume_tb is None:
         return None
-    lines = []
-    while tb is not None and tb is not origin.resume_tb:
-        frame = tb.tb_frame
-        lines.append('  File "%s", line %d, in %s\n'
-                     % (frame.f_code.co_filename, tb.tb_lineno or 0, frame.f_code.co_name))
-        tb = tb.tb_next
-    if tb is None:
+    lines, end = _frame_lines(tb, origin.resume_tb)
+    if end is None:
         return None
     lines.reverse()
     return origin.resume_text + "".join(lines)

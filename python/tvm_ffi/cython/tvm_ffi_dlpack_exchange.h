@@ -21,6 +21,7 @@
 #include <Python.h>
 #include <dlpack/dlpack.h>
 #include <tvm/ffi/c_api.h>
+#include <tvm/ffi/container/release_scope.h>
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -380,12 +381,25 @@ static int TVMFFIPyCallFlagMethod(PyObject* x, const char* method) {
  * such a bit are asked: complex ones (conj), and float ones laid out as the
  * imaginary half of a complex tensor (an odd element address and even strides,
  * which every view of conj().imag keeps); other tensors pay a few compares. */
-static int TVMFFIPyRefuseUnresolvedView(PyObject* x, const DLTensor* t) {
+static int TVMFFIPyRefuseUnresolvedViewSlow(PyObject* x, const DLTensor* t);
+
+static inline int TVMFFIPyRefuseUnresolvedView(PyObject* x, const DLTensor* t) {
+  if (t->dtype.code == kDLComplex) return TVMFFIPyRefuseUnresolvedViewSlow(x, t);
+  if (t->dtype.code != kDLFloat) return 0;
+  /* The element address is an odd multiple of the item size (a power of two): the bit of
+   * the item size is set in it. */
+  uintptr_t item = (uintptr_t)(t->dtype.bits / 8);
+  uintptr_t address = (uintptr_t)t->data + (uintptr_t)t->byte_offset;
+  if ((address & item) == 0) return 0;
+  return TVMFFIPyRefuseUnresolvedViewSlow(x, t);
+}
+
+static int TVMFFIPyRefuseUnresolvedViewSlow(PyObject* x, const DLTensor* t) {
   int complex_type = t->dtype.code == kDLComplex;
   if (!complex_type) {
-    if (t->dtype.code != kDLFloat || t->dtype.lanes != 1 || t->dtype.bits < 16) return 0;
     uintptr_t item = (uintptr_t)(t->dtype.bits / 8);
     uintptr_t address = (uintptr_t)t->data + (uintptr_t)t->byte_offset;
+    if (t->dtype.lanes != 1 || item < 2 || (item & (item - 1)) != 0) return 0;
     if ((address / item) % 2 == 0) return 0;
     if (t->strides != NULL) {
       for (int32_t i = 0; i < t->ndim; ++i) {
@@ -732,8 +746,7 @@ static inline void TVMFFIPyTagCountAdd(Py_ssize_t delta) { tvm_ffi_py_tag_count 
 static inline Py_ssize_t TVMFFIPyTagCount(void) { return tvm_ffi_py_tag_count; }
 
 static inline int TVMFFIPyIsContainerIndex(int32_t type_index) {
-  return type_index == kTVMFFIArray || type_index == kTVMFFIList || type_index == kTVMFFIMap ||
-         type_index == kTVMFFIDict;
+  return tvm::ffi::detail::IsContainerTypeIndex(type_index);
 }
 
 /* ------------------------------------------------------------------------

@@ -392,20 +392,6 @@ static PyObject* TVMFFIPyFunctionVectorcall(PyObject* self, PyObject* const* arg
           &tvm_ffi_py_exchange_cache[TVMFFIPyExchangeSlot(type)];
       const DLPackExchangeAPI* api = seen->type == type ? seen->foreign_api : NULL;
       if (api == NULL) {
-        int rc = TVMFFIPyFastArg(args[i], &packed[i]);
-        if (rc == 0) {
-          /* A container may carry a framework's tag: the general path reads it. */
-          if (tvm_ffi_py_tag_count > 0 && TVMFFIPyIsContainerIndex(packed[i].type_index)) break;
-          continue;
-        }
-        if (rc < 0) goto fail;
-        if (type == &PyBytes_Type) {
-          char* data;
-          Py_ssize_t size;
-          if (PyBytes_AsStringAndSize(args[i], &data, &size) != 0) goto fail;
-          TVMFFIPyBytesArg(data, size, &byte_views[i], &packed[i]);
-          continue;
-        }
 #if !TVMFFI_PY_LIMITED_API
         if (type == &PyFunction_Type || type == &PyMethod_Type || type == &PyCFunction_Type) {
           /* A plain callable (a callback): a Function calling it, released after the call. */
@@ -427,6 +413,20 @@ static PyObject* TVMFFIPyFunctionVectorcall(PyObject* self, PyObject* const* arg
           continue;
         }
 #endif
+        int rc = TVMFFIPyFastArg(args[i], &packed[i]);
+        if (rc == 0) {
+          /* A container may carry a framework's tag: the general path reads it. */
+          if (tvm_ffi_py_tag_count > 0 && TVMFFIPyIsContainerIndex(packed[i].type_index)) break;
+          continue;
+        }
+        if (rc < 0) goto fail;
+        if (type == &PyBytes_Type) {
+          char* data;
+          Py_ssize_t size;
+          if (PyBytes_AsStringAndSize(args[i], &data, &size) != 0) goto fail;
+          TVMFFIPyBytesArg(data, size, &byte_views[i], &packed[i]);
+          continue;
+        }
         if (type == &PyList_Type || type == &PyTuple_Type) {
           /* A list of plain values: its Array, released after the call. */
           TVMFFIObjectHandle array = NULL;

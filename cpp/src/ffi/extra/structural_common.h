@@ -10,6 +10,7 @@
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/big_int.h>
 #include <tvm/ffi/c_api.h>
+#include <tvm/ffi/container/release_scope.h>
 #include <tvm/ffi/container/seq_base.h>
 #include <tvm/ffi/container/tensor.h>
 #include <tvm/ffi/error.h>
@@ -346,12 +347,6 @@ inline std::string_view TensorBytes(const DLTensor& t, const char* what) {
   size_t size = GetDataSize(t);
   if (size == 0) return std::string_view();
   return std::string_view(static_cast<const char*>(t.data) + t.byte_offset, size);
-}
-
-/*! \return Whether a type index is Array, List, Map or Dict (walked with an explicit stack). */
-inline bool IsNestingContainer(int32_t type_index) {
-  return type_index == kTVMFFIArray || type_index == kTVMFFIList || type_index == kTVMFFIMap ||
-         type_index == kTVMFFIDict;
 }
 
 /*!

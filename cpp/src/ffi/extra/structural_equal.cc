@@ -187,39 +187,38 @@ class EqualEngine {
       }
     } unwind{this, base};
     if (!EnterPair(l, r)) return false;
-    bool child_done = false;
-    bool child_equal = true;
     while (true) {
-      if (child_done) {
-        child_done = false;
-        if (!child_equal) {
-          RecordChildStep(frames_.back());
-          PopFrame();
-          if (frames_.size() == base) return false;
-          child_done = true;  // the parent's child differed
-          continue;
-        }
-      }
       const TVMFFIAny* lc = nullptr;
       const TVMFFIAny* rc = nullptr;
       int step = NextPair(&frames_.back(), &lc, &rc);
-      if (step <= 0) {
+      if (step < 0) {
+        // The top pair differs at its own level (NextPair recorded the step).
         PopFrame();
-        if (frames_.size() == base) return step == 0;
-        child_done = true;
-        child_equal = step == 0;
-      } else if (lc->type_index == rc->type_index && IsNestingContainer(lc->type_index)) {
-        if (!EnterPair(CellObject(lc), CellObject(rc))) {
-          child_done = true;
-          child_equal = false;
-        }
-      } else {
-        // May re-enter EqualContainers (objects holding containers), which leaves frames_ as
-        // it found it.
-        child_equal = Equal(lc, rc);
-        child_done = true;
+        return Differ(base);
+      }
+      if (step == 0) {
+        PopFrame();
+        if (frames_.size() == base) return true;
+      } else if (lc->type_index == rc->type_index && IsContainerTypeIndex(lc->type_index)) {
+        if (!EnterPair(CellObject(lc), CellObject(rc))) return Differ(base);
+      } else if (!Equal(lc, rc)) {
+        // Equal may re-enter EqualContainers (objects holding containers), which leaves
+        // frames_ as it found it.
+        return Differ(base);
       }
     }
+  }
+
+  /*!
+   * \brief A difference met in the child being compared of the top frame: record
+   *  the step of every open frame down to base, innermost first, closing each.
+   */
+  bool Differ(size_t base) {
+    while (frames_.size() > base) {
+      RecordChildStep(frames_.back());
+      PopFrame();
+    }
+    return false;
   }
 
   /*!

@@ -148,10 +148,7 @@ class HashEngine {
       HashEngine* self;
       size_t base;
       ~Unwind() {
-        while (self->frames_.size() > base) {
-          self->open_.Leave(self->frames_.size(), self->frames_.back().obj);
-          self->frames_.pop_back();
-        }
+        while (self->frames_.size() > base) self->PopFrame();
       }
     } unwind{this, base};
     Enter(root);
@@ -159,11 +156,10 @@ class HashEngine {
       const TVMFFIAny* child = NextChild(&frames_.back());
       if (child == nullptr) {
         uint64_t done = frames_.back().h;
-        open_.Leave(frames_.size(), frames_.back().obj);
-        frames_.pop_back();
+        PopFrame();
         if (frames_.size() == base) return done;
         frames_.back().h = StableHashCombine(frames_.back().h, done);
-      } else if (IsNestingContainer(child->type_index)) {
+      } else if (IsContainerTypeIndex(child->type_index)) {
         Enter(CellObject(child));
       } else {
         // May re-enter HashContainer (an object holding containers), which leaves frames_ as
@@ -172,6 +168,11 @@ class HashEngine {
         frames_.back().h = StableHashCombine(frames_.back().h, ch);
       }
     }
+  }
+
+  void PopFrame() {
+    open_.Leave(frames_.size(), frames_.back().obj);
+    frames_.pop_back();
   }
 
   void Enter(const Object* obj) {
@@ -196,7 +197,7 @@ class HashEngine {
 
   /*! \brief The next value of f to hash (folding a map's key hash first), or nullptr at its end. */
   const TVMFFIAny* NextChild(ContainerFrame* f) {
-    if (f->items != nullptr || f->steps.empty()) {
+    if (f->steps.empty()) {
       if (f->next >= f->size) return nullptr;
       if (f->next + kAhead < f->size) Prefetch(f->items + f->next + kAhead);
       return f->items + f->next++;

@@ -29,6 +29,12 @@
 TVM_FFI_NAMESPACE_BEGIN
 namespace detail {
 
+/*! \return Whether a type index is Array, List, Map or Dict: the containers that nest. */
+inline bool IsContainerTypeIndex(int32_t type_index) {
+  return type_index == kTVMFFIArray || type_index == kTVMFFIList || type_index == kTVMFFIMap ||
+         type_index == kTVMFFIDict;
+}
+
 /*!
  * \brief Releases the elements of one container being destroyed (or cleared).
  *  Nested containers whose last reference it holds are emptied iteratively
@@ -45,7 +51,7 @@ class ContainerReleaseScope {
   void Release(const TVMFFIAny& cell) {
     if (cell.type_index < kTVMFFIStaticObjectBegin) return;
     TVMFFIObject* obj = cell.v_obj;
-    if (IsContainerIndex(cell.type_index) &&
+    if (IsContainerTypeIndex(cell.type_index) &&
         (__atomic_load_n(&obj->combined_ref_count, __ATOMIC_RELAXED) &
          kCombinedRefCountMaskUInt32) == 1) {
       // Out of memory for the list: release in place (a deeper stack, no leak).
@@ -57,11 +63,6 @@ class ContainerReleaseScope {
   inline ~ContainerReleaseScope();
 
  private:
-  static bool IsContainerIndex(int32_t type_index) {
-    return type_index == kTVMFFIArray || type_index == kTVMFFIList || type_index == kTVMFFIMap ||
-           type_index == kTVMFFIDict;
-  }
-
   /*! \brief Append obj; false when out of memory. */
   bool Push(TVMFFIObject* obj) {
     if (size_ == capacity_) {
