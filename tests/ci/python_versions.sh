@@ -35,7 +35,7 @@ SMOKE=(tests/python/test_function.py tests/python/test_conversion.py
        tests/python/test_testing_cxx_enums.py tests/python/test_testing_dataclass_fixtures.py
        tests/python/test_class_hierarchy.py tests/python/test_cpp_nvrtc.py
        tests/python/test_testing_library.py tests/python/test_error_identity.py
-       tests/python/test_container_atomicity.py)
+       tests/python/test_container_atomicity.py tests/python/test_call_fast_path.py)
 
 default_minor="$(python -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
 wanted=("$@")

@@ -98,23 +98,35 @@ static int TVMFFIPyArrayFromPlainItems(PyObject* seq, TVMFFIObjectHandle* out) {
     return is_list ? PyList_GET_ITEM(seq, i) : PyTuple_GET_ITEM(seq, i);
   };
   TVMFFIAny first;
+  first.type_index = kTVMFFINone;
   /* Most sequences that are not plain fail on their first item: no allocation then. */
   if (n > 0 && TVMFFIPyPlainItemCell(item(0), &first) != 0) return 1;
+  /* Cells are written in place and counted once at the end, or when bailing out, so that
+   * the array releases the strings made so far. */
+  tvm::ffi::ObjectPtr<tvm::ffi::ArrayObj> array;
+  Py_ssize_t done = 0;
   try {
-    tvm::ffi::ObjectPtr<tvm::ffi::ArrayObj> array =
-        tvm::ffi::detail::SeqAllocInplace<tvm::ffi::ArrayObj>(n);
-    if (n > 0) array->AppendCellUnchecked(first);
-    for (Py_ssize_t i = 1; i < n; ++i) {
-      TVMFFIAny cell;
-      if (TVMFFIPyPlainItemCell(item(i), &cell) != 0) return 1; /* array frees its cells */
-      array->AppendCellUnchecked(cell);
+    array = tvm::ffi::detail::SeqAllocInplace<tvm::ffi::ArrayObj>(n);
+    TVMFFIAny* slots = array->slots();
+    if (n > 0) slots[done++] = first;
+    for (; done < n; ++done) {
+      if (TVMFFIPyPlainItemCell(item(done), &slots[done]) != 0) {
+        array->SeqCell()->size = done;
+        return 1;
+      }
     }
+    array->SeqCell()->size = n;
     *out = tvm::ffi::detail::ObjectUnsafe::MoveObjectPtrToTVMFFIObjectPtr(std::move(array));
     return 0;
   } catch (const std::bad_alloc&) {
     PyErr_NoMemory();
   } catch (const std::exception& e) {
     PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+  if (array != nullptr) {
+    array->SeqCell()->size = done;
+  } else if (first.type_index >= kTVMFFIStaticObjectBegin) {
+    TVMFFIObjectDecRef(first.v_obj); /* the array was never made */
   }
   return -1;
 #endif

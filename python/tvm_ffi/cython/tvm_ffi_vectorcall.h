@@ -413,6 +413,19 @@ static PyObject* TVMFFIPyFunctionVectorcall(PyObject* self, PyObject* const* arg
           continue;
         }
 #endif
+        if (type == &PyList_Type || type == &PyTuple_Type) {
+          /* A list of plain values: its Array, released after the call. */
+          TVMFFIObjectHandle array = NULL;
+          int built = TVMFFIPyArrayFromPlainItems(args[i], &array);
+          if (built < 0) goto fail;
+          if (built > 0) break;
+          packed[i].type_index = kTVMFFIArray;
+          packed[i].v_int64 = 0;
+          packed[i].v_obj = (TVMFFIObject*)array;
+          owned[num_owned] = array;
+          owned_args[num_owned++] = args[i];
+          continue;
+        }
         int rc = TVMFFIPyFastArg(args[i], &packed[i]);
         if (rc == 0) {
           /* A container may carry a framework's tag: the general path reads it. */
@@ -425,19 +438,6 @@ static PyObject* TVMFFIPyFunctionVectorcall(PyObject* self, PyObject* const* arg
           Py_ssize_t size;
           if (PyBytes_AsStringAndSize(args[i], &data, &size) != 0) goto fail;
           TVMFFIPyBytesArg(data, size, &byte_views[i], &packed[i]);
-          continue;
-        }
-        if (type == &PyList_Type || type == &PyTuple_Type) {
-          /* A list of plain values: its Array, released after the call. */
-          TVMFFIObjectHandle array = NULL;
-          int built = TVMFFIPyArrayFromPlainItems(args[i], &array);
-          if (built < 0) goto fail;
-          if (built > 0) break;
-          packed[i].type_index = kTVMFFIArray;
-          packed[i].v_int64 = 0;
-          packed[i].v_obj = (TVMFFIObject*)array;
-          owned[num_owned] = array;
-          owned_args[num_owned++] = args[i];
           continue;
         }
         if (TVMFFIPyExchangeLookup(type, &api) != 0) goto fail;
