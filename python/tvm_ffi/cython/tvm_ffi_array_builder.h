@@ -14,6 +14,7 @@
 #include <Python.h>
 
 #include "tvm_ffi_limited_api.h"
+#include "tvm_ffi_plain_values.h"
 
 #include <cstdint>
 #include <cstring>
@@ -38,27 +39,8 @@ static int TVMFFIPyArrayFromViews(const TVMFFIAny* items, int64_t n, TVMFFIObjec
  * new String). 0 with *cell owned by the caller; 1 for any other item (no error
  * set). No Python code runs, so the sequence cannot change meanwhile. */
 static inline int TVMFFIPyPlainItemCell(PyObject* item, TVMFFIAny* cell) {
+  if (TVMFFIPyScalarArg(item, cell) == 0) return 0;
   PyTypeObject* t = Py_TYPE(item);
-  cell->zero_padding = 0;
-  cell->v_int64 = 0;
-  if (t == &PyLong_Type) {
-    int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(item, &overflow);
-    if (overflow != 0) return 1;
-    cell->type_index = kTVMFFIInt;
-    cell->v_int64 = v;
-    return 0;
-  }
-  if (t == &PyFloat_Type) {
-    cell->type_index = kTVMFFIFloat;
-    cell->v_float64 = PyFloat_AS_DOUBLE(item);
-    return 0;
-  }
-  if (item == Py_None || t == &PyBool_Type) {
-    cell->type_index = item == Py_None ? kTVMFFINone : kTVMFFIBool;
-    cell->v_int64 = item == Py_True;
-    return 0;
-  }
   if (t == &PyUnicode_Type) {
     Py_ssize_t size;
     const char* data = PyUnicode_AsUTF8AndSize(item, &size);
@@ -67,9 +49,7 @@ static inline int TVMFFIPyPlainItemCell(PyObject* item, TVMFFIAny* cell) {
       return 1;
     }
     if (size <= 7) {
-      cell->type_index = kTVMFFISmallStr;
-      cell->small_str_len = (uint32_t)size;
-      memcpy(cell->v_bytes, data, (size_t)size);
+      TVMFFIPySmallArg(kTVMFFISmallStr, data, size, cell);
       return 0;
     }
     tvm::ffi::Any value(tvm::ffi::String(data, static_cast<size_t>(size)));

@@ -48,6 +48,7 @@
 
 #include "tvm_ffi_layout.h"
 #include "tvm_ffi_limited_api.h"
+#include "tvm_ffi_plain_values.h"
 #include "tvm_ffi_vectorcall.h"
 
 /* How a property reads its member; 0 until bound, when every read goes

@@ -15,6 +15,7 @@
 #include "tvm_ffi_dlpack_exchange.h"
 #include "tvm_ffi_layout.h"
 #include "tvm_ffi_limited_api.h"
+#include "tvm_ffi_plain_values.h"
 
 /* Vectorcall for tvm_ffi.Function. Cython (3.x) generates vectorcall only for
  * constructors, so the entry point lives here, and so does the fast path of a
@@ -47,43 +48,6 @@ static struct {
   int (*callback_error)(void);
   void (*callback_deleter)(void*);
 } tvm_ffi_py_call;
-
-/* Packs an exact int (within int64), float, bool or None into *out: 0 if
- * packed, 1 for any other value (an int beyond int64 included). Shared by the
- * call path and the field write path, which must convert these alike. */
-static inline int TVMFFIPyScalarArg(PyObject* x, TVMFFIAny* out) {
-  PyTypeObject* t = Py_TYPE(x);
-  out->zero_padding = 0;
-  if (t == &PyLong_Type) {
-    int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(x, &overflow);
-    if (overflow != 0) return 1;
-    out->type_index = kTVMFFIInt;
-    out->v_int64 = v;
-    return 0;
-  }
-  if (t == &PyFloat_Type) {
-    out->type_index = kTVMFFIFloat;
-    out->v_float64 = PyFloat_AS_DOUBLE(x);
-    return 0;
-  }
-  if (x == Py_None || t == &PyBool_Type) {
-    out->type_index = x == Py_None ? kTVMFFINone : kTVMFFIBool;
-    out->v_int64 = x == Py_True;
-    return 0;
-  }
-  return 1;
-}
-
-/* A SmallStr or SmallBytes (index) holding its size <= 7 bytes inline: no
- * allocation, and a callee's type check names it `ffi.SmallStr` / `ffi.SmallBytes`. */
-static inline void TVMFFIPySmallArg(int32_t index, const char* data, Py_ssize_t size,
-                                    TVMFFIAny* out) {
-  out->type_index = index;
-  out->small_str_len = (uint32_t)size;
-  out->v_int64 = 0;
-  memcpy(out->v_bytes, data, (size_t)size);
-}
 
 /* Packs x into *out when its type is one the fast path handles: 0 if packed,
  * 1 when x needs more (which also reports any error of x's value, such as an
@@ -273,17 +237,8 @@ static int TVMFFIPyCallWithEnv(void* handle, int release_gil, TVMFFIAny* packed,
  * a framework's exchange API) tensors here, the rest through convert.pxi,
  * which tags containers with api. */
 static inline PyObject* TVMFFIPyResultToPy(TVMFFIAny* result, const DLPackExchangeAPI* api) {
+  if (TVMFFIPyIsPlainCell(result->type_index)) return TVMFFIPyPlainToPy(result);
   switch (result->type_index) {
-    case kTVMFFINone:
-      Py_RETURN_NONE;
-    case kTVMFFIInt:
-      return PyLong_FromLongLong(result->v_int64);
-    case kTVMFFIBool:
-      return PyBool_FromLong(result->v_int64 != 0);
-    case kTVMFFIFloat:
-      return PyFloat_FromDouble(result->v_float64);
-    case kTVMFFISmallStr:
-      return PyUnicode_DecodeUTF8(result->v_bytes, (Py_ssize_t)result->small_str_len, "replace");
     case kTVMFFIStr: {
       const TVMFFIByteArray* str =
           (const TVMFFIByteArray*)((char*)result->v_obj + sizeof(TVMFFIObject));
@@ -302,25 +257,6 @@ static inline PyObject* TVMFFIPyResultToPy(TVMFFIAny* result, const DLPackExchan
   }
 }
 
-/* The Python value of a POD argument of a callback (None, int, bool, float, a
- * SmallStr): a new reference; NULL, with no error set, for any other kind. */
-static inline PyObject* TVMFFIPyPlainArgToPy(const TVMFFIAny* value) {
-  switch (value->type_index) {
-    case kTVMFFINone:
-      Py_RETURN_NONE;
-    case kTVMFFIInt:
-      return PyLong_FromLongLong(value->v_int64);
-    case kTVMFFIBool:
-      return PyBool_FromLong(value->v_int64 != 0);
-    case kTVMFFIFloat:
-      return PyFloat_FromDouble(value->v_float64);
-    case kTVMFFISmallStr:
-      return PyUnicode_DecodeUTF8(value->v_bytes, (Py_ssize_t)value->small_str_len, "replace");
-    default:
-      return NULL;
-  }
-}
-
 /* safe_call of a Function wrapping a Python callable (self): the callback path
  * of a C++ -> Python call. With the GIL taken, POD arguments become Python
  * values and an int, float, bool or None result its cell right here; any other
@@ -336,9 +272,12 @@ static int TVMFFIPyCallbackSafeCall(void* self, const TVMFFIAny* args, int32_t n
   PyGILState_STATE state = PyGILState_Ensure();
   int rc = -2;
   if (PyErr_Occurred() == NULL) {
-    for (; done < num_args; ++done) {
-      argv[done] = TVMFFIPyPlainArgToPy(&args[done]);
-      if (argv[done] == NULL) break;
+    for (; done < num_args && TVMFFIPyIsPlainCell(args[done].type_index); ++done) {
+      argv[done] = TVMFFIPyPlainToPy(&args[done]);
+      if (argv[done] == NULL) {
+        rc = tvm_ffi_py_call.callback_error();
+        break;
+      }
     }
     if (done == num_args) {
       PyObject* rv = PyObject_Vectorcall((PyObject*)self, argv, (size_t)num_args, NULL);
@@ -354,8 +293,6 @@ static int TVMFFIPyCallbackSafeCall(void* self, const TVMFFIAny* args, int32_t n
       }
     }
     for (int32_t i = 0; i < done; ++i) Py_DECREF(argv[i]);
-    /* A failed argument conversion leaves a pending error (memory): the general path reports
-     * it. */
   }
   if (rc == -2) rc = tvm_ffi_py_call.callback_call(self, args, num_args, result);
   PyGILState_Release(state);
