@@ -299,6 +299,51 @@ static int TVMFFIPyCallbackSafeCall(void* self, const TVMFFIAny* args, int32_t n
   return rc;
 }
 
+/* Whether type is a plain function or method (a callback the fast path wraps);
+ * the stable ABI does not expose these types, so there callables take the
+ * general path. */
+static inline int TVMFFIPyIsPlainCallable(PyTypeObject* type) {
+#if TVMFFI_PY_LIMITED_API
+  (void)type;
+  return 0;
+#else
+  return type == &PyFunction_Type || type == &PyMethod_Type || type == &PyCFunction_Type;
+#endif
+}
+
+/* The object a fast-path argument x of the given type becomes, packed into
+ * *out, with the new reference in *made (released after the call): a plain
+ * function or method (a callback) becomes a Function calling it, a list or
+ * tuple of plain values its Array. 0 when made; 1 when x is neither kind; 2
+ * when x is a list or tuple the general path must convert; -1 with a Python
+ * error. */
+static inline int TVMFFIPyMadeArg(PyObject* x, PyTypeObject* type, TVMFFIAny* out,
+                                  TVMFFIObjectHandle* made) {
+  int32_t index = kTVMFFIArray;
+  if (type == &PyList_Type || type == &PyTuple_Type) {
+    int built = TVMFFIPyArrayFromPlainItems(x, made);
+    if (built != 0) return built < 0 ? -1 : 2;
+  } else if (TVMFFIPyIsPlainCallable(type)) {
+    index = kTVMFFIFunction;
+    Py_INCREF(x);
+    if (TVMFFIFunctionCreate(x, TVMFFIPyCallbackSafeCall, tvm_ffi_py_call.callback_deleter, made) !=
+        0) {
+      Py_DECREF(x);
+      TVMFFIObjectHandle err = NULL;
+      TVMFFIErrorMoveFromRaised(&err);
+      tvm_ffi_py_call.raise(err);
+      return -1;
+    }
+  } else {
+    return 1;
+  }
+  out->type_index = index;
+  out->zero_padding = 0;
+  out->v_int64 = 0;
+  out->v_obj = (TVMFFIObject*)*made;
+  return 0;
+}
+
 static PyObject* TVMFFIPyFunctionVectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
                                             PyObject* kwnames) {
   if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0) {
@@ -329,37 +374,12 @@ static PyObject* TVMFFIPyFunctionVectorcall(PyObject* self, PyObject* const* arg
           &tvm_ffi_py_exchange_cache[TVMFFIPyExchangeSlot(type)];
       const DLPackExchangeAPI* api = seen->type == type ? seen->foreign_api : NULL;
       if (api == NULL) {
-#if !TVMFFI_PY_LIMITED_API
-        if (type == &PyFunction_Type || type == &PyMethod_Type || type == &PyCFunction_Type) {
-          /* A plain callable (a callback): a Function calling it, released after the call. */
-          TVMFFIObjectHandle fn = NULL;
-          Py_INCREF(args[i]);
-          if (TVMFFIFunctionCreate(args[i], TVMFFIPyCallbackSafeCall,
-                                   tvm_ffi_py_call.callback_deleter, &fn) != 0) {
-            Py_DECREF(args[i]);
-            TVMFFIObjectHandle err = NULL;
-            TVMFFIErrorMoveFromRaised(&err);
-            tvm_ffi_py_call.raise(err);
-            goto fail;
-          }
-          packed[i].type_index = kTVMFFIFunction;
-          packed[i].v_int64 = 0;
-          packed[i].v_obj = (TVMFFIObject*)fn;
-          owned[num_owned] = fn;
-          owned_args[num_owned++] = args[i];
-          continue;
-        }
-#endif
-        if (type == &PyList_Type || type == &PyTuple_Type) {
-          /* A list of plain values: its Array, released after the call. */
-          TVMFFIObjectHandle array = NULL;
-          int built = TVMFFIPyArrayFromPlainItems(args[i], &array);
-          if (built < 0) goto fail;
-          if (built > 0) break;
-          packed[i].type_index = kTVMFFIArray;
-          packed[i].v_int64 = 0;
-          packed[i].v_obj = (TVMFFIObject*)array;
-          owned[num_owned] = array;
+        TVMFFIObjectHandle made = NULL;
+        int made_rc = TVMFFIPyMadeArg(args[i], type, &packed[i], &made);
+        if (made_rc < 0) goto fail;
+        if (made_rc == 2) break;
+        if (made_rc == 0) {
+          owned[num_owned] = made;
           owned_args[num_owned++] = args[i];
           continue;
         }
