@@ -85,8 +85,8 @@ cdef TVMFFIObjectHandle py_callable_to_handle(object f) except NULL:
     """A new Function object (owned) calling the Python callable f."""
     cdef TVMFFIObjectHandle out = NULL
     Py_INCREF(f)
-    if TVMFFIFunctionCreate(<void*>f, <TVMFFISafeCallType>TVMFFIPyCallbackSafeCall,
-                            TVMFFIPyDecRefDeleter, &out) != 0:
+    if TVMFFIFunctionCreate(<void*>f, TVMFFIPyCallbackSafeCall, TVMFFIPyDecRefDeleter,
+                            &out) != 0:
         Py_XDECREF(<PyObject*>f)
         raise_last_ffi_error()
     return out
@@ -106,8 +106,9 @@ cdef extern from "tvm_ffi_vectorcall.h":
     void TVMFFIPyEnableVectorcall(object type, object object_type, void* call, void* result,
                                   void* raise_, void* callback_call, void* callback_result,
                                   void* callback_error, void* callback_deleter) noexcept
+    # Takes the GIL itself (a callee calls it with the GIL released).
     int TVMFFIPyCallbackSafeCall(void* handle, const TVMFFIAny* args, int32_t num_args,
-                                 TVMFFIAny* result) noexcept
+                                 TVMFFIAny* result) noexcept nogil
     # The native call under env (stream and allocator installed, then restored);
     # -1 with the Python exception of a failure set.
     int TVMFFIPyCallWithEnv(void* handle, int release_gil, TVMFFIAny* packed, int32_t n,

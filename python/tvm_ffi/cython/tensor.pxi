@@ -700,7 +700,8 @@ cdef TVMFFIObjectHandle dlpack_to_handle(object obj, int32_t require_alignment,
 cdef TVMFFIObjectHandle exchange_to_handle(object obj, int32_t require_alignment,
                                            int32_t require_contiguous) except? NULL:
     """A Tensor handle through the DLPack C exchange API of obj's class; NULL when the
-    class publishes none, or when the export raised BufferError (then __dlpack__ decides)."""
+    class publishes none, or when the export raised BufferError (then __dlpack__ decides);
+    a refused lazy view (conjugate or negative bit) raises its BufferError."""
     cdef const DLPackExchangeAPI* api = NULL
     cdef TVMFFIObjectHandle out = NULL
     cdef type t = type(obj)

@@ -79,13 +79,13 @@ static int TVMFFIPyArrayFromPlainItems(PyObject* seq, TVMFFIObjectHandle* out) {
   };
   TVMFFIAny first;
   first.type_index = kTVMFFINone;
-  /* Most sequences that are not plain fail on their first item: no allocation then. */
-  if (n > 0 && TVMFFIPyPlainItemCell(item(0), &first) != 0) return 1;
   /* Cells are written in place and counted once at the end, or when bailing out, so that
    * the array releases the strings made so far. */
   tvm::ffi::ObjectPtr<tvm::ffi::ArrayObj> array;
   Py_ssize_t done = 0;
   try {
+    /* Most sequences that are not plain fail on their first item: no allocation then. */
+    if (n > 0 && TVMFFIPyPlainItemCell(item(0), &first) != 0) return 1;
     array = tvm::ffi::detail::SeqAllocInplace<tvm::ffi::ArrayObj>(n);
     TVMFFIAny* slots = array->slots();
     if (n > 0) slots[done++] = first;

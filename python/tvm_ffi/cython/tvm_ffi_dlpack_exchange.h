@@ -475,6 +475,18 @@ static inline size_t TVMFFIPyBorrowedSize(int32_t ndim) {
          2 * (size_t)(ndim > 0 ? ndim : 1) * sizeof(int64_t);
 }
 
+/* Frees a TVMFFIPyBorrowedTensor nothing refers to any more, with the GIL held:
+ * a block of the standard size becomes the spare if there is none. */
+static inline void TVMFFIPyBorrowedTensorRecycle(TVMFFIPyBorrowedTensor* t) {
+#ifndef Py_GIL_DISABLED
+  if (tvm_ffi_py_borrowed_spare == NULL && t->tensor.ndim <= kTVMFFIPyBorrowedSpareDims) {
+    tvm_ffi_py_borrowed_spare = t;
+    return;
+  }
+#endif
+  free(t);
+}
+
 /* *out = a TVMFFIPyBorrowedTensor over x when the producer fills DLTensors and
  * the description is one the runtime would import as is (holding a reference
  * to x when take_owner is set): 0 with *out set; 1
@@ -493,7 +505,6 @@ static int TVMFFIPyBorrowedTensorNew(PyObject* x, const DLPackExchangeAPI* api, 
   }
   int32_t n = view.ndim;
   if (n < 0 || n > kTVMFFIPyBorrowedMaxDims || (n > 0 && view.shape == NULL)) return 1;
-  if (TVMFFIPyRefuseUnresolvedView(x, &view) != 0) return -2;
   for (int32_t i = 0; i < n; ++i) {
     if (view.shape[i] < 0) return 1;
   }
@@ -534,22 +545,15 @@ static int TVMFFIPyBorrowedTensorNew(PyObject* x, const DLPackExchangeAPI* api, 
   t->tensor = view;
   t->tensor.shape = shape;
   t->tensor.strides = strides;
+  /* Checked on the copy: asking the tensor may run Python code that changes it. */
+  if (TVMFFIPyRefuseUnresolvedView(x, &t->tensor) != 0) {
+    TVMFFIPyBorrowedTensorRecycle(t);
+    return -2;
+  }
   if (take_owner) Py_INCREF(x);
   t->owner = take_owner ? x : NULL;
   *out = (TVMFFIObjectHandle)t;
   return 0;
-}
-
-/* Frees a TVMFFIPyBorrowedTensor nothing refers to any more, with the GIL held:
- * a block of the standard size becomes the spare if there is none. */
-static inline void TVMFFIPyBorrowedTensorRecycle(TVMFFIPyBorrowedTensor* t) {
-#ifndef Py_GIL_DISABLED
-  if (tvm_ffi_py_borrowed_spare == NULL && t->tensor.ndim <= kTVMFFIPyBorrowedSpareDims) {
-    tvm_ffi_py_borrowed_spare = t;
-    return;
-  }
-#endif
-  free(t);
 }
 
 /* Whether obj is a TVMFFIPyBorrowedTensor whose one strong reference (and the
@@ -584,7 +588,7 @@ static inline void TVMFFIPyDecRefWithGIL(TVMFFIObjectHandle handle) {
  * held. An object made without an owner is recycled or freed right here if
  * nothing else refers to it; if the callee kept it, it takes its reference to
  * x now, before the call lets go. Any other object (the Array of a list
- * argument) is simply released. */
+ * argument, the Function of a callback) is simply released. */
 static inline void TVMFFIPyReleaseCallTensor(TVMFFIObjectHandle handle, PyObject* x) {
   TVMFFIPyBorrowedTensor* t = (TVMFFIPyBorrowedTensor*)handle;
   if (t->header.deleter == TVMFFIPyBorrowedTensorDelete && t->owner == NULL &&
@@ -631,8 +635,9 @@ static inline int TVMFFIPyExchangeToHandle(PyObject* x, const DLPackExchangeAPI*
 /* from_dlpack(x) without requirements, when x's type publishes a table that
  * fills DLTensors: 0 with *out an owned Tensor over x (holding a reference to
  * it), 1 when x takes the general path (no table, no fill, or a description
- * the managed export should handle; no error set), -1 with a Python error.
- * The same object exchange_to_handle (tensor.pxi) makes, without its
+ * the managed export should handle; no error set), -1 with a Python error,
+ * -2 with the BufferError of a refused lazy view. The same object
+ * exchange_to_handle (tensor.pxi) makes, without its
  * requirement checks, which have nothing to check here. */
 static inline int TVMFFIPyExchangeFromDLPack(PyObject* x, TVMFFIObjectHandle* out) {
   const DLPackExchangeAPI* api = NULL;
@@ -674,13 +679,14 @@ static inline int TVMFFIPyExchangeArg(PyObject* x, const DLPackExchangeAPI* api,
   }
   if (view != NULL && api->dltensor_from_py_object_no_sync != NULL && view->ndim >= 0 &&
       view->ndim <= kTVMFFIPyViewDims) {
-    if (TVMFFIPyRefuseUnresolvedView(x, view) != 0) return -1;
     for (int32_t i = 0; i < view->ndim; ++i) {
       dims[i] = view->shape[i];
       if (view->strides != NULL) dims[kTVMFFIPyViewDims + i] = view->strides[i];
     }
     view->shape = dims;
     if (view->strides != NULL) view->strides = dims + kTVMFFIPyViewDims;
+    /* Checked on the copy: asking the tensor may run Python code that changes it. */
+    if (TVMFFIPyRefuseUnresolvedView(x, view) != 0) return -1;
     out->type_index = kTVMFFIDLTensorPtr;
     out->v_int64 = 0;
     out->v_ptr = view;

@@ -258,8 +258,9 @@ static inline PyObject* TVMFFIPyResultToPy(TVMFFIAny* result, const DLPackExchan
 }
 
 /* safe_call of a Function wrapping a Python callable (self): the callback path
- * of a C++ -> Python call. With the GIL taken, POD arguments become Python
- * values and an int, float, bool or None result its cell right here; any other
+ * of a C++ -> Python call. With the GIL taken, plain arguments (None, int,
+ * bool, float, SmallStr) become Python values and an int, float, bool or None
+ * result its cell right here; any other
  * argument hands the call to py_safe_call (function.pxi), any other result to
  * callback_result, and an exception to callback_error. */
 static int TVMFFIPyCallbackSafeCall(void* self, const TVMFFIAny* args, int32_t num_args,
