@@ -84,16 +84,14 @@ def python_includes():
     return ["-I" + sysconfig.get_paths()["include"]]
 
 
-def build_tvm_ffi(out_dir):
-    src = os.path.join(PEERS, "tvm_ffi_bench.cc")
-    flags = subprocess.check_output(
-        ["tvm-ffi-config", "--cxxflags", "--ldflags", "--libs"], text=True
+def tvm_ffi_flags():
+    return shlex.split(
+        subprocess.check_output(["tvm-ffi-config", "--cxxflags", "--ldflags", "--libs"], text=True)
     )
-    out = os.path.join(out_dir, "tvm_ffi_bench_%s.so" % source_key(src, extra=flags))
-    if not os.path.exists(out):
-        run([CXX, "-O2", "-shared", "-fPIC", src, "-o", out + ".tmp"] + shlex.split(flags))
-        os.replace(out + ".tmp", out)
-    return out
+
+
+def build_tvm_ffi(out_dir):
+    return build_kernels(out_dir, tvm_ffi_flags(), "ours", "tvm_ffi_bench.cc")
 
 
 def build_nanobind(out_dir):
@@ -268,7 +266,9 @@ def verdict(ours, wheel, floor, target, cap):
 
 
 def build_floor(out_dir, name, tvm_ffi_flags):
-    """peers/<name>.c or .cc (module <name>) as an extension module, imported from out_dir."""
+    """peers/<name>.c or .cc (module <name>) as an extension module, imported from out_dir;
+    of tvm_ffi_flags it takes the include and library ones."""
+    tvm_ffi_flags = [f for f in tvm_ffi_flags if f[:2] in ("-I", "-L", "-l")]
     cxx = os.path.exists(os.path.join(PEERS, name + ".cc"))
     src = os.path.join(PEERS, name + (".cc" if cxx else ".c"))
     key = source_key(src, extra=" ".join(tvm_ffi_flags) + sys.version)
@@ -445,12 +445,6 @@ def run_wheel_table(title, rows, ns, kind, wheel_lib, wheel_dir, repeat, budget,
     return verdicts
 
 
-def tvm_ffi_flags():
-    return shlex.split(
-        subprocess.check_output(["tvm-ffi-config", "--cxxflags", "--ldflags", "--libs"], text=True)
-    )
-
-
 def run_torch_table(out_dir, wheel_dir, repeat, budget, cpu_time=False):
     import torch
 
@@ -458,9 +452,7 @@ def run_torch_table(out_dir, wheel_dir, repeat, budget, cpu_time=False):
     ours_lib = build_kernels(out_dir, ours_flags, "ours")
     wheel_lib = build_kernels(out_dir, wheel_flags(wheel_dir), "wheel")
     ns = torch_namespace(ours_lib)
-    floor = build_floor(
-        out_dir, "torch_floor", [f for f in ours_flags if f[:2] in ("-I", "-L", "-l")]
-    )
+    floor = build_floor(out_dir, "torch_floor", ours_flags)
     ns["floor_call"] = floor.floor_call
     ns["floor_fill"] = floor.floor_fill
     for name in ("view1", "view2", "view4"):
@@ -477,9 +469,7 @@ def run_calls_table(out_dir, wheel_dir, repeat, budget, cpu_time=False):
     ours_lib = build_kernels(out_dir, ours_flags, "ours", bench)
     wheel_lib = build_kernels(out_dir, wheel_flags(wheel_dir), "wheel", bench)
     ns = calls_namespace(ours_lib)
-    floor = build_floor(
-        out_dir, "call_floor", [f for f in ours_flags if f[:2] in ("-I", "-L", "-l")]
-    )
+    floor = build_floor(out_dir, "call_floor", ours_flags)
     ns["floor_sum_list"] = floor.floor_sum_list
     ns["floor_callback"] = floor.floor_callback
     ns["h_sum"] = ns["sum_list"].__chandle__()

@@ -84,10 +84,7 @@ cdef int callback_error() noexcept:
 cdef TVMFFIObjectHandle py_callable_to_handle(object f) except NULL:
     """A new Function object (owned) calling the Python callable f."""
     cdef TVMFFIObjectHandle out = NULL
-    Py_INCREF(f)
-    if TVMFFIFunctionCreate(<void*>f, TVMFFIPyCallbackSafeCall, TVMFFIPyDecRefDeleter,
-                            &out) != 0:
-        Py_XDECREF(<PyObject*>f)
+    if TVMFFIPyCallableToFunction(f, &out) != 0:
         raise_last_ffi_error()
     return out
 
@@ -105,10 +102,9 @@ cdef extern from "tvm_ffi_vectorcall.h":
     object TVMFFIPyFunctionCallTuple(object self, object args)
     void TVMFFIPyEnableVectorcall(object type, object object_type, void* call, void* result,
                                   void* raise_, void* callback_call, void* callback_result,
-                                  void* callback_error, void* callback_deleter) noexcept
-    # Takes the GIL itself (a callee calls it with the GIL released).
-    int TVMFFIPyCallbackSafeCall(void* handle, const TVMFFIAny* args, int32_t num_args,
-                                 TVMFFIAny* result) noexcept nogil
+                                  void* callback_error) noexcept
+    # A new Function calling f (TVMFFIPyCallbackSafeCall); -1 with the FFI error raised.
+    int TVMFFIPyCallableToFunction(object f, TVMFFIObjectHandle* out) noexcept
     # The native call under env (stream and allocator installed, then restored);
     # -1 with the Python exception of a failure set.
     int TVMFFIPyCallWithEnv(void* handle, int release_gil, TVMFFIAny* packed, int32_t n,
@@ -380,7 +376,7 @@ cdef int _enable_function_vectorcall() except -1:
     TVMFFIPyEnableVectorcall(Function, CObject, <void*>function_vectorcall_impl,
                              <void*>vectorcall_result, <void*>vectorcall_raise,
                              <void*>py_safe_call, <void*>callback_result,
-                             <void*>callback_error, <void*>TVMFFIPyDecRefDeleter)
+                             <void*>callback_error)
     return 0
 
 

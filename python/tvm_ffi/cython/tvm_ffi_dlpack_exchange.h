@@ -381,32 +381,35 @@ static int TVMFFIPyCallFlagMethod(PyObject* x, const char* method) {
  * such a bit are asked: complex ones (conj), and float ones laid out as the
  * imaginary half of a complex tensor (an odd element address and even strides,
  * which every view of conj().imag keeps); other tensors pay a few compares. */
-static int TVMFFIPyRefuseUnresolvedViewSlow(PyObject* x, const DLTensor* t);
+static int TVMFFIPyAskLazyViewBits(PyObject* x, int complex_type);
 
-static inline int TVMFFIPyRefuseUnresolvedView(PyObject* x, const DLTensor* t) {
-  if (t->dtype.code == kDLComplex) return TVMFFIPyRefuseUnresolvedViewSlow(x, t);
-  if (t->dtype.code != kDLFloat) return 0;
-  /* The element address is an odd multiple of the item size (a power of two): the bit of
-   * the item size is set in it. */
+/* Whether a float tensor is laid out as the imaginary half of a complex one:
+ * one lane of a power-of-two size, an odd element address (the bit of the
+ * item size set in it), and even strides wherever they matter. */
+static inline int TVMFFIPyLaidOutAsImaginary(const DLTensor* t) {
   uintptr_t item = (uintptr_t)(t->dtype.bits / 8);
   uintptr_t address = (uintptr_t)t->data + (uintptr_t)t->byte_offset;
-  if ((address & item) == 0) return 0;
-  return TVMFFIPyRefuseUnresolvedViewSlow(x, t);
-}
-
-static int TVMFFIPyRefuseUnresolvedViewSlow(PyObject* x, const DLTensor* t) {
-  int complex_type = t->dtype.code == kDLComplex;
-  if (!complex_type) {
-    uintptr_t item = (uintptr_t)(t->dtype.bits / 8);
-    uintptr_t address = (uintptr_t)t->data + (uintptr_t)t->byte_offset;
-    if (t->dtype.lanes != 1 || item < 2 || (item & (item - 1)) != 0) return 0;
-    if ((address / item) % 2 == 0) return 0;
-    if (t->strides != NULL) {
-      for (int32_t i = 0; i < t->ndim; ++i) {
-        if (t->strides[i] % 2 != 0 && t->shape[i] != 1) return 0;
-      }
+  if ((address & item) == 0) return 0; /* the common case: one bit test */
+  if (t->dtype.lanes != 1 || item < 2 || (item & (item - 1)) != 0) return 0;
+  if (t->strides != NULL) {
+    for (int32_t i = 0; i < t->ndim; ++i) {
+      if (t->strides[i] % 2 != 0 && t->shape[i] != 1) return 0;
     }
   }
+  return 1;
+}
+
+static inline int TVMFFIPyRefuseUnresolvedView(PyObject* x, const DLTensor* t) {
+  if (t->dtype.code == kDLComplex) return TVMFFIPyAskLazyViewBits(x, 1);
+  if (t->dtype.code == kDLFloat && TVMFFIPyLaidOutAsImaginary(t)) {
+    return TVMFFIPyAskLazyViewBits(x, 0);
+  }
+  return 0;
+}
+
+/* The asking part of TVMFFIPyRefuseUnresolvedView: is_conj() (complex
+ * tensors only) and is_neg() of x. */
+static int TVMFFIPyAskLazyViewBits(PyObject* x, int complex_type) {
   const char* bit = NULL;
   const char* fix = NULL;
   int set = complex_type ? TVMFFIPyCallFlagMethod(x, "is_conj") : 0;

@@ -41,12 +41,11 @@ static struct {
   TVMFFIPyRaiseImpl raise;   /* raises an FFI error (taken over); returns NULL */
   PyTypeObject* object_type; /* tvm_ffi.core.CObject */
   /* A Python callable as a Function (TVMFFIPyCallbackSafeCall): the general safe_call, the
-   * owned cell of a result (-1 with the FFI error raised), the FFI error of the pending
-   * exception (-1), and the deleter of the callable's reference. */
+   * owned cell of a result (-1 with the FFI error raised), and the FFI error of the pending
+   * exception (-1). */
   TVMFFISafeCallType callback_call;
   int (*callback_result)(PyObject* value, TVMFFIAny* result);
   int (*callback_error)(void);
-  void (*callback_deleter)(void*);
 } tvm_ffi_py_call;
 
 /* Packs x into *out when its type is one the fast path handles: 0 if packed,
@@ -300,6 +299,17 @@ static int TVMFFIPyCallbackSafeCall(void* self, const TVMFFIAny* args, int32_t n
   return rc;
 }
 
+/* *out: a new Function calling the Python callable f (holding a reference to
+ * it, dropped by TVMFFIPyDecRefDeleter). 0, or -1 with the FFI error raised. */
+static inline int TVMFFIPyCallableToFunction(PyObject* f, TVMFFIObjectHandle* out) {
+  Py_INCREF(f);
+  if (TVMFFIFunctionCreate(f, TVMFFIPyCallbackSafeCall, TVMFFIPyDecRefDeleter, out) != 0) {
+    Py_DECREF(f);
+    return -1;
+  }
+  return 0;
+}
+
 /* Whether type is a plain function or method (a callback the fast path wraps);
  * the stable ABI does not expose these types, so there callables take the
  * general path. */
@@ -326,10 +336,7 @@ static inline int TVMFFIPyMadeArg(PyObject* x, PyTypeObject* type, TVMFFIAny* ou
     if (built != 0) return built < 0 ? -1 : 2;
   } else if (TVMFFIPyIsPlainCallable(type)) {
     index = kTVMFFIFunction;
-    Py_INCREF(x);
-    if (TVMFFIFunctionCreate(x, TVMFFIPyCallbackSafeCall, tvm_ffi_py_call.callback_deleter, made) !=
-        0) {
-      Py_DECREF(x);
+    if (TVMFFIPyCallableToFunction(x, made) != 0) {
       TVMFFIObjectHandle err = NULL;
       TVMFFIErrorMoveFromRaised(&err);
       tvm_ffi_py_call.raise(err);
@@ -445,12 +452,10 @@ static PyObject* TVMFFIPyFunctionCallTuple(PyObject* self, PyObject* args) {
  * tp_call (TVMFFIPyFunctionCallTuple), which reaches the same paths. */
 static void TVMFFIPyEnableVectorcall(PyObject* type_obj, PyObject* object_type, void* call,
                                      void* result, void* raise, void* callback_call,
-                                     void* callback_result, void* callback_error,
-                                     void* callback_deleter) {
+                                     void* callback_result, void* callback_error) {
   tvm_ffi_py_call.callback_call = (TVMFFISafeCallType)callback_call;
   tvm_ffi_py_call.callback_result = (int (*)(PyObject*, TVMFFIAny*))callback_result;
   tvm_ffi_py_call.callback_error = (int (*)(void))callback_error;
-  tvm_ffi_py_call.callback_deleter = (void (*)(void*))callback_deleter;
   tvm_ffi_py_call.call = (TVMFFIPyCallImpl)call;
   tvm_ffi_py_call.result = (TVMFFIPyResultImpl)result;
   tvm_ffi_py_call.raise = (TVMFFIPyRaiseImpl)raise;
