@@ -135,13 +135,27 @@ def _decorator_options(frozen, init, repr, eq, order, unsafe_hash, match_args):
     }
 
 
-def _install_dataclass_dunders(cls, options):
+def _install_dataclass_dunders(cls, options=None, **kwargs):
     """Install the generated members on cls, as the decorator ``options`` (from
-    _decorator_options) ask; members defined in the class body stay.
+    _decorator_options) ask; members defined in the class body stay. The options may be
+    given as keywords instead (``init=``, ``repr=``, ``eq=``, ``order=``, ``unsafe_hash=``;
+    ``frozen`` defaults to False and ``match_args`` to True).
 
     ``__eq__``/``__ne__`` form one family and the four order methods another: a body that
     defines any member of a family keeps the whole family.
     """
+    if options is None:
+        options = _decorator_options(
+            kwargs.pop("frozen", False),
+            kwargs.pop("init", True),
+            kwargs.pop("repr", True),
+            kwargs.pop("eq", False),
+            kwargs.pop("order", False),
+            kwargs.pop("unsafe_hash", False),
+            kwargs.pop("match_args", True),
+        )
+    if kwargs:
+        raise TypeError("unexpected option(s): %s" % ", ".join(sorted(kwargs)))
     own = cls.__dict__
     type_info = cls.__tvm_ffi_type_info__
     if "__init__" not in own:

@@ -331,17 +331,8 @@ def structural_mutate(root: Any, callbacks: Any = ()) -> Any:
     A callback calls ``mutator.mutate(child)`` / ``mutator.default_mutate(value)``
     and returns the replacement; values no callback matches get the default mutation.
     """
-    entries = []
-    for index, fn in _parse_callbacks("structural_mutate", callbacks):
-        if _accepts_mode(fn):
-            entries.append((index, _with_mode(fn), True))
-        else:
-            entries.append((index, fn, False))
+    entries = [
+        (index, fn, _accepts_mode(fn))
+        for index, fn in _parse_callbacks("structural_mutate", callbacks)
+    ]
     return _global("ffi.StructuralMutate")(root, entries)
-
-
-def _with_mode(fn: Callable) -> Callable:
-    def call(value: Any, mutator: Any, mode: int) -> Any:
-        return fn(value, mutator, InplaceMode(mode))
-
-    return call

@@ -2,7 +2,7 @@
 
 import numbers as _numbers
 
-from . import core
+from . import _type_info, core
 from .core import Device, DLDeviceType, Tensor, device, from_dlpack
 
 __all__ = ["Shape", "Tensor", "Device", "DLDeviceType", "device", "from_dlpack"]
@@ -44,3 +44,4 @@ class Shape(tuple, core.PyNativeObject):
 
 
 core._set_shape_factory(Shape._from_object)
+_type_info._bind_type_cls(_type_info._type_index_to_type_info(69), Shape)

@@ -201,6 +201,13 @@ class TypeInfo:
                     stacklevel=3,
                 )
 
+    def _register_fields(self, fields):
+        """Register ``fields`` (named Field objects) as the own fields of a type made by
+        ``core._register_py_class``; ``self.fields`` becomes their TypeFields."""
+        from .dataclasses import py_class
+
+        py_class._register_type_fields(self, fields)
+
     @property
     def _has_type_metadata(self):
         entry = core._type_table_entry(self.type_index)

@@ -78,6 +78,7 @@ _JSON_ORIGIN = {
 
 # Type index -> origin for from_type_index (aliases of the same Python type included).
 _INDEX_ORIGIN = {
+    -1: "Any",
     0: "None",
     1: "int",
     2: "bool",
@@ -616,6 +617,17 @@ def _int_in_range(value):
     raise _Mismatch("integer %d out of int64 range [%d, %d]" % (value, _INT64_MIN, _INT64_MAX))
 
 
+def _user_conversion(func, value):
+    """func(value) for a value of a user class (int(), float(), bool()); what the class's
+    hook raises becomes a mismatch naming the conversion and the class."""
+    try:
+        return func(value)
+    except Exception as err:
+        raise _Mismatch(
+            "%s() failed for %s: %s" % (func.__name__, _type_name(value), err)
+        ) from None
+
+
 def _conv_int(schema):
     def conv(value):
         cls = type(value)
@@ -624,7 +636,7 @@ def _conv_int(schema):
         if cls is bool:
             return int(value)
         if isinstance(value, numbers.Integral) and not isinstance(value, core.CObject):
-            return _int_in_range(int(value))
+            return _int_in_range(_user_conversion(int, value))
         if hasattr(cls, "__tvm_ffi_int__"):
             return _int_in_range(int(value.__tvm_ffi_int__()))
         raise _mismatch("int", value)
@@ -637,11 +649,13 @@ def _conv_float(schema):
         cls = type(value)
         if cls is float:
             return value
-        if cls is int or cls is bool or isinstance(value, numbers.Real):
+        if cls is int or cls is bool:
             try:
                 return float(value)
             except OverflowError:
                 raise _mismatch("float", value) from None
+        if isinstance(value, numbers.Real):
+            return _user_conversion(float, value)
         if hasattr(cls, "__tvm_ffi_float__"):
             return float(value.__tvm_ffi_float__())
         raise _mismatch("float", value)
@@ -654,7 +668,7 @@ def _conv_bool(schema):
         if type(value) is bool:
             return value
         if isinstance(value, numbers.Integral):
-            return bool(value)
+            return _user_conversion(bool, value)
         raise _mismatch("bool", value)
 
     return _with_protocols(conv, "bool")
@@ -790,7 +804,7 @@ def _conv_sequence(schema):
             raise _mismatch(label, value)
         items = list(value)
         out, changed = _convert_items(items, elem)
-        if type(value) is target and not changed:
+        if isinstance(value, target) and not changed:
             return value
         return target(out)
 
@@ -834,7 +848,7 @@ def _conv_mapping(schema):
             flat.append(nk)
             flat.append(nv)
         target = ct.Dict if label == "Dict" else ct.Map
-        if type(value) is target and not changed:
+        if isinstance(value, target) and not changed:
             return value
         return core._get_global_func("ffi." + label)(*flat)
 
@@ -850,7 +864,7 @@ def _conv_tuple(schema):
             raise _mismatch("tuple", value)
         items = list(value)
         if elems is None:
-            if type(value) is ct.Array:
+            if isinstance(value, ct.Array):
                 return value
             return ct.Array(items)
         if len(items) != len(elems):
@@ -867,7 +881,7 @@ def _conv_tuple(schema):
                 raise _Mismatch("element [%d]: %s" % (i, err.detail)) from None
             changed = changed or new is not item
             out.append(new)
-        if type(value) is ct.Array and not changed:
+        if isinstance(value, ct.Array) and not changed:
             return value
         return ct.Array(out)
 
@@ -948,7 +962,9 @@ def _object_converter(schema):
                 "expected %s, got %s\n  __ffi_convert__ failed:\n%s"
                 % (label, _type_name(value), _indent(_error_message(err), 4))
             ) from None
-        if isinstance(result, core.CObject) and is_instance(result.type_index):
+        # A Shape (or another value class over an object) holds the object it stands for.
+        held = getattr(result, "_tvm_ffi_cached_object", result)
+        if isinstance(held, core.CObject) and is_instance(held.type_index):
             return result
         raise _mismatch(label, value)
 
@@ -977,7 +993,7 @@ def _enum_converter(schema, kind):
         payload = None
         if kind == "int":
             if not isinstance(value, bool) and isinstance(value, numbers.Integral):
-                payload = int(value)
+                payload = _int_in_range(_user_conversion(int, value))
         elif isinstance(value, str) and not isinstance(value, core.dtype):
             payload = str(value)
         if payload is None:

@@ -2,6 +2,7 @@
 
 import sys
 import types
+import warnings
 
 from . import _type_info, core
 
@@ -117,7 +118,7 @@ def _add_class_attrs(type_cls, type_info, type_attr_names=()):
             setattr(type_cls, method.name, method.as_callable(type_cls))
     ffi_init = _find_ffi_init(type_info)
     if ffi_init is not None and "__ffi_init__" not in own:
-        _install_ffi_init_attr(type_cls, ffi_init)
+        _install_ffi_init_attr(type_cls, type_info, ffi_init)
     for name in type_attr_names:
         if hasattr(type_cls, name):
             continue
@@ -135,10 +136,22 @@ def _find_ffi_init(type_info):
     return core._lookup_type_attr(type_info.type_index, "__ffi_init__")
 
 
-def _install_ffi_init_attr(type_cls, ffi_init):
-    """``obj.__ffi_init__(*args)`` constructs obj (an empty handle) through ffi_init."""
+def _install_ffi_init_attr(type_cls, type_info, ffi_init):
+    """``obj.__ffi_init__(*args, **kwargs)`` constructs obj (an empty handle) through ffi_init;
+    keywords go as ``KWARGS, name, value, ...``. An instance of a class bound to another type
+    (a subclass calling its parent's constructor) is refused: the object made would be of the
+    parent's type."""
+    owner = type_info.type_index
 
-    def __ffi_init__(self, *args):
+    def __ffi_init__(self, *args, **kwargs):
+        info = getattr(type(self), "__tvm_ffi_type_info__", None)
+        if info is None or info.type_index != owner:
+            raise TypeError(
+                "Calling `%s.__ffi_init__` on an instance of `%s` is not supported: it "
+                "constructs a %s" % (type_cls.__name__, type(self).__name__, type_info.type_key)
+            )
+        if kwargs:
+            args = args + (core.KWARGS,) + tuple(x for kv in kwargs.items() for x in kv)
         self.__init_handle_by_constructor__(ffi_init, *args)
 
     __ffi_init__.__qualname__ = "%s.__ffi_init__" % type_cls.__qualname__
@@ -229,6 +242,21 @@ def _install_init(type_cls, type_info):
     __init__.__qualname__ = "%s.__init__" % type_cls.__qualname__
     __init__.__module__ = type_cls.__module__
     type_cls.__init__ = __init__
+
+
+def _warn_missing_field_annotations(cls, type_info, *, stacklevel):
+    """Warn (UserWarning) when the class body of a c_class leaves reflected fields of
+    type_info unannotated, naming them."""
+    own_annotations = cls.__dict__.get("__annotations__", {})
+    missing = sorted(tf.name for tf in type_info.fields or () if tf.name not in own_annotations)
+    if missing:
+        warnings.warn(
+            "@c_class(%r): class `%s` does not annotate the following reflected field(s): %s. "
+            "Add type annotations (e.g. `field_name: type`) to the class body for IDE support "
+            "and documentation." % (type_info.type_key, cls.__qualname__, ", ".join(missing)),
+            UserWarning,
+            stacklevel=stacklevel + 1,
+        )
 
 
 def _bind_class(type_cls, type_info):
@@ -340,8 +368,14 @@ def _make_fallback_class(type_index, type_key, parent):
 
 
 core._set_fallback_class_factory(_make_fallback_class)
+# The classes of the core types (the POD kinds DataType and Device included), for
+# _type_cls_to_type_info; ffi.Shape is bound where its class is defined.
 for _cls, _index in (
+    (core.DataType, 5),
+    (core.Device, 6),
     (core.Object, 64),
+    (core.String, 65),
+    (core.Bytes, 66),
     (core.Error, 67),
     (core.Function, 68),
     (core.Tensor, 70),

@@ -368,20 +368,22 @@ TEST(Function, MismatchReportsContainerElement) {
 TEST(Function, SignatureAndSchema) {
   using Sig = ffi::detail::FuncSignature<decltype(&Add3)>;
   EXPECT_EQ(Sig::Sig(), "(0: int, 1: int, 2: int) -> int");
-  EXPECT_EQ(
-      Sig::Schema(),
-      R"({"type":"ffi.Function","args":[{"type":"int"},{"type":"int"},{"type":"int"},{"type":"int"}]})");
+  EXPECT_EQ(Sig::Schema(), R"({"type":"ffi.Function","named_args":{"return":[{"type":"int"}],)"
+                           R"("params":[{"type":"int"},{"type":"int"},{"type":"int"}]}})");
   auto lambda = [](const String&, ffi::Array<double>, Any) {};
   using LSig = ffi::detail::FuncSignature<decltype(lambda)>;
   EXPECT_EQ(LSig::Sig(), "(0: str, 1: Array<float>, 2: Any) -> void");
   EXPECT_EQ(LSig::Schema(),
-            R"({"type":"ffi.Function","args":[{"type":"None"},{"type":"ffi.String"},)"
-            R"({"type":"ffi.Array","args":[{"type":"float"}]},{"type":"Any"}]})");
+            R"({"type":"ffi.Function","named_args":{"return":[{"type":"None"}],)"
+            R"("params":[{"type":"ffi.String"},{"type":"ffi.Array","args":[{"type":"float"}]},)"
+            R"({"type":"Any"}]}})");
   EXPECT_EQ(ffi::detail::FuncMetadataOf<decltype(&Add3)>(),
-            R"({"type_schema": "{\"type\":\"ffi.Function\",\"args\":[{\"type\":\"int\"},)"
-            R"({\"type\":\"int\"},{\"type\":\"int\"},{\"type\":\"int\"}]}"})");
+            R"({"type_schema": "{\"type\":\"ffi.Function\",\"named_args\":{\"return\":)"
+            R"([{\"type\":\"int\"}],\"params\":[{\"type\":\"int\"},{\"type\":\"int\"},)"
+            R"({\"type\":\"int\"}]}}"})");
   EXPECT_EQ(ffi::TypeTraits<ffi::TypedFunction<int(String)>>::TypeSchema(),
-            R"({"type":"ffi.Function","args":[{"type":"int"},{"type":"ffi.String"}]})");
+            R"({"type":"ffi.Function","named_args":{"return":[{"type":"int"}],)"
+            R"("params":[{"type":"ffi.String"}]}})");
   EXPECT_EQ(ffi::TypeTraits<Function>::TypeStr(), "ffi.Function");
   EXPECT_EQ(ffi::TypeTraits<Function>::TypeSchema(), R"({"type":"ffi.Function"})");
 }
@@ -757,8 +759,8 @@ TEST(Function, ExportMacros) {
   ASSERT_EQ(__tvm_ffi__metadata_testing_fn_synonym(nullptr, nullptr, 0, &result), 0);
   Any meta = ffi::detail::AnyUnsafe::MoveTVMFFIAnyToAny(&result);
   EXPECT_EQ(meta.cast<std::string>(),
-            R"({"type_schema": "{\"type\":\"ffi.Function\",\"args\":[{\"type\":\"int\"},)"
-            R"({\"type\":\"int\"}]}"})");
+            R"({"type_schema": "{\"type\":\"ffi.Function\",\"named_args\":{\"return\":)"
+            R"([{\"type\":\"int\"}],\"params\":[{\"type\":\"int\"}]}}"})");
   ASSERT_EQ(__tvm_ffi__doc_testing_fn_synonym(nullptr, nullptr, 0, &result), 0);
   Any doc = ffi::detail::AnyUnsafe::MoveTVMFFIAnyToAny(&result);
   EXPECT_EQ(doc.cast<std::string>(), "Twice \"x\".");

@@ -67,8 +67,8 @@ TEST(Module, GuideExample) {
   ffi::Optional<String> metadata = mod->GetFunctionMetadata("add_one");
   ASSERT_TRUE(metadata.has_value());
   EXPECT_EQ(metadata.value(),
-            R"({"type_schema": "{\"type\":\"ffi.Function\",\"args\":[{\"type\":\"int\"},)"
-            R"({\"type\":\"int\"}]}"})");
+            R"({"type_schema": "{\"type\":\"ffi.Function\",\"named_args\":{\"return\":)"
+            R"([{\"type\":\"int\"}],\"params\":[{\"type\":\"int\"}]}}"})");
   ffi::Optional<String> doc = mod->GetFunctionDoc("process_batch");
   ASSERT_TRUE(doc.has_value());
   EXPECT_EQ(doc.value(),
@@ -77,8 +77,9 @@ TEST(Module, GuideExample) {
             "output : TensorView\n    Output tensor for results");
   EXPECT_EQ(mod->GetFunctionDoc("add_one").value(), "Add one to x.");
   EXPECT_EQ(mod->GetFunctionMetadata("process_batch").value(),
-            R"({"type_schema": "{\"type\":\"ffi.Function\",\"args\":[{\"type\":\"None\"},)"
-            R"({\"type\":\"DLTensor*\"},{\"type\":\"DLTensor*\"}]}"})");
+            R"({"type_schema": "{\"type\":\"ffi.Function\",\"named_args\":{\"return\":)"
+            R"([{\"type\":\"None\"}],\"params\":[{\"type\":\"DLTensor*\"},)"
+            R"({\"type\":\"DLTensor*\"}]}}"})");
 }
 
 TEST(Module, LookupsAndCache) {
@@ -368,8 +369,8 @@ TEST(Module, SystemLib) {
   EXPECT_EQ(sys->GetFunction("testing_sys_mul").value()(6, 7).cast<int>(), 42);
   EXPECT_EQ(sys->GetFunctionDoc("testing_sys_mul").value(), "Multiply two ints.");
   EXPECT_EQ(sys->GetFunctionMetadata("testing_sys_mul").value(),
-            R"({"type_schema": "{\"type\":\"ffi.Function\",\"args\":[{\"type\":\"int\"},)"
-            R"({\"type\":\"int\"},{\"type\":\"int\"}]}"})");
+            R"({"type_schema": "{\"type\":\"ffi.Function\",\"named_args\":{\"return\":)"
+            R"([{\"type\":\"int\"}],\"params\":[{\"type\":\"int\"},{\"type\":\"int\"}]}}"})");
   EXPECT_FALSE(sys->GetFunction("not_registered").has_value());
   // Function lookups are made once per name.
   EXPECT_TRUE(sys->GetFunction("testing_sys_mul")

@@ -211,8 +211,9 @@ TEST(ReflectionMetadata, DocIsARecordFieldNeverMetadata) {
 TEST(ReflectionMetadata, MethodSchemaStartsWithTheObject) {
   const TVMFFIMethodInfo* m = refl::GetMethodInfo("test.refl_registry.Meta", "get");
   EXPECT_EQ(Str(m->metadata)
-                .rfind(R"({"type_schema":"{\"type\":\"ffi.Function\",\"args\":[{\"type\":\"int\"},)"
-                       R"({\"type\":\"test.refl_registry.Meta\"}]}")",
+                .rfind(R"({"type_schema":"{\"type\":\"ffi.Function\",\"named_args\":)"
+                       R"({\"return\":[{\"type\":\"int\"}],)"
+                       R"(\"params\":[{\"type\":\"test.refl_registry.Meta\"}]}}")",
                        0),
             0u)
       << Str(m->metadata);
@@ -502,13 +503,35 @@ TEST(PyClassStorage, FieldsLiveInAZeroFilledObjectAndAreReleased) {
 
 namespace {
 
-TEST(BuiltinTypeAttrs, ShapeConvertAcceptsOnlyShapes) {
+TEST(BuiltinTypeAttrs, ShapeConvertTakesShapesAndSequencesOfInts) {
   ffi::Function convert =
       refl::TypeAttrColumn("__ffi_convert__")[kTVMFFIShape].cast<ffi::Function>();
   ffi::Shape shape({1, 2});
   EXPECT_TRUE(convert(shape).cast<ffi::Shape>().same_as(shape));
-  EXPECT_EQ(ErrorMessage([&] { convert(ffi::Array<ffi::Any>{1, 2}); }),
+  ffi::Shape from_array = convert(ffi::Array<ffi::Any>{1, 2}).cast<ffi::Shape>();
+  EXPECT_EQ(std::vector<int64_t>(from_array.begin(), from_array.end()),
+            (std::vector<int64_t>{1, 2}));
+  ffi::Shape from_list = convert(ffi::List<ffi::Any>{3}).cast<ffi::Shape>();
+  EXPECT_EQ(std::vector<int64_t>(from_list.begin(), from_list.end()), (std::vector<int64_t>{3}));
+}
+
+TEST(BuiltinTypeAttrs, ShapeConvertRefusesSequencesOfOtherValues) {
+  ffi::Function convert =
+      refl::TypeAttrColumn("__ffi_convert__")[kTVMFFIShape].cast<ffi::Function>();
+  EXPECT_EQ(ErrorMessage([&] { convert(ffi::Array<ffi::Any>{1, 2.5}); }),
             "Cannot cast from `ffi.Array` to `ffi.Shape`");
+  EXPECT_EQ(ErrorMessage([&] { convert(ffi::Array<ffi::Any>{true}); }),
+            "Cannot cast from `ffi.Array` to `ffi.Shape`");
+}
+
+TEST(BuiltinTypeAttrs, CoreObjectTypesHaveAConvert) {
+  refl::TypeAttrColumn column("__ffi_convert__");
+  for (int32_t index : {kTVMFFIObject, kTVMFFIFunction, kTVMFFIError, kTVMFFIStr, kTVMFFIBytes,
+                        kTVMFFIArray, kTVMFFIList, kTVMFFIMap, kTVMFFIDict, kTVMFFITensor}) {
+    EXPECT_EQ(column[index].type_index(), kTVMFFIFunction) << index;
+  }
+  ffi::Function to_function = column[kTVMFFIFunction].cast<ffi::Function>();
+  EXPECT_EQ(ErrorMessage([&] { to_function(1); }), "Cannot cast from `int` to `ffi.Function`");
 }
 
 }  // namespace

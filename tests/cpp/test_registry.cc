@@ -72,11 +72,11 @@ TEST(Registry, ChainedDefsWithDocAndMetadata) {
   EXPECT_EQ(Function::GetGlobalRequired("testing.registry.packed")("x").cast<String>(), "x");
   // The doc string goes to the doc record, never into the metadata.
   EXPECT_EQ(Metadata("testing.registry.mul"),
-            R"({"type_schema":"{\"type\":\"ffi.Function\",\"args\":[{\"type\":\"int\"},)"
-            R"({\"type\":\"int\"},{\"type\":\"int\"}]}"})");
+            R"({"type_schema":"{\"type\":\"ffi.Function\",\"named_args\":{\"return\":)"
+            R"([{\"type\":\"int\"}],\"params\":[{\"type\":\"int\"},{\"type\":\"int\"}]}}"})");
   EXPECT_EQ(Metadata("testing.registry.name"),
-            R"({"type_schema":"{\"type\":\"ffi.Function\",\"args\":[{\"type\":\"ffi.String\"},)"
-            R"({\"type\":\"ffi.String\"}]}"})");
+            R"({"type_schema":"{\"type\":\"ffi.Function\",\"named_args\":{\"return\":)"
+            R"([{\"type\":\"ffi.String\"}],\"params\":[{\"type\":\"ffi.String\"}]}}"})");
   EXPECT_EQ(Metadata("testing.registry.packed"),
             R"({"type_schema":"{\"type\":\"ffi.Function\"}"})");
   // The registered name appears in argument errors.

@@ -318,7 +318,7 @@ def test_is_dataclass_true_for_class_and_instance():
 
 
 def test_is_dataclass_false_for_register_object_and_containers():
-    assert not is_dataclass(tvm_ffi.testing.TestObjectBase)
+    assert not is_dataclass(tvm_ffi.access_path.AccessStep)
     assert not is_dataclass(tvm_ffi.Array([1]))
     assert not is_dataclass(tvm_ffi.Object)
 
@@ -540,7 +540,7 @@ def test_replace_dunder_takes_changes_by_keyword_only():
 
 
 def test_register_object_classes_have_no_replace_dunder():
-    assert not hasattr(tvm_ffi.testing.TestObjectBase, "__replace__")
+    assert not hasattr(tvm_ffi.access_path.AccessStep, "__replace__")
     assert not hasattr(tvm_ffi.Object, "__replace__")
     assert not hasattr(tvm_ffi.Array([1]), "__replace__")
 

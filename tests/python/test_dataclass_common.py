@@ -139,7 +139,7 @@ def test_fields_rejects_non_dataclass_class_naming_its_metaclass():
         match="fields\\(\\) argument must be a c_class or py_class "
         "type or instance, got _ObjectSlotsMeta",
     ):
-        fields(tvm_ffi.testing.TestObjectBase)
+        fields(tvm_ffi.access_path.AccessStep)
 
 
 def test_fields_rejects_non_dataclass_value_naming_its_type():

@@ -34,7 +34,7 @@ def test_int_pair_explicit_constructor_and_frozen_fields():
     assert pair.sum() == 3
     with pytest.raises(AttributeError):
         pair.a = 5
-    assert t.TestIntPair.__dict__["a"].__doc__ == "The first integer"
+    assert t.TestIntPair.__dict__["a"].__doc__ == "Field `a`"
 
 
 def test_auto_init_example_of_spec():
@@ -111,5 +111,7 @@ def test_unregistered_type_fallback_class_has_fields_and_methods():
     cls = type(obj)
     assert cls.__qualname__ == "testing.TestUnregisteredObject"
     assert cls.__mro__[1].__qualname__ == "testing.TestUnregisteredBaseObject"
-    assert obj.get_v2_plus_one() == obj.v2 + 1
-    assert isinstance(obj.v1, int)
+    assert (obj.v1, obj.v2) == (41, 42)
+    assert obj.get_v1_plus_one() == 42
+    assert obj.get_v2_plus_two() == 44
+    assert "Get (v2 + 2)" in cls.get_v2_plus_two.__doc__

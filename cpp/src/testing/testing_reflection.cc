@@ -4,7 +4,9 @@
  * ("testing.TestObjectBase", "testing.TestCxxAutoInit", ...): plain and
  * derived field holders, an explicit constructor with __ffi_convert__, a
  * non-copyable type, and the field layouts that exercise the generated
- * __ffi_init__ (required, defaulted, init-off and keyword-only fields).
+ * __ffi_init__ (required, defaulted, init-off and keyword-only fields),
+ * Any/ObjectRef fields for deep copy (TestDeepCopyEdges) and layouts that
+ * reflection does not cover (TestCxxClassHiddenField, TestCxxClassPolymorphic).
  * Also the globals testing.make_unregistered_object,
  * testing.object_use_count and testing.TestIntPairSum.
  */
@@ -81,6 +83,7 @@ class TestNonCopyableObj : public Object {
   int64_t value = 0;
 
   TestNonCopyableObj() = default;
+  explicit TestNonCopyableObj(int64_t value) : value(value) {}
   TestNonCopyableObj(const TestNonCopyableObj&) = delete;
   TestNonCopyableObj& operator=(const TestNonCopyableObj&) = delete;
 
@@ -174,7 +177,7 @@ class TestCxxAutoInitAllInitOffObj : public Object {
  public:
   int64_t x = 0;
   int64_t y = 0;
-  int64_t z = 0;
+  int64_t z = 1234;  // No reflected default: a fresh object keeps the C++ initializer.
 
   static constexpr bool _type_mutable = true;
   TVM_FFI_DECLARE_OBJECT_INFO_FINAL("testing.TestCxxAutoInitAllInitOff",
@@ -226,6 +229,10 @@ class TestUnregisteredBaseObj : public Object {
  public:
   int64_t v1 = 0;
 
+  TestUnregisteredBaseObj() = default;
+  explicit TestUnregisteredBaseObj(int64_t v1) : v1(v1) {}
+  int64_t GetV1PlusOne() const { return v1 + 1; }
+
   TVM_FFI_DECLARE_OBJECT_INFO("testing.TestUnregisteredBaseObject", TestUnregisteredBaseObj,
                               Object);
 };
@@ -234,10 +241,47 @@ class TestUnregisteredObj : public TestUnregisteredBaseObj {
  public:
   int64_t v2 = 0;
 
-  int64_t GetV2PlusOne() const { return v2 + 1; }
+  TestUnregisteredObj() = default;
+  TestUnregisteredObj(int64_t v1, int64_t v2) : TestUnregisteredBaseObj(v1), v2(v2) {}
+  int64_t GetV2PlusTwo() const { return v2 + 2; }
 
   TVM_FFI_DECLARE_OBJECT_INFO_FINAL("testing.TestUnregisteredObject", TestUnregisteredObj,
                                     TestUnregisteredBaseObj);
+};
+
+// Deep copy of values held in an Any field and in an ObjectRef field.
+class TestDeepCopyEdgesObj : public Object {
+ public:
+  Any v_any;
+  ObjectRef v_obj;
+
+  static constexpr bool _type_mutable = true;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("testing.TestDeepCopyEdges", TestDeepCopyEdgesObj, Object);
+};
+
+// Reflected fields that do not cover the object: `hidden` (bytes 32-40) is not reflected.
+class TestCxxClassHiddenFieldObj : public Object {
+ public:
+  int64_t v_i64 = 0;
+  int64_t hidden = 0;
+  int32_t v_i32 = 0;
+
+  static constexpr bool _type_mutable = true;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("testing.TestCxxClassHiddenField", TestCxxClassHiddenFieldObj,
+                                    Object);
+};
+
+// A class with a vtable pointer among its bytes, which no field describes.
+class TestCxxClassPolymorphicObj : public Object {
+ public:
+  int64_t v_i64 = 0;
+
+  virtual ~TestCxxClassPolymorphicObj() = default;
+  virtual int64_t Value() const { return v_i64; }
+
+  static constexpr bool _type_mutable = true;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("testing.TestCxxClassPolymorphic", TestCxxClassPolymorphicObj,
+                                    Object);
 };
 
 TVM_FFI_STATIC_INIT_BLOCK() {
@@ -251,15 +295,17 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       .def_rw("v_map", &TestObjectDerivedObj::v_map)
       .def_rw("v_array", &TestObjectDerivedObj::v_array);
   refl::ObjectDef<TestIntPairObj>()
-      .def_ro("a", &TestIntPairObj::a, "The first integer")
-      .def_ro("b", &TestIntPairObj::b, "The second integer")
-      .def(refl::init<int64_t, int64_t>(), "Constructor of TestIntPair")
+      .def_ro("a", &TestIntPairObj::a, "Field `a`")
+      .def_ro("b", &TestIntPairObj::b, "Field `b`")
+      .def(refl::init<int64_t, int64_t>())
       .def("sum", &TestIntPairObj::Sum, "Method to compute sum of a and b")
       .def_convert<TestIntPair>();
   refl::ObjectDef<TestObjectPtrHolderObj>()
       .def_rw("value", &TestObjectPtrHolderObj::value)
       .def_rw("optional_value", &TestObjectPtrHolderObj::optional_value, refl::DefaultValue(Any()));
-  refl::ObjectDef<TestNonCopyableObj>().def_ro("value", &TestNonCopyableObj::value);
+  refl::ObjectDef<TestNonCopyableObj>()
+      .def(refl::init<int64_t>())
+      .def_ro("value", &TestNonCopyableObj::value);
   refl::ObjectDef<TestFrozenCxxObj>();
   refl::ObjectDef<TestCxxClassBaseObj>()
       .def_rw("v_i64", &TestCxxClassBaseObj::v_i64, refl::repr(false))
@@ -311,21 +357,29 @@ TVM_FFI_STATIC_INIT_BLOCK() {
   refl::ObjectDef<TestCxxNoAutoInitObj>(refl::init(false))
       .def_rw("x", &TestCxxNoAutoInitObj::x)
       .def_rw("y", &TestCxxNoAutoInitObj::y);
-  refl::ObjectDef<TestUnregisteredBaseObj>().def_ro("v1", &TestUnregisteredBaseObj::v1);
+  refl::ObjectDef<TestUnregisteredBaseObj>()
+      .def(refl::init<int64_t>(), "Constructor of TestUnregisteredBaseObject")
+      .def_ro("v1", &TestUnregisteredBaseObj::v1)
+      .def("get_v1_plus_one", &TestUnregisteredBaseObj::GetV1PlusOne,
+           "Get (v1 + 1) from TestUnregisteredBaseObject");
   refl::ObjectDef<TestUnregisteredObj>()
+      .def(refl::init<int64_t, int64_t>(), "Constructor of TestUnregisteredObject")
       .def_ro("v2", &TestUnregisteredObj::v2)
-      .def("get_v2_plus_one", &TestUnregisteredObj::GetV2PlusOne);
+      .def("get_v2_plus_two", &TestUnregisteredObj::GetV2PlusTwo,
+           "Get (v2 + 2) from TestUnregisteredObject");
+  refl::ObjectDef<TestDeepCopyEdgesObj>()
+      .def_rw("v_any", &TestDeepCopyEdgesObj::v_any)
+      .def_rw("v_obj", &TestDeepCopyEdgesObj::v_obj);
+  refl::ObjectDef<TestCxxClassHiddenFieldObj>()
+      .def_rw("v_i64", &TestCxxClassHiddenFieldObj::v_i64)
+      .def_rw("v_i32", &TestCxxClassHiddenFieldObj::v_i32);
+  refl::ObjectDef<TestCxxClassPolymorphicObj>().def_rw("v_i64", &TestCxxClassPolymorphicObj::v_i64);
 
   refl::GlobalDef()
       .def(
           "testing.make_unregistered_object",
-          []() {
-            ObjectPtr<TestUnregisteredObj> obj = make_object<TestUnregisteredObj>();
-            obj->v1 = 1;
-            obj->v2 = 2;
-            return ObjectRef(obj);
-          },
-          "An object of a type that has no Python class (v1 = 1, v2 = 2).")
+          []() { return ObjectRef(make_object<TestUnregisteredObj>(41, 42)); },
+          "An object of a type that has no Python class (v1 = 41, v2 = 42).")
       .def(
           "testing.object_use_count",
           [](const ObjectRef& obj) -> int64_t {

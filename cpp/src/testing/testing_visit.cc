@@ -12,9 +12,17 @@
  *   testing.visit.BadMutateHook(x)       `__s_mutate__` is an int, not a hook
  *   testing.visit.SelfCopy(x)            `__ffi_shallow_copy__` returns its input
  *   testing.visit.NoSetter(x)            field `x` is registered without a setter
+ *
+ * and the def-region fixtures of testing.make_visit_region_graph(with_hook):
+ *
+ *   testing.TestVisitRegions(simple, pattern, ordinary)  fields flagged def-simple,
+ *                                                          def-pattern and none
+ *   testing.TestVisitHook(child)   its `__s_visit__` Function visits child inside a
+ *                                  simple def region, then the int 4 outside it
  */
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/array.h>
+#include <tvm/ffi/extra/structural_visit.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/object.h>
@@ -97,6 +105,33 @@ class VisitNoSetterObj : public Object {
   TVM_FFI_DECLARE_OBJECT_INFO_FINAL("testing.visit.NoSetter", VisitNoSetterObj, Object);
 };
 
+class TestVisitRegionsObj : public Object {
+ public:
+  int64_t simple = 0;
+  int64_t pattern = 0;
+  int64_t ordinary = 0;
+  TestVisitRegionsObj() = default;
+  TestVisitRegionsObj(int64_t simple, int64_t pattern, int64_t ordinary)
+      : simple(simple), pattern(pattern), ordinary(ordinary) {}
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("testing.TestVisitRegions", TestVisitRegionsObj, Object);
+};
+
+class TestVisitHookObj : public Object {
+ public:
+  ObjectRef child;
+  explicit TestVisitHookObj(ObjectRef child) : child(std::move(child)) {}
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("testing.TestVisitHook", TestVisitHookObj, Object);
+};
+
+/*! \brief The `__s_visit__` hook of TestVisitHook (called as (visitor, value)). */
+Optional<VisitInterrupt> VisitHookChildren(StructuralVisitor visitor, ObjectRef value) {
+  const TestVisitHookObj* self = value.as<TestVisitHookObj>();
+  Optional<VisitInterrupt> stop = visitor->WithDefRegionKind(
+      kTVMFFIDefRegionKindSimple, [&]() { return visitor->Visit(self->child); });
+  if (stop.has_value()) return stop;
+  return visitor->Visit(4);
+}
+
 void RegisterAttr(int32_t type_index, const char* name, Any value) {
   TVMFFIByteArray key{name, std::strlen(name)};
   TVM_FFI_CHECK_SAFE_CALL(
@@ -156,6 +191,23 @@ TVM_FFI_STATIC_INIT_BLOCK() {
                Function::FromTyped([](ObjectRef self) { return self; }));
   refl::ObjectDef<VisitNoSetterObj>().def(refl::init<Any>());
   RegisterNoSetterField();
+  refl::ObjectDef<TestVisitRegionsObj>()
+      .def(refl::init<int64_t, int64_t, int64_t>())
+      .def_ro("simple", &TestVisitRegionsObj::simple, refl::AttachFieldFlag::SEqHashDefSimple())
+      .def_ro("pattern", &TestVisitRegionsObj::pattern, refl::AttachFieldFlag::SEqHashDefPattern())
+      .def_ro("ordinary", &TestVisitRegionsObj::ordinary);
+  refl::ObjectDef<TestVisitHookObj>(refl::init(false)).def_ro("child", &TestVisitHookObj::child);
+  RegisterAttr(TestVisitHookObj::RuntimeTypeIndex(), "__s_visit__",
+               Function::FromTyped(VisitHookChildren));
+  refl::GlobalDef().def(
+      "testing.make_visit_region_graph",
+      [](bool with_hook) -> ObjectRef {
+        ObjectRef regions(make_object<TestVisitRegionsObj>(1, 2, 3));
+        if (!with_hook) return regions;
+        return ObjectRef(make_object<TestVisitHookObj>(regions));
+      },
+      "TestVisitRegions(simple=1, pattern=2, ordinary=3), wrapped in a TestVisitHook when "
+      "with_hook is true.");
 }
 
 }  // namespace testing

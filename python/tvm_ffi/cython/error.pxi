@@ -25,6 +25,7 @@
 # other way would make an uncollectable cycle.
 
 import os as _os
+import threading as _threading
 import types as _types
 
 ERROR_KIND_TO_CLS = {
@@ -158,17 +159,43 @@ def _frame_of_native_code(code):
         return tb.tb_frame
 
 
-def _native_frame(filename, lineno, func):
-    """A finished Python frame whose code claims to be `func` at `filename:lineno`."""
-    key = (filename, lineno, func)
-    frame = _NATIVE_FRAME_CACHE.get(key)
-    if frame is not None:
-        return frame
-    frame = _frame_of_native_code(_native_frame_code_named(filename, lineno, func))
-    if len(_NATIVE_FRAME_CACHE) >= _NATIVE_FRAME_CACHE_LIMIT:
-        _NATIVE_FRAME_CACHE.clear()
-    _NATIVE_FRAME_CACHE[key] = frame
-    return frame
+def _make_native_frames(keys):
+    """Frames of the (filename, lineno, func) keys, made on a thread of their own.
+
+    A finished frame keeps its caller's frame (f_back), and the cached frames live on: made
+    on the caller's thread, they would keep the frames raising the error (their locals, the
+    exception itself) alive for good. A fresh thread's stack holds nothing of the caller's.
+    """
+    made = []
+
+    def make():
+        for filename, lineno, func in keys:
+            made.append(_frame_of_native_code(_native_frame_code_named(filename, lineno, func)))
+
+    worker = _threading.Thread(target=make, name="tvm_ffi native frames")
+    try:
+        worker.start()
+    except RuntimeError:
+        # No new threads (interpreter shutdown): the caller makes them itself, kept only
+        # by its traceback (not cached), so that they die with it.
+        return None
+    worker.join()
+    if len(made) != len(keys):
+        raise RuntimeError("tvm_ffi: could not make the native frames of a traceback")
+    return made
+
+
+def _native_frames(keys):
+    """Finished Python frames whose code claims to be each (filename, lineno, func) key."""
+    missing = [key for key in dict.fromkeys(keys) if key not in _NATIVE_FRAME_CACHE]
+    if missing:
+        made = _make_native_frames(missing)
+        if made is None:
+            return [_frame_of_native_code(_native_frame_code_named(*key)) for key in keys]
+        if len(_NATIVE_FRAME_CACHE) + len(missing) > _NATIVE_FRAME_CACHE_LIMIT:
+            _NATIVE_FRAME_CACHE.clear()
+        _NATIVE_FRAME_CACHE.update(zip(missing, made))
+    return [_NATIVE_FRAME_CACHE[key] for key in keys]
 
 
 def _parse_backtrace(text):
@@ -204,8 +231,8 @@ def _drop_caller_frames(frames_recent_first):
 def _traceback_with_native_frames(frames_recent_first, tail):
     """Chain frames (given most recent first) in front of the traceback `tail`."""
     tb = tail
-    for filename, lineno, func in frames_recent_first:
-        frame = _native_frame(filename, lineno, func)
+    keys = [tuple(entry) for entry in frames_recent_first]
+    for (_filename, lineno, _func), frame in zip(keys, _native_frames(keys)):
         tb = _types.TracebackType(tb, frame, frame.f_lasti, lineno)
     return tb
 
@@ -214,7 +241,7 @@ def _frame_lines(tb, stop=None, include_native=True):
     """The 'File ...' lines of the frames of traceback tb before stop (oldest first), and
     where the walk ended: stop, or None when tb ran out first.
 
-    Frames standing for native code (_native_frame) are left out unless include_native.
+    Frames standing for native code (_native_frames) are left out unless include_native.
     """
     lines = []
     while tb is not None and tb is not stop:

@@ -372,6 +372,9 @@ class Error(CObject):
         return _error_py_exception(self)
 
     def __reduce__(self):
+        if self.__chandle__() == 0:
+            # An Error made with __new__ alone comes back as one: empty, not dereferenced.
+            return (_new_object, (Error,), {"handle": None})
         kind, message, backtrace, _ = _error_fields(self)
         return (Error, (kind, message, backtrace))
 

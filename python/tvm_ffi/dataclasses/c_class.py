@@ -1,10 +1,10 @@
 """``@c_class``: dataclass semantics for object types reflected from C++."""
 
 import typing
-import warnings
 
 from .. import _type_info, core, registry
 from .._dunder import _decorator_options, _install_dataclass_dunders
+from ..registry import _warn_missing_field_annotations
 from .field import Field, _identity_converter
 
 # Type attributes a C++ type may carry that the class exposes when it lacks them.
@@ -57,19 +57,6 @@ def _attach_field_objects(cls, type_info, *, frozen=False):
             attr = cls.__dict__.get(tf.name)
             if attr is None or isinstance(attr, _type_info.FFIProperty):
                 setattr(cls, tf.name, tf.as_property(cls))
-
-
-def _warn_missing_field_annotations(cls, type_info, *, stacklevel):
-    own_annotations = cls.__dict__.get("__annotations__", {})
-    missing = sorted(tf.name for tf in type_info.fields or () if tf.name not in own_annotations)
-    if missing:
-        warnings.warn(
-            "@c_class(%r): class `%s` does not annotate the following reflected field(s): %s. "
-            "Add type annotations (e.g. `field_name: type`) to the class body for IDE support "
-            "and documentation." % (type_info.type_key, cls.__qualname__, ", ".join(missing)),
-            UserWarning,
-            stacklevel=stacklevel + 1,
-        )
 
 
 def c_class(

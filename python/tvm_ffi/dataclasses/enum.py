@@ -193,8 +193,13 @@ def _collect(cls, kind):
         del annotations[name]
     declarations = []
     for name, value in list(namespace.items()):
-        if name.startswith("_") or name in annotations:
+        if name.startswith("_"):
             continue
+        if name in annotations:
+            # `name: ClassVar[Self] = entry(...)` declares a variant, typed for checkers.
+            if not (isinstance(value, _EnumEntry) and _is_classvar(annotations[name])):
+                continue
+            del annotations[name]
         if isinstance(value, _EnumEntry):
             declarations.append((name, value))
         elif kind is not None and not callable(value) and not _is_descriptor(value):

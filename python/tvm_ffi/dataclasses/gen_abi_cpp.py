@@ -41,7 +41,6 @@ _BUILTIN_VALUE = {
     "ffi.Function": "Function",
     "ffi.Shape": "Shape",
     "ffi.Tensor": "Tensor",
-    "ffi.Module": "Module",
 }
 # Schema origin -> (carrier, size, alignment) of scalar-like fields.
 _SCALARS = {
@@ -196,7 +195,7 @@ class _Generator:
         schema = field.ty
         py_defined = _is_py_defined(owner)
         if not py_defined:
-            raw = (field.metadata or {}).get("type_schema")
+            raw = (getattr(field, "metadata", None) or {}).get("type_schema")
             if isinstance(raw, str):
                 try:
                     raw = json.loads(raw)
@@ -221,6 +220,14 @@ class _Generator:
                 )
         elif schema.origin == "Optional" and not py_defined:
             carrier, size, align = self._native_optional(schema, field, key, layout)
+        elif (
+            schema.origin == "Union"
+            and not py_defined
+            and layout == (8, 8)
+            and all(self._is_object(a) for a in schema.args)
+        ):
+            # A C++ Variant of object types is one object pointer, never null.
+            carrier, size, align = _FFI + "Arc<" + _OBJECT_BASE + ">", 8, 8
         else:
             carrier = self._lower(schema, False)
             size, align = _SCALARS[schema.origin][1:] if schema.origin in _SCALARS else (8, 8)

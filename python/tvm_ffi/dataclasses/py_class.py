@@ -516,7 +516,12 @@ def _register_fields(type_index, parent_info, own, keep_alive):
         if f.default_factory is not core.MISSING:
             default = f.default_factory
         elif f.default is not core.MISSING:
-            default = _convert(f._ty_schema, f.default)
+            try:
+                default = _convert(f._ty_schema, f.default)
+            except (TypeError, ValueError):
+                # Stored as given: each construction that uses it converts it and fails
+                # the way passing the value would, naming the field.
+                default = f.default
         else:
             default = None
         _rt("ffi._PyClassRegisterField")(
@@ -699,6 +704,54 @@ def _retry_pending():
             progress = True
 
 
+def _register_py_class(parent_type_info, type_key, type_cls):
+    """Allocate the type ``type_key`` under ``parent_type_info`` and bind ``type_cls`` to it;
+    returns its TypeInfo, whose ``fields`` stay None until ``TypeInfo._register_fields``.
+    A taken key raises ValueError. (The first phase of @py_class, for callers that lay out
+    their own fields.)"""
+    if type_key in _PY_CLASS_KEYS or (
+        type_key not in _REUSABLE_KEYS and core._object_type_key_to_index(type_key) is not None
+    ):
+        raise ValueError("Type key '%s' is already registered" % type_key)
+    type_index = _rt("ffi._PyClassAllocTypeIndex")(type_key, parent_type_info.type_index)
+    _PY_CLASS_KEYS[type_key] = type_cls
+    _REUSABLE_KEYS.discard(type_key)
+    info = _type_info._type_index_to_type_info(type_index)
+    info.parent_type_info = parent_type_info
+    info.fields = None
+    try:
+        registry._bind_class(type_cls, info)
+    except BaseException:
+        # The runtime keeps the allocated index: a later class may take the key again.
+        _rollback(type_cls, type_key, type_index)
+        _REUSABLE_KEYS.add(type_key)
+        raise
+    return info
+
+
+def _register_type_fields(type_info, own):
+    """Lay out and register the fields ``own`` (Field objects with names and schemas) of a
+    type from _register_py_class, with their native init data and type attribute columns;
+    ``type_info.fields`` becomes their TypeFields. Returns the type's total size."""
+    keep_alive = []
+    _CONVERTERS[type_info.type_key] = keep_alive
+    parent = type_info.parent_type_info
+    total_size = _register_fields(type_info.type_index, parent, own, keep_alive)
+    _set_native_field_inits(type_info.type_index, parent)
+    _rt("ffi._PyClassRegisterTypeAttrColumns")(type_info.type_index, total_size)
+    fields = [
+        _type_info._decode_field(raw) for raw in core._type_table_entry(type_info.type_index)[2]
+    ]
+    by_name = {f.name: f for f in own}
+    for tf in fields:
+        f = by_name[tf.name]
+        tf.dataclass_field = f
+        tf.frozen = f.frozen
+    type_info.fields = fields
+    type_info.__dict__.pop("_total_size", None)
+    return total_size
+
+
 def _rollback(cls, key, type_index):
     _PENDING.pop(cls, None)
     _PY_CLASS_KEYS.pop(key, None)
@@ -746,17 +799,10 @@ def py_class(
         decorator_args = _decorator_options(frozen, init, repr, eq, order, unsafe_hash, match_args)
         decorator_args.update(kw_only=kw_only, structural_eq=structural_eq, field_markers=())
         py_methods = _collect_py_methods(cls)
-        if key in _PY_CLASS_KEYS or (
-            key not in _REUSABLE_KEYS and core._object_type_key_to_index(key) is not None
-        ):
-            raise ValueError("Type key '%s' is already registered" % key)
         user_init = cls.__dict__.get("__init__")
-        type_index = _rt("ffi._PyClassAllocTypeIndex")(key, parent_info.type_index)
-        _PY_CLASS_KEYS[key] = cls
-        _REUSABLE_KEYS.discard(key)
+        # Bound first so that annotations naming the class itself resolve.
+        type_index = _register_py_class(parent_info, key, cls).type_index
         try:
-            # Bind first so that annotations naming the class itself resolve.
-            registry._bind_class(cls, _type_info._type_index_to_type_info(type_index))
             unresolved = _unresolved_annotations(cls)
         except BaseException:
             _rollback(cls, key, type_index)
@@ -774,11 +820,7 @@ def py_class(
                 pending_info._decorator_args = decorator_args
                 own = _own_fields(cls, kw_only, frozen, parent_cls, pending_info)
                 fields_started = True
-                keep_alive = []
-                _CONVERTERS[key] = keep_alive
-                total_size = _register_fields(type_index, parent, own, keep_alive)
-                _set_native_field_inits(type_index, parent)
-                _rt("ffi._PyClassRegisterTypeAttrColumns")(type_index, total_size)
+                total_size = _register_type_fields(pending_info, own)
                 _register_py_methods(cls, type_index, py_methods, _module_globals(cls))
                 if structural_eq is not None:
                     _rt("ffi._PyClassRegisterMetadata")(
@@ -834,3 +876,8 @@ py_class.__dataclass_transform__ = {
     "field_specifiers": (Field, field),
     "kwargs": {"converter": _identity_converter},
 }
+
+
+# The wheel keeps the first registration phase in its core module; code written for it
+# calls it there.
+core._register_py_class = _register_py_class

@@ -2,9 +2,10 @@
 
 ``import tvm_ffi`` already loads ``libtvm_ffi_testing`` (installed next to libtvm_ffi; a tree
 without it may name a test build's library directory in ``TVM_FFI_TEST_LIB_DIR``). This package
-adds the Python classes of its test types (``tvm_ffi.testing.testing``), ``create_object``, the
-pytest markers ``requires_py310`` / ``requires_py312`` / ``requires_py313``, and every global
-``testing.xyz`` as the function ``tvm_ffi.testing.xyz``. Importing it without the library raises
+adds the Python classes of its test types (``tvm_ffi.testing.testing``), ``create_object``,
+``run_with_gpu_lock``, the pytest markers ``requires_py310`` / ``requires_py312`` /
+``requires_py313``, and every global ``testing.xyz`` as the function ``tvm_ffi.testing.xyz``
+(also in ``tvm_ffi.testing._ffi_api``). Importing it without the library raises
 RuntimeError naming the places searched.
 """
 
@@ -36,7 +37,8 @@ def load_testing_library():
 
 load_testing_library()
 
-from . import testing
+from . import _ffi_api, testing
+from ._locking import run_with_gpu_lock
 from .testing import (
     TestCompare,
     TestCustomCompare,

@@ -43,77 +43,160 @@ def create_object(type_key, **kwargs):
 
 
 # Python classes of the reflected test types (tests/cpp/testing/testing_reflection.cc).
+from typing import Any, Mapping, Optional, Sequence  # noqa: E402
+
+from .._dunder import _decorator_options, _install_dataclass_dunders  # noqa: E402
 from ..core import Object as _Object  # noqa: E402
+from ..dataclasses.c_class import _attach_field_objects  # noqa: E402
 
 
-@registry.register_object("testing.TestObjectBase")
+def _fixture(type_key):
+    """``register_object`` plus the dataclass members (``__repr__``, ``__copy__``,
+    ``__deepcopy__``, ``__replace__``, ``__match_args__``, ``dataclasses.fields``) without
+    generated comparisons; ``__test__ = False`` keeps pytest from collecting the class."""
+
+    def bind(cls):
+        cls = registry.register_object(type_key)(cls)
+        _attach_field_objects(cls, cls.__tvm_ffi_type_info__)
+        options = _decorator_options(False, True, True, False, False, False, True)
+        _install_dataclass_dunders(cls, options)
+        cls.__ffi_is_dataclass__ = True
+        cls.__test__ = False
+        return cls
+
+    return bind
+
+
+def add_one(x):
+    """x + 1, computed by the testing library's ``testing.add_one``."""
+    return registry.get_global_func("testing.add_one")(x)
+
+
+def make_unregistered_object():
+    """An object of ``testing.TestUnregisteredObject``, a type no Python class is bound to
+    (it comes back as an instance of the generated fallback class)."""
+    return registry.get_global_func("testing.make_unregistered_object")()
+
+
+@_fixture("testing.TestObjectBase")
 class TestObjectBase(_Object):
     """v_i64 (=10), v_f64 (read-only, =10.0), v_str (="hello"); method add_i64."""
 
+    v_i64: int
+    v_f64: float
+    v_str: str
 
-@registry.register_object("testing.TestObjectDerived")
+
+@_fixture("testing.TestObjectDerived")
 class TestObjectDerived(TestObjectBase):
     """TestObjectBase plus v_map and v_array."""
 
+    v_map: Mapping[Any, Any]
+    v_array: Sequence[Any]
 
-@registry.register_object("testing.TestIntPair")
+
+@_fixture("testing.TestIntPair")
 class TestIntPair(_Object):
     """a, b (read-only); explicit constructor; method sum; __ffi_convert__ registered."""
 
+    a: int
+    b: int
 
-@registry.register_object("testing.TestObjectPtrHolder")
+
+@_fixture("testing.TestObjectPtrHolder")
 class TestObjectPtrHolder(_Object):
     """value: TestObjectBase, optional_value: TestObjectBase | None (=None)."""
 
+    value: TestObjectBase
+    optional_value: Optional[TestObjectBase]
 
-@registry.register_object("testing.TestNonCopyable")
+
+@_fixture("testing.TestNonCopyable")
 class TestNonCopyable(_Object):
     """value (read-only); not copy-constructible."""
 
+    value: int
 
-@registry.register_object("testing.TestCxxInitSubset")
+
+@_fixture("testing.TestCxxInitSubset")
 class _TestCxxInitSubset(_Object):
     """required_field; optional_field and note are left out of __init__."""
 
+    required_field: int
+    optional_field: int
+    note: str
 
-@registry.register_object("testing.TestCxxKwOnly")
+
+@_fixture("testing.TestCxxKwOnly")
 class _TestCxxKwOnly(_Object):
     """x, y, z keyword-only; w keyword-only (=100)."""
 
+    x: int
+    y: int
+    z: int
+    w: int
 
-@registry.register_object("testing.TestCxxAutoInit")
+
+@_fixture("testing.TestCxxAutoInit")
 class _TestCxxAutoInit(_Object):
     """a; b init-off (=42); c keyword-only; d (=99)."""
 
+    a: int
+    b: int
+    c: int
+    d: int
 
-@registry.register_object("testing.TestCxxAutoInitSimple")
+
+@_fixture("testing.TestCxxAutoInitSimple")
 class _TestCxxAutoInitSimple(_Object):
     """x, y."""
 
+    x: int
+    y: int
 
-@registry.register_object("testing.TestCxxAutoInitAllInitOff")
+
+@_fixture("testing.TestCxxAutoInitAllInitOff")
 class _TestCxxAutoInitAllInitOff(_Object):
     """x (=7), y (=9), z: all left out of __init__."""
 
+    x: int
+    y: int
+    z: int
 
-@registry.register_object("testing.TestCxxAutoInitKwOnlyDefaults")
+
+@_fixture("testing.TestCxxAutoInitKwOnlyDefaults")
 class _TestCxxAutoInitKwOnlyDefaults(_Object):
     """p_required, p_default=11, k_required (kw-only), k_default=22 (kw-only), hidden=33."""
 
+    p_required: int
+    p_default: int
+    k_required: int
+    k_default: int
+    hidden: int
 
-@registry.register_object("testing.TestCxxAutoInitParent")
+
+@_fixture("testing.TestCxxAutoInitParent")
 class _TestCxxAutoInitParent(_Object):
     """parent_required, parent_default (=5)."""
 
+    parent_required: int
+    parent_default: int
 
-@registry.register_object("testing.TestCxxAutoInitChild")
+
+@_fixture("testing.TestCxxAutoInitChild")
 class _TestCxxAutoInitChild(_TestCxxAutoInitParent):
     """The parent's fields plus child_required and child_kw_only (kw-only)."""
 
+    child_required: int
+    child_kw_only: int
 
-@registry.register_object("testing.TestCxxNoAutoInit")
+
+@_fixture("testing.TestCxxNoAutoInit")
 class _TestCxxNoAutoInit(_Object):
     """x, y; no constructor."""
+
+    x: int
+    y: int
 
 
 from typing import ClassVar as _ClassVar  # noqa: E402

@@ -522,7 +522,8 @@ class TypedFunction<R(Args...)> {
 
   /*! \brief The signature text, e.g. "(0: int) -> int". */
   static std::string Sig() { return detail::FuncSignatureImpl<R, Args...>::Sig(); }
-  /*! \brief The type schema, {"type":"ffi.Function","args":[...]}. */
+  /*! \brief The type schema, {"type":"ffi.Function","named_args":{"return":[...],"params":[...]}}.
+   */
   static std::string Schema() { return detail::FuncSignatureImpl<R, Args...>::Schema(); }
   /*! \brief Same as Schema(). */
   static std::string TypeSchema() { return Schema(); }

@@ -62,9 +62,18 @@ struct FuncSignatureImpl {
     return os.str();
   }
 
-  /*! \brief {"type":"ffi.Function","args":[ret, arg0, ...]} (docs/abi.md §5). */
+  /*!
+   * \brief {"type":"ffi.Function","named_args":{"return":[ret],"params":[arg0, ...]}}
+   *  (docs/abi.md §5; readers also take the older flat form "args":[ret, arg0, ...]).
+   */
   static std::string Schema() {
-    return SchemaWithArgs("ffi.Function", {TypeSchemaOf<R>(), TypeSchemaOf<Args>()...});
+    std::string s = "{\"type\":\"ffi.Function\",\"named_args\":{\"return\":[";
+    s += TypeSchemaOf<R>();
+    s += "],\"params\":[";
+    bool first = true;
+    ((s += (first ? "" : ","), s += TypeSchemaOf<Args>(), first = false), ...);
+    s += "]}}";
+    return s;
   }
 };
 
