@@ -309,8 +309,8 @@ def _patch_cuda_stream(torch):
     cuda = getattr(torch, "cuda", None)
     if cuda is None or not cuda.is_available():
         return
-    stream_cls = cuda.Stream
-    if not hasattr(stream_cls, "__cuda_stream__"):
+    stream_cls = getattr(cuda, "Stream", None)
+    if stream_cls is not None and not hasattr(stream_cls, "__cuda_stream__"):
 
         def __cuda_stream__(self):
             return (0, self.cuda_stream)

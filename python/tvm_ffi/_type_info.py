@@ -204,9 +204,9 @@ class TypeInfo:
     def _register_fields(self, fields):
         """Register ``fields`` (named Field objects) as the own fields of a type made by
         ``core._register_py_class``; ``self.fields`` becomes their TypeFields."""
-        from .dataclasses import py_class
+        from .dataclasses.py_class import _register_type_fields
 
-        py_class._register_type_fields(self, fields)
+        _register_type_fields(self, fields)
 
     @property
     def _has_type_metadata(self):

@@ -143,7 +143,8 @@ def _install_ffi_init_attr(type_cls, type_info, ffi_init):
     parent's type."""
     owner = type_info.type_index
 
-    def __ffi_init__(self, *args, **kwargs):
+    # self is positional-only: a field may be named "self" too.
+    def __ffi_init__(self, /, *args, **kwargs):
         info = getattr(type(self), "__tvm_ffi_type_info__", None)
         if info is None or info.type_index != owner:
             raise TypeError(

@@ -225,27 +225,23 @@ def jax_tvm_ffi_tests(client_python):
     return _sdist_tests(client_python, JAX_TVM_FFI, "jax_tvm_ffi-0.1.3")
 
 
-def test_jax_tvm_ffi_own_test_suite_passes(client_python, jax_tvm_ffi_tests):
+def _run_suite(client_python, cwd, args, timeout):
+    """pytest, in the venv, of a client's own suite (run from cwd); asserts that it passed."""
     env = dict(os.environ)
     env.pop("PYTHONPATH", None)
     proc = _run(
-        [
-            str(client_python),
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "--ignore",
-            str(jax_tvm_ffi_tests / "lint"),
-            str(jax_tvm_ffi_tests),
-        ],
-        timeout=900,
+        [str(client_python), "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
+        timeout=timeout,
         env=env,
-        cwd=str(jax_tvm_ffi_tests.parent),
+        cwd=str(cwd),
     )
-    assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-3000:]
+    assert proc.returncode == 0, proc.stdout[-8000:] + proc.stderr[-3000:]
     assert " passed" in proc.stdout
+
+
+def test_jax_tvm_ffi_own_test_suite_passes(client_python, jax_tvm_ffi_tests):
+    args = ["--ignore", str(jax_tvm_ffi_tests / "lint"), str(jax_tvm_ffi_tests)]
+    _run_suite(client_python, jax_tvm_ffi_tests.parent, args, timeout=900)
 
 
 # The apache-tvm-ffi wheel's own Python suite, run on ours. What does not run here, by node id
@@ -278,10 +274,27 @@ WHEEL_SUITE_LEFT_OUT = {
     "test_dataclass_init.py::TestAutoInitReinitialization": (
         "an object is constructed once (a second __init__ would free it under running calls)"
     ),
-    "test_dataclass_init.py::TestAutoInitReinitInitOffNoDefault::"
-    "test_reinit_init_false_with_default_resets": "an object is constructed once",
+    "test_dataclass_init.py::TestAutoInitReinitInitOffNoDefault": "an object is constructed once",
     "test_build.py::test_build_without_metadata": (
         "load_inline exports metadata, which passes arrays as stack views"
+    ),
+    # Not implemented yet (said in the issue's closing note).
+    "test_dataclass_py_class.py::test_selected_parent_type_attrs_are_registered_exactly": (
+        "__ffi_inherit_type_attrs__ (type attributes inherited by py_class children)"
+    ),
+    "test_dataclass_py_class.py::test_parent_structural_hooks_register_after_deferred_fields": (
+        "__ffi_inherit_type_attrs__ (type attributes inherited by py_class children)"
+    ),
+    "test_dataclass_py_class.py::test_selected_parent_serialization_attrs_are_exact_entries": (
+        "__ffi_inherit_type_attrs__ (type attributes inherited by py_class children)"
+    ),
+    "test_dataclass_py_class.py::TestForwardReferences::"
+    "test_unresolved_diagnostic_catches_annotation_eval_errors": (
+        "the text of an annotation that fails to evaluate in the unresolved-reference error"
+    ),
+    "test_dataclass_py_class.py::TestForwardReferences::"
+    "test_cross_module_forward_ref_via_circular_import": (
+        "forward references resolved through a module imported circularly"
     ),
 }
 
@@ -293,31 +306,9 @@ def wheel_python_tests(client_python):
 
 
 def test_apache_tvm_ffi_own_python_suite_passes(client_python, wheel_python_tests):
-    env = dict(os.environ)
-    env.pop("PYTHONPATH", None)
-    left_out = []
+    # Its pyproject asks for pytest-xdist, which this venv need not have: no config file.
+    args = ["-c", os.devnull, "--rootdir", str(wheel_python_tests)]
     for node in WHEEL_SUITE_LEFT_OUT:
         # Node ids are relative to the rootdir, the directory the suite runs in.
-        left_out += ["--deselect" if "::" in node else "--ignore", node]
-    proc = _run(
-        [
-            str(client_python),
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            # Its pyproject asks for pytest-xdist, which this venv need not have.
-            "-c",
-            os.devnull,
-            "--rootdir",
-            str(wheel_python_tests),
-            *left_out,
-            ".",
-        ],
-        timeout=1500,
-        env=env,
-        cwd=str(wheel_python_tests),
-    )
-    assert proc.returncode == 0, proc.stdout[-8000:] + proc.stderr[-3000:]
-    assert " passed" in proc.stdout
+        args += ["--deselect" if "::" in node else "--ignore", node]
+    _run_suite(client_python, wheel_python_tests, args + ["."], timeout=1500)
