@@ -159,6 +159,11 @@ TEST(ExpectedMacros, UnexpectedConvertsToUnexpected) {
   EXPECT_EQ(u.error().kind(), "TypeError");
 }
 
+TEST(ExpectedMacros, UnexpectedMessageTakesStreamManipulators) {
+  Unexpected<Error> u = TVM_FFI_UNEXPECTED(ValueError) << std::hex << 31 << std::endl;
+  EXPECT_EQ(u.error().message(), "1f\n");
+}
+
 TEST(ExpectedMacros, RetCheckEvaluatesOperandsOnce) {
   int calls = 0;
   auto body = [&]() -> Expected<int> {

@@ -379,6 +379,8 @@ TEST(ReflectionAttrs, AttrKeyValueFromCastsStrictly) {
 
 class AttrsObj : public ffi::Object {
  public:
+  int64_t base = 40;
+  int64_t Plus(int64_t x) const { return base + x; }
   TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test.refl_registry.Attrs", AttrsObj, ffi::Object);
 };
 
@@ -386,6 +388,7 @@ TVM_FFI_STATIC_INIT_BLOCK() {
   refl::TypeAttrDef<AttrsObj>()
       .def("__test_value__", 7)
       .def("__test_callable__", [](int64_t x) { return x + 1; })
+      .def("__test_method__", &AttrsObj::Plus)
       .attr(refl::AttrKey<double>{"__test_keyed__"}, 2)
       .attr("__test_named__", "text");
 }
@@ -399,6 +402,13 @@ TEST(ReflectionAttrs, TypeAttrDefStoresValuesAndWrapsCallables) {
   EXPECT_EQ(refl::TypeAttrColumn("__test_named__")[t].cast<std::string>(), "text");
   // TypeAttrDef registers no metadata.
   EXPECT_EQ(TVMFFIGetTypeInfo(t)->metadata, nullptr);
+}
+
+TEST(ReflectionAttrs, MemberFunctionAttributeTakesTheObjectFirst) {
+  ffi::Function f =
+      refl::TypeAttrColumn("__test_method__")[AttrsObj::RuntimeTypeIndex()].cast<ffi::Function>();
+  ffi::ObjectRef obj(ffi::make_object<AttrsObj>());
+  EXPECT_EQ(f(obj, 2).cast<int64_t>(), 42);
 }
 
 TEST(ReflectionAttrs, CallableAttributeIsNamedAfterTypeAndAttribute) {

@@ -24,6 +24,7 @@
 # reference to it is invisible to the garbage collector, so a reference the
 # other way would make an uncollectable cycle.
 
+import linecache as _linecache
 import os as _os
 import threading as _threading
 import types as _types
@@ -121,9 +122,8 @@ def _native_frame_code(filename, lineno):
     the next line covers it, so native source lines print plainly.
     Returns (code, co_firstlineno).
     """
-    import linecache
     try:
-        line = linecache.getline(filename, lineno)
+        line = _linecache.getline(filename, lineno)
     except (SyntaxError, UnicodeDecodeError, ValueError, OSError):
         # Not a text file (a frame named after a shared library): Python 3.9's
         # linecache raises here, and so would every traceback printer that

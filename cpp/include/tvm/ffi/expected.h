@@ -274,6 +274,15 @@ class UnexpectedBuilder {
     stream_ << value;
     return std::move(*this);
   }
+  /*! \brief Stream manipulators (std::hex, std::endl, ...), as on an std::ostream. */
+  UnexpectedBuilder&& operator<<(std::ostream& (*manipulator)(std::ostream&)) && {
+    stream_ << manipulator;
+    return std::move(*this);
+  }
+  UnexpectedBuilder&& operator<<(std::ios_base& (*manipulator)(std::ios_base&)) && {
+    stream_ << manipulator;
+    return std::move(*this);
+  }
   operator Unexpected<Error>() && {  // NOLINT(runtime/explicit)
     return Unexpected<Error>(Make());
   }

@@ -37,48 +37,7 @@
 TVM_FFI_NAMESPACE_BEGIN
 namespace reflection {
 
-/*! \brief Selects the const member function in overload_cast. */
-inline constexpr std::true_type const_{};
-
 namespace overload_detail {
-
-/*!
- * \brief The callable behind overload_cast<Args...>: picks the overload whose
- *  parameters are Args... (followed by deduced trailing parameters).
- */
-template <typename... Args>
-struct OverloadCastImpl {
-  // The exact forms are more specialised, so they win when both forms match
-  // (and still resolve when F also has overloads with more parameters).
-  template <typename R>
-  constexpr auto operator()(R (*fn)(Args...)) const noexcept -> decltype(fn) {
-    return fn;
-  }
-  template <typename R, typename C>
-  constexpr auto operator()(R (C::*fn)(Args...), std::false_type = {}) const noexcept
-      -> decltype(fn) {
-    return fn;
-  }
-  template <typename R, typename C>
-  constexpr auto operator()(R (C::*fn)(Args...) const, std::true_type) const noexcept
-      -> decltype(fn) {
-    return fn;
-  }
-  template <typename R, typename... Rest>
-  constexpr auto operator()(R (*fn)(Args..., Rest...)) const noexcept -> decltype(fn) {
-    return fn;
-  }
-  template <typename R, typename C, typename... Rest>
-  constexpr auto operator()(R (C::*fn)(Args..., Rest...), std::false_type = {}) const noexcept
-      -> decltype(fn) {
-    return fn;
-  }
-  template <typename R, typename C, typename... Rest>
-  constexpr auto operator()(R (C::*fn)(Args..., Rest...) const, std::true_type) const noexcept
-      -> decltype(fn) {
-    return fn;
-  }
-};
 
 /*! \brief One overload: its typed Function and how to test and explain a call against it. */
 struct OverloadEntry {
@@ -183,14 +142,6 @@ inline Function MakeOverloadDispatcher(std::shared_ptr<OverloadSet> set) {
 }
 
 }  // namespace overload_detail
-
-/*!
- * \brief overload_cast<Args...>(&F) selects the overload of F taking Args...
- *  (or starting with Args..., the rest deduced); const member functions need
- *  the second argument const_. The result is a plain (member) function pointer.
- */
-template <typename... Args>
-inline constexpr overload_detail::OverloadCastImpl<Args...> overload_cast{};
 
 /*! \brief ObjectDef whose methods may be registered several times under one name. */
 template <typename Class>

@@ -34,6 +34,7 @@
 #include <tvm/ffi/reflection/accessor.h>
 #include <tvm/ffi/reflection/creator.h>
 #include <tvm/ffi/reflection/native_function.h>
+#include <tvm/ffi/reflection/overload_cast.h>
 #include <tvm/ffi/reflection/type_attr.h>
 #include <tvm/ffi/string.h>
 
@@ -418,7 +419,10 @@ template <typename Class>
 constexpr bool kHasReflectionCreator =
     std::is_default_constructible_v<Class> || std::is_constructible_v<Class, UnsafeInit>;
 
-/*! \brief Register the attribute `name` of a type (a value, or a callable wrapped as Function). */
+/*!
+ * \brief Register the attribute `name` of a type: a value, or a callable (a member function
+ *  included) wrapped as Function.
+ */
 template <typename T>
 inline void RegisterTypeAttrValue(int32_t type_index, std::string_view type_key,
                                   std::string_view name, T&& value) {
@@ -429,7 +433,8 @@ inline void RegisterTypeAttrValue(int32_t type_index, std::string_view type_key,
     TVM_FFI_CHECK_SAFE_CALL(
         TVMFFITypeRegisterAttr(type_index, &name_bytes, AnyUnsafe::GetTVMFFIAny(view)));
   } else {
-    Function f = Function::FromTyped(std::forward<T>(value),
+    // A member function becomes a function of (self, args...), as ObjectDef::def makes it.
+    Function f = Function::FromTyped(WrapMethodCallable(std::forward<T>(value)),
                                      std::string(type_key) + "." + std::string(name));
     AnyView view(f);
     TVM_FFI_CHECK_SAFE_CALL(
