@@ -185,7 +185,9 @@ def _sdist_tests(client_python, requirement, unpacked):
     downloaded into build/clients/sdists and unpacked there once."""
     import tarfile
 
-    _pip(client_python, "scikit-build-core>=0.10")
+    # The build backends that read the sdists' metadata (apache-tvm-ffi takes its version
+    # from setuptools-scm).
+    _pip(client_python, "scikit-build-core>=0.10", "setuptools-scm")
     name = requirement.split("==")[0]
     target = WORK / "sdists"
     tests = target / unpacked / "tests"
