@@ -99,6 +99,19 @@ TEST(Optional, ValueOrReturnsTheValueWhenPresent) {
   EXPECT_EQ(s.value_or("default"), "present");
 }
 
+TEST(Optional, RvalueAsOrThrowMovesTheValueOut) {
+  Optional<String> s = String("moved out of here");
+  EXPECT_EQ(std::move(s).as_or_throw<String>(), "moved out of here");
+  EXPECT_FALSE(s.has_value());  // NOLINT(bugprone-use-after-move)
+}
+
+TEST(Optional, RvalueAsOrThrowOfAnotherTypeKeepsTheValue) {
+  Optional<String> s = String("kept");
+  EXPECT_EQ(ErrorMessage([&] { std::move(s).as_or_throw<ffi::Bytes>(); }, "TypeError"),
+            "Cannot treat type `ffi.SmallStr` as type `bytes`");
+  EXPECT_EQ(s.value(), "kept");  // NOLINT(bugprone-use-after-move)
+}
+
 TEST(Optional, DereferenceAndArrow) {
   Optional<int> a = 3;
   EXPECT_EQ(*a, 3);

@@ -113,6 +113,7 @@ class KindsObj : public ffi::Object {
   ffi::TypedFunction<int(int)> f_typed;
   ffi::ObjectRef f_ref;
   ffi::ObjectPtr<ffi::Object> f_ptr_obj;
+  ffi::Arc<ffi::Object> f_arc_obj{ffi::UnsafeInit{}};
   ffi::Tensor f_tensor;
   std::vector<int64_t> f_vector;
   TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test.refl_registry.Kinds", KindsObj, ffi::Object);
@@ -139,6 +140,7 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       .def_ro("f_typed", &KindsObj::f_typed)
       .def_ro("f_ref", &KindsObj::f_ref)
       .def_ro("f_ptr_obj", &KindsObj::f_ptr_obj)
+      .def_ro("f_arc_obj", &KindsObj::f_arc_obj)
       .def_ro("f_tensor", &KindsObj::f_tensor)
       .def_ro("f_vector", &KindsObj::f_vector);
 }
@@ -149,8 +151,8 @@ TEST(ReflectionFields, StaticTypeIndexFollowsTheMemberType) {
       {"f_bool", 2},       {"f_i32", 1},    {"f_f64", 3},   {"f_ptr", 4},      {"f_dtype", 5},
       {"f_device", 6},     {"f_any", -1},   {"f_str", -1},  {"f_bytes", -1},   {"f_opt_int", -1},
       {"f_opt_array", -1}, {"f_array", 71}, {"f_list", 75}, {"f_map", 64},     {"f_shape", 69},
-      {"f_func", 64},      {"f_typed", 68}, {"f_ref", 64},  {"f_ptr_obj", 64}, {"f_tensor", 64},
-      {"f_vector", 71}};
+      {"f_func", 64},      {"f_typed", 68}, {"f_ref", 64},  {"f_ptr_obj", 64}, {"f_arc_obj", 64},
+      {"f_tensor", 64},    {"f_vector", 71}};
   for (const auto& kv : expected) {
     EXPECT_EQ(Field(t, kv.first)->field_static_type_index, kv.second) << kv.first;
   }
@@ -402,6 +404,11 @@ TEST(ReflectionAttrs, TypeAttrDefStoresValuesAndWrapsCallables) {
   EXPECT_EQ(refl::TypeAttrColumn("__test_named__")[t].cast<std::string>(), "text");
   // TypeAttrDef registers no metadata.
   EXPECT_EQ(TVMFFIGetTypeInfo(t)->metadata, nullptr);
+}
+
+TEST(ReflectionAttrs, ModuleTypeIsFinal) {
+  int32_t module_index = kTVMFFIModule;
+  EXPECT_TRUE(refl::TypeAttrColumn("__ffi_type_final__")[module_index].cast<bool>());
 }
 
 TEST(ReflectionAttrs, MemberFunctionAttributeTakesTheObjectFirst) {

@@ -379,6 +379,21 @@ TEST(String, SchemaNames) {
   EXPECT_EQ(ffi::TypeTraits<Bytes>::TypeSchema(), R"({"type":"ffi.Bytes"})");
 }
 
+TEST(String, BytesFromACStringStopsAtTheTerminator) {
+  Bytes b("ab\0cd");
+  EXPECT_EQ(b.size(), 2u);
+  EXPECT_TRUE(b == "ab");
+}
+
+TEST(String, BytesComparesWithACString) {
+  Bytes small("abc", 3);
+  Bytes heap(std::string("bytes on the heap"));
+  EXPECT_TRUE(small == "abc");
+  EXPECT_TRUE("bytes on the heap" == heap);
+  EXPECT_TRUE(small != "abcd");
+  EXPECT_TRUE("ab" != small);
+}
+
 TEST(String, BytesIsNotAString) {
   Any small_bytes = Bytes("abc", 3);
   Any heap_bytes = Bytes(std::string("bytes on the heap"));

@@ -1,5 +1,7 @@
 """Behaviours the apache-tvm-ffi wheel's own suite relies on, checked on ours one by one:
-py_class registration in two phases, __ffi_init__, the type converter's error paths, enum
+py_class registration in two phases, type attributes inherited by py_class children,
+forward references,
+__ffi_init__, the type converter's error paths, enum
 declarations, Error pickling, traceback frames that free the raising frames' locals, and the
 optional torch addon with a partial torch module."""
 
@@ -67,6 +69,123 @@ def test_register_fields_lays_out_fields_that_construct():
     obj = cls.__new__(cls)
     obj.__ffi_init__(core.KWARGS, "x", 3)
     assert (obj.x, obj.label) == (3, "origin")
+
+
+# ---- type attributes a py_class child takes from its parent ------------------------------
+
+
+def test_py_class_child_takes_the_parents_structural_hooks():
+    @py_class(_key("Parity"))
+    class Parity(core.Object):
+        value: int
+
+        def __s_equal__(self, other, compare):
+            return self.value % 2 == other.value % 2
+
+        def __s_hash__(self, seed, hash_value):
+            return self.value % 2
+
+    @py_class(_key("ParityChild"))
+    class ParityChild(Parity):
+        label: str = ""
+
+    assert tvm_ffi.structural_equal(ParityChild(1), ParityChild(5))
+    assert tvm_ffi.structural_hash(ParityChild(1)) == tvm_ffi.structural_hash(ParityChild(3))
+
+
+def test_py_class_child_body_overrides_an_inherited_hook():
+    @py_class(_key("Loose"))
+    class Loose(core.Object):
+        value: int
+
+        def __s_equal__(self, other, compare):
+            return True
+
+    @py_class(_key("Strict"))
+    class Strict(Loose):
+        def __s_equal__(self, other, compare):
+            return self.value == other.value
+
+    assert not tvm_ffi.structural_equal(Strict(1), Strict(2))
+
+
+def test_inherit_list_selects_custom_type_attrs():
+    @py_class(_key("Hooked"))
+    class Hooked(core.Object):
+        __ffi_type_attr_names__ = ("__test_hook__", "__test_data__")
+        __ffi_inherit_type_attrs__ = ("__test_hook__",)
+        __test_data__ = 42
+
+        def __test_hook__(self):
+            return 11
+
+    @py_class(_key("HookedChild"))
+    class HookedChild(Hooked):
+        value: int
+
+    index = HookedChild.__tvm_ffi_type_info__.type_index
+    assert core._lookup_type_attr(index, "__test_hook__")(HookedChild(1)) == 11
+    assert core._lookup_type_attr(index, "__test_data__") is None
+
+
+def test_empty_inherit_list_or_none_in_the_body_opts_out():
+    @py_class(_key("Base"))
+    class Base(core.Object):
+        __ffi_type_attr_names__ = ("__test_hook__",)
+        __ffi_inherit_type_attrs__ = ("__test_hook__",)
+
+        def __test_hook__(self):
+            return 1
+
+    @py_class(_key("OptOut"))
+    class OptOut(Base):
+        __ffi_inherit_type_attrs__ = ()
+
+    @py_class(_key("NoneHook"))
+    class NoneHook(Base):
+        __test_hook__ = None
+
+    @py_class(_key("NoneGrandchild"))
+    class NoneGrandchild(NoneHook):
+        pass
+
+    for cls in (OptOut, NoneHook, NoneGrandchild):
+        assert core._lookup_type_attr(cls.__tvm_ffi_type_info__.type_index, "__test_hook__") is None
+
+
+# ---- forward references ------------------------------------------------------------------
+
+
+def test_unresolved_reference_error_lists_annotations_that_fail_to_evaluate():
+    body = {"__module__": __name__, "__annotations__": {"gone": "NoSuchType", "bad": "len(1)"}}
+    cls = py_class(_key("Broken"))(type("Broken", (core.Object,), body))
+    with pytest.raises(TypeError, match="Cannot instantiate Broken") as info:
+        cls()
+    assert "gone: NoSuchType" in str(info.value)
+    assert "bad: len(1) (TypeError" in str(info.value)
+
+
+def test_forward_reference_resolves_to_a_py_class_of_another_module():
+    target_ns = {"__name__": "testing.reference_behaviours_b", "py_class": py_class}
+    target_ns.update(Object=core.Object, key=_key("Target"))
+    exec(
+        "from __future__ import annotations\n"
+        "@py_class(key)\n"
+        "class RefTarget(Object):\n"
+        "    x: int\n",
+        target_ns,
+    )
+    holder_ns = {"__name__": "testing.reference_behaviours_a", "py_class": py_class}
+    holder_ns.update(Object=core.Object, key=_key("Holder"))
+    exec(
+        "from __future__ import annotations\n"
+        "@py_class(key)\n"
+        "class RefHolder(Object):\n"
+        "    child: RefTarget\n",
+        holder_ns,
+    )
+    holder = holder_ns["RefHolder"](child=target_ns["RefTarget"](x=7))
+    assert holder.child.x == 7
 
 
 # ---- __ffi_init__ -----------------------------------------------------------------------

@@ -510,6 +510,8 @@ struct ModuleGlobals {
 
 TVM_FFI_STATIC_INIT_BLOCK() {
   namespace refl = tvm::ffi::reflection;
+  // Modules are made by loaders and C++ subclasses, never derived from by reflected types.
+  refl::TypeAttrDef<ModuleObj>().attr(refl::type_attr::kTypeFinal, true);
   refl::GlobalDef()
       .def(
           "ffi.Module.load_from_file.so",

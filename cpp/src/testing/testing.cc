@@ -133,8 +133,17 @@ TVM_FFI_STATIC_INIT_BLOCK() {
   using ffi::Any;
   using ffi::AnyView;
   refl::GlobalDef()
-      .def(
-          "testing.echo", [](Any x) { return x; }, "Return the argument unchanged.")
+      .def_packed(
+          "testing.echo",
+          [](const AnyView* args, int32_t num_args, Any* rv) {
+            // Packed, as in the reference (its schema is a bare ffi.Function); extra
+            // arguments are ignored, a missing one is an error.
+            if (num_args < 1) {
+              TVM_FFI_THROW(TypeError) << "testing.echo expects 1 argument, got 0";
+            }
+            *rv = args[0];
+          },
+          "Return the argument unchanged.")
       .def("testing.add_one", [](int64_t x) { return x + 1; })
       .def(
           "testing.type_index", [](AnyView x) -> int64_t { return x.type_index(); },

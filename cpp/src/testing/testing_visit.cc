@@ -201,7 +201,7 @@ TVM_FFI_STATIC_INIT_BLOCK() {
                Function::FromTyped(VisitHookChildren));
   refl::GlobalDef().def(
       "testing.make_visit_region_graph",
-      [](bool with_hook) -> ObjectRef {
+      [](bool with_hook) -> Any {
         ObjectRef regions(make_object<TestVisitRegionsObj>(1, 2, 3));
         if (!with_hook) return regions;
         return ObjectRef(make_object<TestVisitHookObj>(regions));

@@ -196,6 +196,31 @@ def _collect_py_methods(cls, globalns=None):
     return found or None
 
 
+# Type attributes a py_class child takes from its py_class parent unless its body sets them
+# (a class may choose its own list in ``__ffi_inherit_type_attrs__``). Conversions are not
+# inherited: the parent's would make parent objects.
+_INHERITED_TYPE_ATTR_NAMES = tuple(
+    sorted(_FFI_TYPE_ATTR_NAMES - {"__ffi_convert__", "__ffi_convert_type_schema__"})
+)
+
+
+def _inherit_type_attrs(cls, type_index, parent_info):
+    """Register on type_index the parent's entries of the inherited type attributes that the
+    class body does not set (None in the body opts out, for the class and its children)."""
+    parent_cls = parent_info.type_cls if parent_info is not None else None
+    if parent_cls is None or not getattr(parent_cls, "__ffi_is_py_class__", False):
+        return
+    names = getattr(cls, "__ffi_inherit_type_attrs__", _INHERITED_TYPE_ATTR_NAMES)
+    if not isinstance(names, (tuple, list)) or not all(isinstance(n, str) for n in names):
+        raise TypeError("__ffi_inherit_type_attrs__ must be a tuple or list of strings")
+    for name in names:
+        if name in cls.__dict__:
+            continue
+        value = core._lookup_type_attr(parent_info.type_index, name)
+        if value is not None:
+            core._register_type_attr(type_index, name, value)
+
+
 def _register_py_methods(cls, type_index, py_methods, globalns):
     """Type-attribute names go to the type-attribute table, the other entries become
     TypeMethods of the type."""
@@ -292,9 +317,19 @@ def _module_globals(cls):
 
 
 def _resolution_locals(cls):
-    """Names annotations of cls may use beyond its module's globals: the py_classes of the same
-    module and the class itself."""
-    localns = {c.__name__: c for c in _PY_CLASS_KEYS.values() if c.__module__ == cls.__module__}
+    """Names annotations of cls may use beyond its module's globals: the class itself, the
+    py_classes of the same module, and (for names neither defines) a py_class of another module
+    whose name no other py_class has, as a module imported only under TYPE_CHECKING (to avoid
+    a circular import) would provide."""
+    globalns = _module_globals(cls)
+    elsewhere = {}
+    for c in _PY_CLASS_KEYS.values():
+        if c.__module__ != cls.__module__ and c.__name__ not in globalns:
+            elsewhere.setdefault(c.__name__, []).append(c)
+    localns = {name: found[0] for name, found in elsewhere.items() if len(found) == 1}
+    localns.update(
+        {c.__name__: c for c in _PY_CLASS_KEYS.values() if c.__module__ == cls.__module__}
+    )
     localns[cls.__name__] = cls
     return localns
 
@@ -618,12 +653,15 @@ def _annotation_text(ann):
 
 
 def _unresolved_annotations(cls):
-    """``"<field>: <annotation> (<error>)"`` for each own annotation naming something that is
-    not defined (yet); other resolution errors are left to the field builder."""
+    """``"<field>: <annotation> (<error>)"`` for each own annotation that does not resolve,
+    when one of them names something not defined (yet): the class then waits, and the
+    diagnostic lists the other failures too. Without such a name the list is empty and the
+    field builder reports the failure."""
     raw = cls.__dict__.get("__annotations__", {})
     globalns = _module_globals(cls)
     localns = _resolution_locals(cls)
-    missing = []
+    failures = []
+    undefined = False
     for name, ann in raw.items():
         if _is_kw_only_marker(ann):
             continue
@@ -631,10 +669,13 @@ def _unresolved_annotations(cls):
         try:
             typing.get_type_hints(holder, globalns, localns)
         except (NameError, AttributeError) as err:
-            missing.append("%s: %s (%s)" % (name, _annotation_text(ann), err))
-        except Exception:
-            continue
-    return missing
+            undefined = True
+            failures.append("%s: %s (%s)" % (name, _annotation_text(ann), err))
+        except Exception as err:
+            failures.append(
+                "%s: %s (%s: %s)" % (name, _annotation_text(ann), type(err).__name__, err)
+            )
+    return failures if undefined else []
 
 
 def _is_pending(info):
@@ -822,6 +863,7 @@ def py_class(
                 fields_started = True
                 total_size = _register_type_fields(pending_info, own)
                 _register_py_methods(cls, type_index, py_methods, _module_globals(cls))
+                _inherit_type_attrs(cls, type_index, parent)
                 if structural_eq is not None:
                     _rt("ffi._PyClassRegisterMetadata")(
                         type_index, total_size, _STRUCTURE_KIND_MAP[structural_eq]

@@ -170,12 +170,21 @@ class Optional<T, std::enable_if_t<detail::kOptionalUsesAny<T>>> {
   }
   /*! \return As as<U>(), but TypeError "Cannot treat type `X` as type `U`" on mismatch. */
   template <typename U>
-  U as_or_throw() const {
+  U as_or_throw() const& {
     if (!TypeTraits<U>::CheckAnyStrict(Cell())) {
       detail::ThrowCannotTreatAs(TypeTraits<U>::GetMismatchTypeInfo(Cell()),
                                  TypeTraits<U>::TypeStr());
     }
     return TypeTraits<U>::CopyFromAnyViewAfterCheck(Cell());
+  }
+  /*! \brief As the const& form, but the value is moved out (this becomes empty). */
+  template <typename U>
+  U as_or_throw() && {
+    if (!TypeTraits<U>::CheckAnyStrict(Cell())) {
+      detail::ThrowCannotTreatAs(TypeTraits<U>::GetMismatchTypeInfo(Cell()),
+                                 TypeTraits<U>::TypeStr());
+    }
+    return TypeTraits<U>::MoveFromAnyAfterCheck(detail::AnyUnsafe::GetTVMFFIAny(&data_));
   }
 
   friend bool operator==(const Optional& a, std::nullopt_t) { return !a.has_value(); }

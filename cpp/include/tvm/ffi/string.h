@@ -357,6 +357,8 @@ class Bytes : public detail::ByteStorage<BytesObj, kTVMFFISmallBytes> {
   /*! \brief Takes over the buffer: always the heap form, even for short content. */
   Bytes(std::string&& s) { InitFromStdString(std::move(s)); }  // NOLINT(runtime/explicit)
   explicit Bytes(std::string_view s) : Base(s.data(), s.size()) {}
+  /*! \brief The bytes of a C string, up to its terminator. */
+  explicit Bytes(const char* s) : Base(s, std::char_traits<char>::length(s)) {}
 
   /*! \brief Three-way comparison (see memncmp); returns -1, 0 or 1. */
   int compare(const Bytes& other) const {
@@ -368,6 +370,21 @@ class Bytes : public detail::ByteStorage<BytesObj, kTVMFFISmallBytes> {
   }
   friend bool operator!=(const Bytes& a, const Bytes& b) {
     return !memequal(a.data(), b.data(), a.size(), b.size());
+  }
+  /*! \brief Byte-wise equality with a C string (compared up to its terminator). */
+  // (No operator calls inside: resolving one here would instantiate TypeTraits<Bytes>
+  // before its specialization below.)
+  friend bool operator==(const Bytes& a, const char* b) {
+    return memequal(a.data(), b, a.size(), std::char_traits<char>::length(b));
+  }
+  friend bool operator==(const char* a, const Bytes& b) {
+    return memequal(b.data(), a, b.size(), std::char_traits<char>::length(a));
+  }
+  friend bool operator!=(const Bytes& a, const char* b) {
+    return !memequal(a.data(), b, a.size(), std::char_traits<char>::length(b));
+  }
+  friend bool operator!=(const char* a, const Bytes& b) {
+    return !memequal(b.data(), a, b.size(), std::char_traits<char>::length(a));
   }
   friend bool operator<(const Bytes& a, const Bytes& b) { return a.compare(b) < 0; }
 };

@@ -336,6 +336,8 @@ template <typename T>
 struct IsObjectPtrLike : std::false_type {};
 template <typename T>
 struct IsObjectPtrLike<ObjectPtr<T>> : std::true_type {};
+template <typename T>
+struct IsObjectPtrLike<Arc<T>> : std::true_type {};
 
 /*!
  * rief The field_static_type_index recorded for a member of type T: the POD
