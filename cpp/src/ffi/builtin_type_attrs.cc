@@ -27,9 +27,8 @@ std::optional<Shape> ShapeOfInts(const Seq& items) {
   std::vector<int64_t> extents;
   extents.reserve(items.size());
   for (const Any& item : items) {
-    std::optional<int64_t> extent = item.try_cast<int64_t>();
-    if (!extent.has_value() || item.type_index() != kTVMFFIInt) return std::nullopt;
-    extents.push_back(*extent);
+    if (item.type_index() != kTVMFFIInt) return std::nullopt;
+    extents.push_back(item.cast<int64_t>());
   }
   return Shape(extents);
 }
@@ -43,14 +42,6 @@ Any ConvertToShape(AnyView value) {
   return detail::FFIConvertFromAnyViewToObjectRef<Shape>(value);
 }
 
-/*! \brief The __ffi_convert__ of a value type without a ContainerType (String, Bytes). */
-template <typename T>
-Function ConvertFunction(const char* name) {
-  return Function::FromTyped(
-      [](AnyView value) -> Any { return detail::FFIConvertFromAnyViewToObjectRef<T>(value); },
-      name);
-}
-
 }  // namespace
 
 TVM_FFI_STATIC_INIT_BLOCK() {
@@ -58,10 +49,10 @@ TVM_FFI_STATIC_INIT_BLOCK() {
   refl::TypeAttrDef<Object>().def_convert<ObjectRef>();
   refl::TypeAttrDef<FunctionObj>().def_convert<Function>();
   refl::TypeAttrDef<ErrorObj>().def_convert<Error>();
-  refl::TypeAttrDef<StringObj>().attr(type_attr::kConvert,
-                                      ConvertFunction<String>("ffi.String.__ffi_convert__"));
-  refl::TypeAttrDef<BytesObj>().attr(type_attr::kConvert,
-                                     ConvertFunction<Bytes>("ffi.Bytes.__ffi_convert__"));
+  refl::TypeAttrDef<StringObj>().attr(
+      type_attr::kConvert, detail::MakeConvertFunction<String>("ffi.String.__ffi_convert__"));
+  refl::TypeAttrDef<BytesObj>().attr(
+      type_attr::kConvert, detail::MakeConvertFunction<Bytes>("ffi.Bytes.__ffi_convert__"));
   refl::TypeAttrDef<ArrayObj>().def_convert<Array<Any>>();
   refl::TypeAttrDef<ListObj>().def_convert<List<Any>>();
   refl::TypeAttrDef<MapObj>().def_convert<Map<Any, Any>>();

@@ -770,6 +770,15 @@ def _register_py_class(parent_type_info, type_key, type_cls):
     return info
 
 
+def _attach_own_fields(type_fields, own):
+    """Give each TypeField the Field it was registered from (and its frozen flag)."""
+    by_name = {f.name: f for f in own}
+    for tf in type_fields:
+        f = by_name[tf.name]
+        tf.dataclass_field = f
+        tf.frozen = f.frozen
+
+
 def _register_type_fields(type_info, own):
     """Lay out and register the fields ``own`` (Field objects with names and schemas) of a
     type from _register_py_class, with their native init data and type attribute columns;
@@ -783,11 +792,7 @@ def _register_type_fields(type_info, own):
     fields = [
         _type_info._decode_field(raw) for raw in core._type_table_entry(type_info.type_index)[2]
     ]
-    by_name = {f.name: f for f in own}
-    for tf in fields:
-        f = by_name[tf.name]
-        tf.dataclass_field = f
-        tf.frozen = f.frozen
+    _attach_own_fields(fields, own)
     type_info.fields = fields
     type_info.__dict__.pop("_total_size", None)
     return total_size
@@ -871,11 +876,8 @@ def py_class(
                 _type_info._TYPE_INDEX_TO_INFO.pop(type_index, None)
                 type_info = _type_info._type_index_to_type_info(type_index)
                 registry._bind_class(cls, type_info)
-                by_name = {f.name: f for f in own}
+                _attach_own_fields(type_info.fields, own)
                 for tf in type_info.fields:
-                    f = by_name[tf.name]
-                    tf.dataclass_field = f
-                    tf.frozen = f.frozen
                     setattr(cls, tf.name, tf.as_property(cls))
                 registry._add_class_attrs(cls, type_info)
                 type_info._decorator_args = decorator_args
