@@ -314,4 +314,14 @@ TEST(RecursiveCompare, NestingBeyondTheStackLimitRaisesValueErrorInEitherMode) {
       tvm_ffi_testing::kErrorStackBytes);
 }
 
+TEST(RecursiveOrder, IntAndBigIntOrderByValue) {
+  BigInt above = BigInt(std::numeric_limits<int64_t>::max()) + 1;
+  EXPECT_TRUE(RecursiveLt(1, above));
+  EXPECT_TRUE(RecursiveGt(above, std::numeric_limits<int64_t>::max()));
+  EXPECT_TRUE(RecursiveLt(-above - 1, std::numeric_limits<int64_t>::min()));
+  EXPECT_FALSE(RecursiveEq(above, 1));
+  EXPECT_EQ(ErrorMessage([&] { RecursiveLt(1.0, above); }),
+            "Cannot compare values of different types: float vs ffi.BigInt");
+}
+
 }  // namespace

@@ -14,6 +14,7 @@
 
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace {
@@ -178,6 +179,13 @@ TEST(ExpectedSchema, TypeStrAndSchema) {
   EXPECT_EQ(ffi::TypeTraits<Expected<int>>::TypeStr(), "Expected<int>");
   EXPECT_EQ(ffi::TypeTraits<Expected<int>>::TypeSchema(),
             R"({"type":"Expected","args":[{"type":"int"}]})");
+}
+
+TEST(Expected, VoidResultDoesNotBecomeAnAnyResult) {
+  // An Expected<void> has no value to hand on, so it converts to no Expected<T>.
+  static_assert(!std::is_convertible_v<Expected<void>, Expected<Any>>);
+  static_assert(std::is_convertible_v<Expected<String>, Expected<Any>>);
+  static_assert(ffi::type_subsumes_v<Expected<Any>, Expected<void>>);
 }
 
 }  // namespace

@@ -10,8 +10,10 @@
 #include <tvm/ffi/string.h>
 #include "testing_helpers.h"
 
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace {
 namespace ffi = tvm::ffi;
@@ -22,6 +24,7 @@ using ffi::Error;
 using ffi::Expected;
 using ffi::Function;
 using ffi::String;
+using ffi::TypedFunction;
 using tvm_ffi_testing::Cell;
 using tvm_ffi_testing::ErrorMessage;
 
@@ -138,8 +141,9 @@ TEST(NativeFunction, FunctionHookWrongResultTypeIsTypeError) {
             "Packed hook result type mismatch");
 }
 
-TEST(NativeFunction, EmptyHookCallIsAnError) {
-  HashHook hook;
+TEST(NativeFunction, EmptyOwningHookCallIsAnError) {
+  static_assert(!std::is_default_constructible_v<HashHook>, "a view always refers to a hook");
+  OwnedHashHook hook;
   EXPECT_FALSE(hook.defined());
   Expected<int64_t> r = hook.CallExpected(Any(1));
   EXPECT_TRUE(r.is_err());
@@ -188,6 +192,48 @@ TEST(NativeFunction, TypeStrAndSchemaDescribeTheVariant) {
           "{\"type\":\"Variant\",\"args\":[{\"type\":\"void*\"},{\"type\":\"ffi.Function\"", 0),
       0u)
       << schema;
+}
+
+TEST(NativeFunction, ViewOfATypedFunctionBorrowsIt) {
+  TypedFunction<int64_t(const Any&)> typed([](const Any& v) { return v.cast<int64_t>() + 1; });
+  int before = typed.packed().use_count();
+  HashHook view = typed;
+  EXPECT_EQ(typed.packed().use_count(), before);
+  EXPECT_EQ(view(Any(int64_t{1})), 2);
+}
+
+TEST(NativeFunction, ViewOfATypedFunctionReturningExpectedPassesItsError) {
+  TypedFunction<Expected<int64_t>(const Any&)> typed(
+      [](const Any&) -> Expected<int64_t> { return Error("ValueError", "no hash", ""); });
+  HashHook view = typed;
+  Expected<int64_t> r = view.CallExpected(Any(1));
+  ASSERT_TRUE(r.is_err());
+  EXPECT_EQ(r.error().message(), "no hash");
+}
+
+TEST(NativeFunction, ViewRefusesTemporariesAndUncheckedValues) {
+  using Typed = TypedFunction<int64_t(const Any&)>;
+  static_assert(!std::is_constructible_v<HashHook, Typed&&>, "the view would dangle");
+  static_assert(!std::is_constructible_v<HashHook, std::nullptr_t>);
+  static_assert(!std::is_constructible_v<HashHook, AnyView>, "an AnyView goes through cast<>");
+  static_assert(std::is_constructible_v<OwnedHashHook, Typed&&>, "the owning hook keeps it");
+}
+
+TEST(NativeFunction, NullTypedFunctionIsAValueError) {
+  TypedFunction<int64_t(const Any&)> empty(nullptr);
+  EXPECT_EQ(ErrorMessage([&] { HashHook view(empty); }, "ValueError"),
+            "Cannot make a native hook from a null TypedFunction");
+  EXPECT_EQ(ErrorMessage([&] { OwnedHashHook owned(empty); }, "ValueError"),
+            "Cannot make a native hook from a null TypedFunction");
+}
+
+TEST(NativeFunction, OwningHookOfATypedFunctionKeepsItAlive) {
+  std::optional<OwnedHashHook> owned;
+  {
+    TypedFunction<int64_t(const Any&)> typed([](const Any& v) { return v.cast<int64_t>() * 2; });
+    owned.emplace(typed);
+  }
+  EXPECT_EQ((*owned)(Any(int64_t{4})), 8);
 }
 
 }  // namespace

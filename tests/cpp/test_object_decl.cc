@@ -7,10 +7,13 @@
 
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/cast.h>
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/container/map.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/object.h>
 #include <tvm/ffi/optional.h>
+#include <tvm/ffi/string.h>
 #include <tvm/ffi/variant.h>
 #include "testing_helpers.h"
 
@@ -18,6 +21,24 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+
+namespace decl_fwd {
+class LaterNode;  // defined below; containers of pointers to it are declared first
+}  // namespace decl_fwd
+
+// Declaring an incomplete type an object lets Arc/ObjectPtr of it be stored before it is defined.
+template <>
+inline constexpr bool tvm::ffi::is_object_subclass_v<decl_fwd::LaterNode> = true;
+static_assert(tvm::ffi::detail::storage_enabled_v<tvm::ffi::Arc<decl_fwd::LaterNode>>);
+static_assert(tvm::ffi::detail::storage_enabled_v<tvm::ffi::ObjectPtr<decl_fwd::LaterNode>>);
+
+namespace decl_fwd {
+class LaterNode : public tvm::ffi::Object {
+ public:
+  tvm::ffi::Array<tvm::ffi::Arc<LaterNode>> children;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test.decl.Later", LaterNode, tvm::ffi::Object);
+};
+}  // namespace decl_fwd
 
 namespace {
 
@@ -170,7 +191,7 @@ TEST(ObjectDecl, StaticDeclarationKeepsTheFixedIndex) {
 TEST(ObjectDecl, ObjectRefContainsChecksTheContainerType) {
   static_assert(ffi::object_ref_contains_v<Shape, CircleNode>);
   static_assert(!ffi::object_ref_contains_v<Circle, ShapeNode>);
-  static_assert(ffi::object_ref_contains_v<ffi::Optional<Shape>, SquareNode>);
+  static_assert(ffi::object_ref_contains_v<ffi::Optional<Shape>::value_type, SquareNode>);
   static_assert(ffi::is_object_subclass_v<SquareNode>);
   static_assert(!ffi::is_object_subclass_v<Shape>);
 }
@@ -305,6 +326,38 @@ TEST(ObjectPtrHash, VariantOfReferencesHashesTheObject) {
   EXPECT_EQ(tvm::ffi::ObjectPtrHash()(a), tvm::ffi::ObjectPtrHash()(c));
   EXPECT_TRUE(tvm::ffi::ObjectPtrEqual()(a, b));
   EXPECT_FALSE(tvm::ffi::ObjectPtrEqual()(a, other));
+}
+
+TEST(ObjectDecl, TypedContainersAreNotExactContainers) {
+  static_assert(ffi::ObjectRef::_type_container_is_exact);
+  static_assert(Shape::_type_container_is_exact);
+  static_assert(!ffi::Array<Shape>::_type_container_is_exact);
+  static_assert(!ffi::Map<ffi::String, Shape>::_type_container_is_exact);
+  static_assert(!ffi::Variant<Shape, int64_t>::_type_container_is_exact);
+  static_assert(!ffi::object_ref_contains_v<ffi::Array<Shape>, ffi::ArrayObj>);
+  // GetRef still makes a typed container from its object.
+  ffi::Array<Shape> arr;
+  EXPECT_TRUE(ffi::GetRef<ffi::Array<Shape>>(arr.get()).same_as(arr));
+}
+
+TEST(ObjectDecl, PointersToConstObjectsHaveNoAnyForm) {
+  static_assert(!ffi::TypeTraits<ffi::ObjectPtr<const SquareNode>>::convert_enabled);
+  static_assert(!ffi::TypeTraits<ffi::ObjectPtr<const SquareNode>>::storage_enabled);
+  static_assert(ffi::TypeTraits<ffi::ObjectPtr<SquareNode>>::storage_enabled);
+  static_assert(ffi::TypeToFieldStaticTypeIndex<ffi::ObjectPtr<SquareNode>>::value ==
+                kTVMFFIObject);
+}
+
+TEST(ObjectDecl, GetRefOfOptionalIsEmptyForNull) {
+  const SquareNode* none = nullptr;
+  EXPECT_FALSE(ffi::GetRef<ffi::Optional<Shape>>(none).has_value());
+}
+
+TEST(ObjectDecl, ForwardDeclaredObjectHoldsPointersToItsOwnType) {
+  ffi::Arc<decl_fwd::LaterNode> leaf = ffi::make_arc<decl_fwd::LaterNode>();
+  auto root = ffi::make_object<decl_fwd::LaterNode>();
+  root->children.push_back(leaf);
+  EXPECT_EQ(root->children[0].get(), leaf.get());
 }
 
 }  // namespace

@@ -45,7 +45,8 @@ static_assert(sizeof(Optional<Optional<int>>) == 16);
 static_assert(sizeof(Optional<Leaf>) == sizeof(void*));
 static_assert(sizeof(Optional<ffi::ObjectPtr<LeafObj>>) == sizeof(void*));
 static_assert(sizeof(Optional<ffi::Arc<LeafObj>>) == sizeof(void*));
-static_assert(std::is_base_of_v<ffi::ObjectRef, Optional<Leaf>>);
+// A nullable reference keeps pointer storage but is not itself a reference of T.
+static_assert(!std::is_base_of_v<ffi::ObjectRef, Optional<Leaf>>);
 static_assert(ffi::is_optional_type_v<Optional<int>>);
 static_assert(!ffi::is_optional_type_v<int>);
 static_assert(ffi::use_object_ref_optional_v<Leaf>);
@@ -154,15 +155,47 @@ TEST(OptionalForms, ObjectRefFormExposesContainer) {
   EXPECT_EQ(leaf->v, 9);
   EXPECT_EQ(leaf.get()->v, 9);
   EXPECT_EQ(leaf.use_count(), 1);
-  EXPECT_TRUE(leaf.unique());
-  ffi::ObjectRef as_ref = leaf;
-  EXPECT_TRUE(as_ref.same_as(leaf));
+  ffi::ObjectRef as_ref = leaf.value();
+  EXPECT_TRUE(leaf.same_as(as_ref));
+  EXPECT_EQ(leaf.use_count(), 2);
 }
 
 TEST(OptionalForms, ArrayOfOptionalsRoundTrips) {
   ffi::Array<Optional<int>> arr = {Optional<int>(1), Optional<int>()};
   EXPECT_EQ(arr[0].value(), 1);
   EXPECT_FALSE(arr[1].has_value());
+}
+
+TEST(OptionalForms, ReferenceFormAsOrThrowNamesTheWantedType) {
+  Optional<ffi::ObjectRef> held = ffi::ObjectRef(Leaf(3));
+  EXPECT_EQ(held.as_or_throw<Leaf>()->v, 3);
+  EXPECT_EQ(ErrorMessage([&] { held.as_or_throw<ffi::Array<Any>>(); }, "TypeError"),
+            "Cannot treat type `test.optforms.Leaf` as type `Array<Any>`");
+}
+
+TEST(OptionalForms, PointerFormAsOrThrowMovesTheMatchingPointerOut) {
+  ffi::ObjectPtr<ffi::Object> leaf = ffi::make_object<LeafObj>(4);
+  Optional<ffi::ObjectPtr<ffi::Object>> held = leaf;
+  ffi::ObjectPtr<LeafObj> out = std::move(held).as_or_throw<ffi::ObjectPtr<LeafObj>>();
+  EXPECT_EQ(out->v, 4);
+  EXPECT_FALSE(held.has_value());  // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(leaf.use_count(), 2);
+}
+
+TEST(OptionalForms, PointerFormAsOrThrowRefusesAnotherType) {
+  Optional<ffi::ObjectPtr<ffi::Object>> held =
+      ffi::ObjectPtr<ffi::Object>(ffi::make_object<LeafObj>(4));
+  EXPECT_THROW(std::move(held).as_or_throw<ffi::ObjectPtr<ffi::ArrayObj>>(), ffi::Error);
+  EXPECT_TRUE(held.has_value());  // NOLINT(bugprone-use-after-move): a refused move keeps it
+}
+
+TEST(OptionalForms, ReferenceFormRefusedMoveKeepsTheValue) {
+  Optional<ffi::ObjectRef> held = ffi::ObjectRef(Leaf(5));
+  EXPECT_THROW(std::move(held).as_or_throw<ffi::Array<Any>>(), ffi::Error);
+  ASSERT_TRUE(held.has_value());  // NOLINT(bugprone-use-after-move)
+  Leaf out = std::move(held).as_or_throw<Leaf>();
+  EXPECT_FALSE(held.has_value());  // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(out.use_count(), 1);
 }
 
 }  // namespace

@@ -242,4 +242,13 @@ TEST(StructuralHashDeep, SharedButAcyclicListsHashNormally) {
                                 Array<Any>({ffi::List<Any>({1, 2})})})));
 }
 
+TEST(StructuralHash, MapWithBigIntKeysHashesItsValues) {
+  ffi::BigInt a = ffi::BigInt(1) << 255;
+  ffi::Map<Any, Any> first{{a, 7}, {-a, 8}};
+  ffi::Map<Any, Any> other_value{{a, 9}, {-a, 8}};
+  ffi::Map<Any, Any> aliased{{-(ffi::BigInt(2) << 254), 8}, {ffi::BigInt(4) << 253, 7}};
+  EXPECT_NE(H(first), H(other_value));
+  EXPECT_EQ(H(first), H(aliased));
+}
+
 }  // namespace

@@ -470,4 +470,108 @@ TEST(StructuralMutate, GlobalMutatorWithDefRegionKindScopesTheRegion) {
       "Invalid def region kind: 7 (expected 0 none, 1 pattern or 2 simple)");
 }
 
+TEST(StructuralMutate, MaybeInplaceHookKeyNamesTheAttribute) {
+  EXPECT_STREQ(type_attr::kStructuralMaybeInplaceMutate.name, "__s_maybe_inplace_mutate__");
+  EXPECT_STREQ(type_attr::kStructuralMutate.name, "__s_mutate__");
+}
+
+TEST(StructuralMutate, CallbackReturningUnexpectedFailsTheMutation) {
+  Expected<Any> r = StructuralMutateExpected(
+      Array<Any>{1}, [](int64_t, StructuralMutatorObj*) -> Unexpected<Error> {
+        return Unexpected(Error("ValueError", "refused", ""));
+      });
+  ASSERT_TRUE(r.is_err());
+  EXPECT_EQ(r.error().message(), "refused");
+}
+
+TEST(StructuralMutate, UnchangedOrSubsumesAsItsValueTypeDoes) {
+  static_assert(type_subsumes_v<UnchangedOr<Any>, UnchangedOr<int64_t>>);
+  static_assert(type_subsumes_v<UnchangedOr<ObjectRef>, UnchangedOr<Array<Any>>>);
+  static_assert(!type_subsumes_v<UnchangedOr<Array<Any>>, UnchangedOr<ObjectRef>>);
+}
+
+/*! \brief A map-engine layer naming itself as the mutator callbacks receive. */
+class TaggedMutateLayer : public StructuralMapEngineBase {
+ public:
+  using MutatorObjType = TaggedMutateLayer;
+  explicit TaggedMutateLayer(const StructuralMutatorVTable* vtable)
+      : StructuralMapEngineBase(vtable) {}
+  int tag = 23;
+};
+
+TEST(StructuralMutate, MutateEngineCallbackReceivesTheLayerAsMutator) {
+  auto cb = [](int64_t v, TaggedMutateLayer* layer) -> Expected<Any> { return v + layer->tag; };
+  StructuralMutator mutator(
+      make_object<StructuralMutateEngine<TaggedMutateLayer, decltype(cb)>>(cb));
+  Array<Any> root{1};
+  Array<Any> out = mutator->Mutate(root).ValueOrUnchanged(root).cast<Array<Any>>();
+  EXPECT_EQ(out[0].cast<int64_t>(), 24);
+}
+
+TEST(StructuralMutate, UnchangedOrMoveConversionMovesTheValue) {
+  Array<Any> value{1};
+  UnchangedOr<Array<Any>> source = value;
+  UnchangedOr<ObjectRef> moved = std::move(source);
+  EXPECT_EQ(value.use_count(), 2);
+  EXPECT_TRUE(source.IsUnchanged());  // NOLINT(bugprone-use-after-move)
+  EXPECT_TRUE(std::move(moved).ValueUnchecked().same_as(value));
+}
+
+TEST(StructuralMutate, ChildOfASharedContainerIsOfferedWithoutInplace) {
+  Array<Any> child{1};
+  Array<Any> outer{child};
+  child = Array<Any>();  // the outer array now holds the child alone
+  Array<Any> shared = outer;
+  bool child_unique = false;
+  bool child_inplace = true;
+  auto mutate = [&](const Array<Any>& value, StructuralMutatorObj* m,
+                    InplaceMode mode) -> Expected<UnchangedOr<Any>> {
+    if (!value.same_as(outer)) {
+      child_unique = value.use_count() == 2;  // the slot, and this callback's reference
+      child_inplace = mode == InplaceMode::kAllow;
+    }
+    return m->DefaultMutateExpected(value, mode);
+  };
+  StructuralMutator mutator(
+      make_object<StructuralMutateEngine<StructuralMapEngineBase, decltype(mutate)>>(mutate));
+  ASSERT_TRUE(mutator->MutateExpected(outer, InplaceMode::kAllow).is_ok());
+  EXPECT_TRUE(child_unique);
+  EXPECT_FALSE(child_inplace);
+}
+
+TEST(StructuralMap, OptionalCallbackSeesNoneValues) {
+  int none_seen = 0;
+  Any out = StructuralMap<WalkOrder::kPostOrder>(Array<Any>{Any(), 2},
+                                                 [&](const Optional<int64_t>& v) -> Expected<Any> {
+                                                   if (!v.has_value()) ++none_seen;
+                                                   return v.has_value() ? Any(*v * 10) : Any();
+                                                 });
+  EXPECT_EQ(none_seen, 1);
+  EXPECT_EQ(out.cast<Array<Any>>()[1].cast<int64_t>(), 20);
+}
+
+TEST(StructuralMap, OtherCallbacksNeverSeeNone) {
+  int seen = 0;
+  StructuralMap<WalkOrder::kPostOrder>(Array<Any>{Any(), 2}, [&](const Any& v) -> Expected<Any> {
+    ++seen;
+    EXPECT_FALSE(v.is_none());
+    return v;
+  });
+  EXPECT_EQ(seen, 2);  // the element 2 and the array
+}
+
+TEST(StructuralMap, PostOrderFailureRecordsTheDescendedNode) {
+  Array<Any> root{1};
+  auto increment = [](int64_t v) -> Expected<Any> { return Any(v + 1); };
+  auto fail = [](const ArrayObj*) -> Expected<Any> { return Error("ValueError", "post", ""); };
+  Expected<Any> r = StructuralMapExpected<WalkOrder::kPostOrder>(root, increment, fail);
+  ASSERT_TRUE(r.is_err());
+  auto ctx = VisitErrorContext::TryGetFromError(r.error());
+  ASSERT_TRUE(ctx.has_value());
+  ASSERT_EQ((*ctx)->reverse_visit_pattern.size(), 1u);
+  Array<Any> descended = (*ctx)->reverse_visit_pattern[0].as_or_throw<Array<Any>>();
+  EXPECT_FALSE(descended.same_as(root));
+  EXPECT_EQ(descended[0].cast<int64_t>(), 2);
+}
+
 }  // namespace

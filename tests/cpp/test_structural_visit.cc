@@ -241,12 +241,18 @@ TEST(StructuralVisit, WithDefRegionKindRestoresAndKeepsPattern) {
   EXPECT_EQ(engine->def_region_kind(), kTVMFFIDefRegionKindNone);
 }
 
-/*! \brief A Parent that hands a counter to every callback after the value. */
+/*!
+ * \brief A Parent that hands a counter to every callback after the value. Like every layer,
+ *  it passes the engine's vtable on; its StateTuple() may stay protected.
+ */
 class CountingParent : public StructuralVisitorObj {
  public:
+  explicit CountingParent(const StructuralVisitorVTable* vtable) : StructuralVisitorObj(vtable) {}
+  int count = 0;
+
+ protected:
   using StateTupleType = std::tuple<int*>;
   StateTupleType StateTuple() { return StateTupleType(&count); }
-  int count = 0;
 };
 
 TEST(StructuralVisit, ParentStateEntriesFollowTheValue) {
@@ -489,6 +495,57 @@ TEST(VisitErrorContext, PrefixMatchRecordsTheDeepestMatchedNode) {
   Array<reflection::AccessPath> paths = VisitErrorContext::FindAccessPaths(root, ctx, true);
   ASSERT_EQ(paths.size(), 1u);
   EXPECT_TRUE(paths[0]->PathEqual(reflection::AccessPath::Root()->ArrayItem(0)));
+}
+
+/*! \brief A layer with two state entries; callbacks may take any leading part of them. */
+class TwoStateLayer : public StructuralVisitorObj {
+ public:
+  using VisitorObjType = TwoStateLayer;
+  explicit TwoStateLayer(const StructuralVisitorVTable* vtable) : StructuralVisitorObj(vtable) {}
+  int count = 0;
+  int tag = 7;
+
+ protected:
+  std::tuple<int*, const int&> StateTuple() { return {&count, tag}; }
+};
+
+TEST(StructuralVisit, WalkCallbackMayTakeALeadingPartOfTheState) {
+  auto cb = [](int64_t v, int* count) { *count += static_cast<int>(v); };
+  auto engine =
+      make_object<StructuralWalkEngine<TwoStateLayer, WalkOrder::kPreOrder, decltype(cb)>>(cb);
+  EXPECT_FALSE(engine->Visit(Array<Any>{1, 2}).has_value());
+  EXPECT_EQ(engine->count, 3);
+}
+
+TEST(StructuralVisit, VisitEngineCallbackReceivesTheLayerAsVisitor) {
+  int seen_tag = 0;
+  auto cb = [&](int64_t, TwoStateLayer* layer) { seen_tag = layer->tag; };
+  auto engine = make_object<StructuralVisitEngine<TwoStateLayer, decltype(cb)>>(cb);
+  EXPECT_FALSE(engine->Visit(Array<Any>{1}).has_value());
+  EXPECT_EQ(seen_tag, 7);
+}
+
+TEST(StructuralVisit, VisitorReferenceWrapsAnEngineObject) {
+  std::vector<int64_t> seen;
+  auto cb = [&](int64_t v) { seen.push_back(v); };
+  StructuralVisitor visitor(
+      make_object<
+          StructuralWalkEngine<StructuralVisitorNoState, WalkOrder::kPreOrder, decltype(cb)>>(cb));
+  EXPECT_FALSE(visitor->Visit(Array<Any>{4, 5}).has_value());
+  EXPECT_EQ(seen, (std::vector<int64_t>{4, 5}));
+}
+
+TEST(StructuralVisit, EarlyReturnMacroStopsOnAnInterruptOptional) {
+  auto step = [](Optional<VisitInterrupt> r, bool* continued) -> Optional<VisitInterrupt> {
+    TVM_FFI_S_VISIT_MAYBE_EARLY_RETURN(r);
+    *continued = true;
+    return std::nullopt;
+  };
+  bool continued = false;
+  EXPECT_TRUE(step(VisitInterrupt(String("stop")), &continued).has_value());
+  EXPECT_FALSE(continued);
+  EXPECT_FALSE(step(std::nullopt, &continued).has_value());
+  EXPECT_TRUE(continued);
 }
 
 }  // namespace

@@ -410,13 +410,14 @@ struct AnyUnsafe {
   static T MoveFromAnyAfterCheck(Any&& a) {
     return TypeTraitsNoCR<T>::MoveFromAnyAfterCheck(&a.data_);
   }
-  template <typename T>
+  template <typename T = Object>
   static const T* RawObjectPtrFromAnyAfterCheck(const Any& a) {
-    return reinterpret_cast<const T*>(a.data_.v_obj);
+    // Through Object: T may have bases laid out before its Object part.
+    return static_cast<const T*>(reinterpret_cast<const Object*>(a.data_.v_obj));
   }
-  template <typename T>
+  template <typename T = Object>
   static const T* RawObjectPtrFromAnyViewAfterCheck(const AnyView& a) {
-    return reinterpret_cast<const T*>(a.data_.v_obj);
+    return static_cast<const T*>(reinterpret_cast<const Object*>(a.data_.v_obj));
   }
   template <typename T>
   static std::string GetMismatchTypeInfo(const Any& a) {

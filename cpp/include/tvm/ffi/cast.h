@@ -24,16 +24,25 @@ TVM_FFI_NAMESPACE_BEGIN
  */
 template <typename RefType, typename ObjType>
 inline RefType GetRef(const ObjType* ptr) {
-  static_assert(object_ref_contains_v<RefType, ObjType>,
-                "GetRef: the reference type cannot hold this object type");
-  if (ptr == nullptr) {
-    if constexpr (!RefType::_type_is_nullable) {
-      TVM_FFI_THROW(InternalError) << "Check not null: ptr";
+  if constexpr (is_optional_type_v<RefType>) {
+    using Ref = typename RefType::value_type;
+    if (ptr == nullptr) return RefType();
+    return RefType(GetRef<Ref>(ptr));
+  } else {
+    // A typed container's objects are only checked at run time, so containment is either
+    // declared (object_ref_contains_v) or the object is of the container's class.
+    static_assert(object_ref_contains_v<RefType, ObjType> ||
+                      std::is_base_of_v<typename RefType::ContainerType, ObjType>,
+                  "GetRef: the reference type cannot hold this object type");
+    if (ptr == nullptr) {
+      if constexpr (!RefType::_type_is_nullable) {
+        TVM_FFI_THROW(InternalError) << "Check not null: ptr";
+      }
     }
+    return detail::ObjectUnsafe::ObjectRefFromObjectPtr<RefType>(
+        detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(
+            const_cast<Object*>(static_cast<const Object*>(ptr))));
   }
-  return detail::ObjectUnsafe::ObjectRefFromObjectPtr<RefType>(
-      detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(
-          const_cast<Object*>(static_cast<const Object*>(ptr))));
 }
 
 /*! \brief A new strong pointer of type ObjectPtr<BaseType> to an existing object. */

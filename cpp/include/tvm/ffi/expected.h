@@ -92,7 +92,7 @@ class Expected {
    *  as is when T subsumes U, else converted).
    */
   template <typename U,
-            typename = std::enable_if_t<!std::is_same_v<U, T> &&
+            typename = std::enable_if_t<!std::is_same_v<U, T> && !std::is_void_v<U> &&
                                         (type_subsumes_v<T, U> || std::is_convertible_v<U, T>)>>
   Expected(const Expected<U>& other)  // NOLINT(runtime/explicit)
       : data_(FromOther(other)) {}

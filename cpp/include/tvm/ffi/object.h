@@ -198,10 +198,6 @@ constexpr bool kIsUnqualifiedPointee =
  */
 template <typename T>
 class ObjectPtr {
-  static_assert(detail::kIsUnqualifiedPointee<T>,
-                "ObjectPtr<T>/Arc<T>: T must be an unqualified Object subclass "
-                "(no const, volatile or reference pointee)");
-
  public:
   using element_type = T;
 
@@ -219,7 +215,14 @@ class ObjectPtr {
       : data_(other.data_) {
     other.data_ = nullptr;
   }
-  ~ObjectPtr() { reset(); }
+  ~ObjectPtr() {
+    // Checked where a pointer is used, not where the type is named: traits may ask about
+    // ObjectPtr<const T> (and answer "not convertible") without making one.
+    static_assert(detail::kIsUnqualifiedPointee<T>,
+                  "ObjectPtr<T>/Arc<T>: T must be an unqualified Object subclass "
+                  "(no const, volatile or reference pointee)");
+    reset();
+  }
 
   ObjectPtr& operator=(const ObjectPtr& other) noexcept {
     ObjectPtr(other).swap(*this);

@@ -4,7 +4,7 @@
  * The storage is chosen per kind of T so that Optional is never larger than
  * the value's own cell:
  *   - reference classes (ObjectRef subclasses): one pointer, null = empty;
- *     Optional<Ref> is itself an ObjectRef;
+ *     Optional<Ref> is not itself an ObjectRef (value() gives the Ref);
  *   - ObjectPtr<T> / Arc<T>: an ObjectPtr<T>, null = empty;
  *   - every other type that can be stored in Any (int, double, bool, String,
  *     DLDevice, Optional<X>...): one Any (16 bytes), None = empty;
@@ -87,10 +87,13 @@ inline constexpr bool kOptionalOperand =
     !std::is_same_v<std::decay_t<U>, Self> && !std::is_same_v<std::decay_t<U>, std::nullopt_t> &&
     !std::is_same_v<std::decay_t<U>, std::nullptr_t> && !is_optional_type_v<std::decay_t<U>>;
 
+// conjunction: T's constructors are only asked about once U is known to be a foreign operand
+// (asking about the Optional itself could recurse into this very check).
 template <typename T, typename Self, typename U>
-inline constexpr bool kOptionalConvertible =
-    kOptionalOperand<U, Self> && !std::is_same_v<std::decay_t<U>, T> &&
-    !std::is_same_v<std::decay_t<U>, std::optional<T>> && std::is_constructible_v<T, U&&>;
+inline constexpr bool kOptionalConvertible = std::conjunction_v<
+    std::bool_constant<kOptionalOperand<U, Self> && !std::is_same_v<std::decay_t<U>, T> &&
+                       !std::is_same_v<std::decay_t<U>, std::optional<T>>>,
+    std::is_constructible<T, U&&>>;
 }  // namespace detail
 
 /*!
@@ -171,19 +174,13 @@ class Optional<T, std::enable_if_t<detail::kOptionalUsesAny<T>>> {
   /*! \return As as<U>(), but TypeError "Cannot treat type `X` as type `U`" on mismatch. */
   template <typename U>
   U as_or_throw() const& {
-    if (!TypeTraits<U>::CheckAnyStrict(Cell())) {
-      detail::ThrowCannotTreatAs(TypeTraits<U>::GetMismatchTypeInfo(Cell()),
-                                 TypeTraits<U>::TypeStr());
-    }
+    CheckAs<U>();
     return TypeTraits<U>::CopyFromAnyViewAfterCheck(Cell());
   }
   /*! \brief As the const& form, but the value is moved out (this becomes empty). */
   template <typename U>
   U as_or_throw() && {
-    if (!TypeTraits<U>::CheckAnyStrict(Cell())) {
-      detail::ThrowCannotTreatAs(TypeTraits<U>::GetMismatchTypeInfo(Cell()),
-                                 TypeTraits<U>::TypeStr());
-    }
+    CheckAs<U>();
     return TypeTraits<U>::MoveFromAnyAfterCheck(detail::AnyUnsafe::GetTVMFFIAny(&data_));
   }
 
@@ -217,15 +214,23 @@ class Optional<T, std::enable_if_t<detail::kOptionalUsesAny<T>>> {
 
  private:
   const TVMFFIAny* Cell() const { return detail::AnyUnsafe::GetTVMFFIAny(data_); }
+  template <typename U>
+  void CheckAs() const {
+    if (!TypeTraits<U>::CheckAnyStrict(Cell())) {
+      detail::ThrowCannotTreatAs(TypeTraits<U>::GetMismatchTypeInfo(Cell()),
+                                 TypeTraits<U>::TypeStr());
+    }
+  }
   Any data_;
 };
 
 /*!
- * \brief Optional of a reference class: the reference itself, null = empty.
- *  It is an ObjectRef, so it can be used wherever a nullable reference is.
+ * \brief Optional of a reference class: one object pointer, null = empty. It is
+ *  not itself an ObjectRef (a nullable reference is not a T); value() or * gives
+ *  the T.
  */
 template <typename T>
-class Optional<T, std::enable_if_t<use_object_ref_optional_v<T>>> : public ObjectRef {
+class Optional<T, std::enable_if_t<use_object_ref_optional_v<T>>> {
  public:
   using value_type = T;
   using ContainerType = typename T::ContainerType;
@@ -233,35 +238,35 @@ class Optional<T, std::enable_if_t<use_object_ref_optional_v<T>>> : public Objec
   static constexpr bool _type_is_nullable = true;
 
   Optional() = default;
-  Optional(std::nullopt_t) {}                           // NOLINT(runtime/explicit)
-  Optional(std::nullptr_t) {}                           // NOLINT(runtime/explicit)
-  Optional(const T& value) : ObjectRef(value) {}        // NOLINT(runtime/explicit)
-  Optional(T&& value) : ObjectRef(std::move(value)) {}  // NOLINT(runtime/explicit)
+  Optional(std::nullopt_t) {}                            // NOLINT(runtime/explicit)
+  Optional(std::nullptr_t) {}                            // NOLINT(runtime/explicit)
+  Optional(const T& value) : data_(Ptr(value)) {}        // NOLINT(runtime/explicit)
+  Optional(T&& value) : data_(Ptr(std::move(value))) {}  // NOLINT(runtime/explicit)
   /*! \brief Share the reference of an Optional of a subclass (Optional<Var> as Optional<Expr>). */
   template <typename U, typename = std::enable_if_t<use_object_ref_optional_v<U> &&
                                                     !std::is_same_v<U, T> && type_subsumes_v<T, U>>>
-  Optional(const Optional<U>& other) : ObjectRef(other) {}  // NOLINT(runtime/explicit)
+  Optional(const Optional<U>& other) : data_(other.data_) {}  // NOLINT(runtime/explicit)
   template <typename U, typename = std::enable_if_t<use_object_ref_optional_v<U> &&
                                                     !std::is_same_v<U, T> && type_subsumes_v<T, U>>>
-  Optional(Optional<U>&& other) : ObjectRef(std::move(other)) {}  // NOLINT(runtime/explicit)
+  Optional(Optional<U>&& other) : data_(std::move(other.data_)) {}  // NOLINT(runtime/explicit)
   template <typename U, typename = std::enable_if_t<detail::kOptionalConvertible<T, Optional, U>>>
-  Optional(U&& value) : ObjectRef(T(std::forward<U>(value))) {}  // NOLINT(runtime/explicit)
+  Optional(U&& value) : data_(Ptr(T(std::forward<U>(value)))) {}  // NOLINT(runtime/explicit)
   template <typename U, typename = std::enable_if_t<detail::kOptionalConvertible<T, Optional, U>>>
   Optional& operator=(U&& value) {
-    static_cast<ObjectRef&>(*this) = T(std::forward<U>(value));
+    data_ = Ptr(T(std::forward<U>(value)));
     return *this;
   }
   Optional(std::optional<T> value) {  // NOLINT(runtime/explicit)
-    if (value.has_value()) static_cast<ObjectRef&>(*this) = std::move(*value);
+    if (value.has_value()) data_ = Ptr(std::move(*value));
   }
-  explicit Optional(UnsafeInit tag) : ObjectRef(tag) {}
+  explicit Optional(UnsafeInit) {}
   Optional(const Optional&) = default;
   Optional(Optional&&) noexcept = default;
   Optional& operator=(const Optional&) = default;
   Optional& operator=(Optional&&) noexcept = default;
 
   Optional& operator=(T value) {
-    static_cast<ObjectRef&>(*this) = std::move(value);
+    data_ = Ptr(std::move(value));
     return *this;
   }
   Optional& operator=(std::nullopt_t) {
@@ -275,6 +280,8 @@ class Optional<T, std::enable_if_t<use_object_ref_optional_v<T>>> : public Objec
 
   bool has_value() const { return data_ != nullptr; }
   explicit operator bool() const { return has_value(); }
+  /*! \brief Same as has_value() (the spelling of a nullable reference). */
+  bool defined() const { return has_value(); }
   /*! \return The reference; throws RuntimeError "Back optional access" when empty. */
   T value() const& {
     if (!has_value()) detail::ThrowBadOptionalAccess("Back optional access");
@@ -295,6 +302,29 @@ class Optional<T, std::enable_if_t<use_object_ref_optional_v<T>>> : public Objec
   const ContainerType* get() const { return static_cast<const ContainerType*>(data_.get()); }
   const ContainerType* operator->() const { return get(); }
   void reset() { data_.reset(); }
+  /*! \return The number of strong references to the object (0 when empty). */
+  int use_count() const { return data_.use_count(); }
+
+  /*! \return Whether both refer to the same object (both empty counts). */
+  bool same_as(const Optional& other) const { return data_ == other.data_; }
+  bool same_as(const ObjectRef& other) const { return data_.get() == other.get(); }
+  /*! \return The object viewed as U (an object class or a reference class), as ObjectRef::as. */
+  template <typename U>
+  auto as() const {
+    return AsRef().template as<U>();
+  }
+  /*! \return The object as the reference class U; TypeError on mismatch. */
+  template <typename U>
+  U as_or_throw() const& {
+    return AsRef().template as_or_throw<U>();
+  }
+  /*! \brief As the const& form, but this becomes empty; a refused cast leaves it as it was. */
+  template <typename U>
+  U as_or_throw() && {
+    U out = AsRef().template as_or_throw<U>();
+    data_.reset();
+    return out;
+  }
 
   friend bool operator==(const Optional& a, std::nullopt_t) { return !a.has_value(); }
   friend bool operator!=(const Optional& a, std::nullopt_t) { return a.has_value(); }
@@ -312,6 +342,19 @@ class Optional<T, std::enable_if_t<use_object_ref_optional_v<T>>> : public Objec
     return a.has_value() && (a.same_as(b) || static_cast<bool>(*a == b));
   }
   friend bool operator!=(const Optional& a, const T& b) { return !(a == b); }
+
+ private:
+  static ObjectPtr<Object> Ptr(const T& ref) {
+    return detail::ObjectUnsafe::ObjectPtrFromObjectRef<Object>(ref);
+  }
+  static ObjectPtr<Object> Ptr(T&& ref) {
+    return detail::ObjectUnsafe::ObjectPtrFromObjectRef<Object>(std::move(ref));
+  }
+  ObjectRef AsRef() const { return detail::ObjectUnsafe::ObjectRefFromObjectPtr<ObjectRef>(data_); }
+
+  ObjectPtr<Object> data_;
+  template <typename, typename>
+  friend class Optional;
 };
 
 /*! \brief Optional of ObjectPtr<T> / Arc<T>: an ObjectPtr, null = empty. */
@@ -356,11 +399,35 @@ class Optional<P, std::enable_if_t<use_object_ptr_optional_v<P>>>
   }
   P value_or(P default_value) const { return has_value() ? value() : default_value; }
   bool same_as(const Optional& other) const { return Base::get() == other.get(); }
+  /*! \return The pointer as U (e.g. ObjectPtr<Sub>); TypeError when the object is not a U. */
+  template <typename U>
+  U as_or_throw() const& {
+    TVMFFIAny cell = CheckedCell<U>();
+    return TypeTraits<U>::CopyFromAnyViewAfterCheck(&cell);
+  }
+  /*! \brief As the const& form, but the pointer is moved out (this becomes empty). */
+  template <typename U>
+  U as_or_throw() && {
+    CheckedCell<U>();
+    TVMFFIAny cell;
+    TypeTraits<Base>::MoveToAny(std::move(static_cast<Base&>(*this)), &cell);
+    return TypeTraits<U>::MoveFromAnyAfterCheck(&cell);
+  }
 
   friend bool operator==(const Optional& a, std::nullopt_t) { return !a.has_value(); }
   friend bool operator!=(const Optional& a, std::nullopt_t) { return a.has_value(); }
 
  private:
+  template <typename U>
+  TVMFFIAny CheckedCell() const {
+    TVMFFIAny cell;
+    TypeTraits<Base>::CopyToAnyView(*this, &cell);
+    if (!TypeTraits<U>::CheckAnyStrict(&cell)) {
+      detail::ThrowCannotTreatAs(TypeTraits<U>::GetMismatchTypeInfo(&cell),
+                                 TypeTraits<U>::TypeStr());
+    }
+    return cell;
+  }
   static P FromBase(Base ptr) {
     if constexpr (is_arc_type_v<P>) {
       return detail::ObjectUnsafe::ArcFromObjectPtr(std::move(ptr));

@@ -632,7 +632,8 @@ struct FallbackOnlyTraitsBase : TypeTraitsBase {
  */
 template <typename Ptr, typename T, bool kNullable>
 struct ObjectPtrTypeTraitsBase : TypeTraitsBase {
-  static constexpr bool storage_enabled = std::is_base_of_v<Object, T>;
+  static constexpr bool storage_enabled = is_object_subclass_v<T>;
+  static constexpr int32_t field_static_type_index = kTVMFFIObject;
   static void CopyToAnyView(const Ptr& src, TVMFFIAny* r) {
     if (src == nullptr) {
       detail::SetNone(r);
@@ -686,10 +687,13 @@ struct ObjectPtrTypeTraitsBase : TypeTraitsBase {
   }
 };
 
+// A pointer to a const or volatile object has no Any form (the primary traits: disabled).
 template <typename T>
-struct TypeTraits<ObjectPtr<T>> : ObjectPtrTypeTraitsBase<ObjectPtr<T>, T, true> {};
+struct TypeTraits<ObjectPtr<T>, std::enable_if_t<detail::kIsUnqualifiedPointee<T>>>
+    : ObjectPtrTypeTraitsBase<ObjectPtr<T>, T, true> {};
 template <typename T>
-struct TypeTraits<Arc<T>> : ObjectPtrTypeTraitsBase<Arc<T>, T, false> {};
+struct TypeTraits<Arc<T>, std::enable_if_t<detail::kIsUnqualifiedPointee<T>>>
+    : ObjectPtrTypeTraitsBase<Arc<T>, T, false> {};
 
 /*!
  * \brief The type index reflection records for a field of type T: the

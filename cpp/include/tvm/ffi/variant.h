@@ -51,6 +51,8 @@ class Variant {
   static_assert(sizeof...(Ts) > 0, "Variant needs at least one alternative");
 
  public:
+  /*! \brief A Variant is no reference class with one container type. */
+  static constexpr bool _type_container_is_exact = false;
   /*!
    * \brief Construct from a value of one of the alternatives, or from a
    *  non-arithmetic value the first accepting alternative is constructible

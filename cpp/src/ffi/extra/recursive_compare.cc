@@ -46,6 +46,11 @@ int ThreeWay(const T& a, const T& b) {
   return a < b ? -1 : (b < a ? 1 : 0);
 }
 
+/*! \brief Whether a cell holds an integer: an int or a BigInt too large for one. */
+bool IsInteger(int32_t type_index) {
+  return type_index == kTVMFFIInt || type_index == kTVMFFIBigInt;
+}
+
 /*! \brief Strings are one kind of value (small, heap, borrowed), so are bytes. */
 int32_t ValueKind(int32_t type_index) {
   if (type_index == kTVMFFISmallStr || type_index == kTVMFFIRawStr) return kTVMFFIStr;
@@ -148,6 +153,12 @@ class RecursiveComparer {
       return true;
     }
     int32_t kind = ValueKind(l->type_index);
+    if (kind != ValueKind(r->type_index) && IsInteger(l->type_index) && IsInteger(r->type_index)) {
+      // An int and a heap BigInt are one kind of number: they order by value.
+      BigInt a = lhs.cast<BigInt>(), b = rhs.cast<BigInt>();
+      *out = a < b ? -1 : (b < a ? 1 : 0);
+      return true;
+    }
     if (kind != ValueKind(r->type_index)) {
       if (eq_only_) {
         *out = 1;

@@ -212,11 +212,13 @@ class HashEngine {
 
   /*!
    * \return Whether a map key has a hash independent of traversal order
-   *  (POD, string, bytes, or an object already hashed), and that hash.
+   *  (POD, string, bytes, the values BigInt and Shape, or an object already hashed), and
+   *  that hash.
    */
   bool OrderIndependentKeyHash(const TVMFFIAny* key, uint64_t* out) {
     int32_t t = key->type_index;
-    if (t < kTVMFFIStaticObjectBegin || t == kTVMFFIStr || t == kTVMFFIBytes) {
+    if (t < kTVMFFIStaticObjectBegin || t == kTVMFFIStr || t == kTVMFFIBytes ||
+        t == kTVMFFIBigInt || t == kTVMFFIShape) {
       *out = Hash(key);
       return true;
     }

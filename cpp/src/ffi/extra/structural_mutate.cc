@@ -43,12 +43,14 @@ TVMFFIAny MutateSeqHook(StructuralMutatorObj* mutator, AnyView value) noexcept {
     items.reserve(static_cast<size_t>(seq->SeqCell()->size));
     bool changed = false;
     for (int64_t i = 0; i < seq->SeqCell()->size; ++i) {
-      Any elem = AnyView::CopyFromTVMFFIAny(seq->slots()[i]);
+      // Offered as a view: the element's count stays that of its holders (this container is
+      // shared, so a uniquely held element is still not the mutator's to change).
+      AnyView elem = AnyView::CopyFromTVMFFIAny(seq->slots()[i]);
       MutateResult r = mutator->MutateExpected(elem);
       if (r.is_err()) return ToRaw(std::move(r));
       UnchangedOr<Any> u = std::move(r).value();
-      if (u.UnchangedOrSameAs(elem)) {
-        items.push_back(std::move(elem));
+      if (u.UnchangedOrSameAs(Any(elem))) {
+        items.emplace_back(elem);
       } else {
         items.push_back(std::move(u).ValueUnchecked());
         changed = true;
@@ -93,14 +95,16 @@ TVMFFIAny MutateMapHook(StructuralMutatorObj* mutator, AnyView value) noexcept {
         reinterpret_cast<const MapBaseObj*>(detail::AnyUnsafe::GetTVMFFIAny(value)->v_obj);
     std::vector<std::pair<Any, Any>> entries;
     entries.reserve(map->size());
-    for (const auto& kv : *map) entries.emplace_back(kv.first, kv.second);
     bool changed = false;
-    for (auto& kv : entries) {
-      MutateResult r = mutator->MutateExpected(kv.second);
+    for (const auto& kv : *map) {
+      // A view, as for sequences: the value is offered without a count of its own.
+      MutateResult r = mutator->MutateExpected(AnyView(kv.second));
       if (r.is_err()) return ToRaw(std::move(r));
       UnchangedOr<Any> u = std::move(r).value();
-      if (!u.UnchangedOrSameAs(kv.second)) {
-        kv.second = std::move(u).ValueUnchecked();
+      if (u.UnchangedOrSameAs(kv.second)) {
+        entries.emplace_back(kv.first, kv.second);
+      } else {
+        entries.emplace_back(kv.first, std::move(u).ValueUnchecked());
         changed = true;
       }
     }
@@ -158,14 +162,17 @@ void RegisterHooks(int32_t type_index, FStructuralMutateABI mutate,
  */
 class StructuralMutateDynEngine : public StructuralMapEngineBase {
  public:
-  explicit StructuralMutateDynEngine(Array<MutateLink> links) : links_(std::move(links)) {
+  explicit StructuralMutateDynEngine(Array<MutateLink> links)
+      : StructuralMapEngineBase(VTable()), links_(std::move(links)) {}
+
+ private:
+  static const StructuralMutatorVTable* VTable() {
     static const StructuralMutatorVTable vtable{
         &MutateABI<InplaceMode::kDisallow>, &MutateABI<InplaceMode::kAllow>,
         &StructuralMapEngineBase::VarRemapGetABI, &StructuralMapEngineBase::VarRemapSetABI};
-    vtable_ = &vtable;
+    return &vtable;
   }
 
- private:
   template <InplaceMode mode>
   static TVMFFIAny MutateABI(StructuralMutatorObj* self, AnyView value) noexcept {
     auto* engine = static_cast<StructuralMutateDynEngine*>(self);

@@ -104,12 +104,15 @@ class StructuralWalkDynEngine : public StructuralWalkEngineBase<StructuralWalkDy
  */
 class StructuralVisitDynEngine : public StructuralVisitorObj {
  public:
-  explicit StructuralVisitDynEngine(Array<Link> links) : links_(std::move(links)) {
-    static const StructuralVisitorVTable vtable{&VisitABI};
-    vtable_ = &vtable;
-  }
+  explicit StructuralVisitDynEngine(Array<Link> links)
+      : StructuralVisitorObj(VTable()), links_(std::move(links)) {}
 
  private:
+  static const StructuralVisitorVTable* VTable() {
+    static const StructuralVisitorVTable vtable{&VisitABI};
+    return &vtable;
+  }
+
   static TVMFFIAny VisitABI(StructuralVisitorObj* self, AnyView value) noexcept {
     auto* engine = static_cast<StructuralVisitDynEngine*>(self);
     if (value.type_index() == kTVMFFINone) return ToRaw(Optional<VisitInterrupt>());

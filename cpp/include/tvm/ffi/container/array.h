@@ -113,6 +113,8 @@ class Array : public ObjectRef {
   using const_iterator = iterator;
   using reverse_iterator = std::reverse_iterator<iterator>;
   using ContainerType = ArrayObj;
+  // Not every ArrayObj is one of these: the elements' types are checked too.
+  static constexpr bool _type_container_is_exact = false;
   static constexpr bool _type_is_nullable = false;
   static constexpr bool _type_custom_any_traits = true;
 

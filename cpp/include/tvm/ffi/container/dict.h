@@ -78,6 +78,8 @@ class Dict : public ObjectRef, public detail::MapReadAPI<Dict<K, V>, K, V> {
   void clear() { obj()->Clear(); }
 
   using ContainerType = DictObj;
+  // Not every DictObj is one of these: the elements' types are checked too.
+  static constexpr bool _type_container_is_exact = false;
   static constexpr bool _type_is_nullable = false;
 
  private:

@@ -106,6 +106,8 @@ class Map : public ObjectRef, public detail::MapReadAPI<Map<K, V>, K, V> {
   }
 
   using ContainerType = MapObj;
+  // Not every MapObj is one of these: the elements' types are checked too.
+  static constexpr bool _type_container_is_exact = false;
   static constexpr bool _type_is_nullable = false;
 
  private:

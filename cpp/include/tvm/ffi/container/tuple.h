@@ -65,6 +65,8 @@ class Tuple : public ObjectRef {
 
  public:
   using ContainerType = ArrayObj;
+  // Not every ArrayObj is one of these: the elements' types are checked too.
+  static constexpr bool _type_container_is_exact = false;
   static constexpr bool _type_is_nullable = false;
   static constexpr bool _type_custom_any_traits = true;
 

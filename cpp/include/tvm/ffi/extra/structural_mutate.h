@@ -93,6 +93,17 @@ class UnchangedOr {
       data_ = T(other.ValueUnchecked());
     }
   }
+  /*! \brief As the copy, but the value moves over (other is left Unchanged). */
+  template <typename U,
+            typename = std::enable_if_t<!std::is_same_v<U, T> && std::is_constructible_v<T, U>>>
+  UnchangedOr(UnchangedOr<U>&& other) {  // NOLINT(runtime/explicit)
+    if (other.IsUnchanged()) {
+      data_ = Unchanged();
+    } else {
+      data_ = T(std::move(other).ValueUnchecked());
+      other.data_ = Unchanged();
+    }
+  }
 
   /*! \return Whether this is the Unchanged marker. */
   bool IsUnchanged() const { return data_.type_index() == kTVMFFIUnchanged; }
@@ -176,6 +187,10 @@ struct TypeTraits<UnchangedOr<T>> : TypeTraitsBase {
   }
 };
 
+/*! \brief UnchangedOr<T> holds every UnchangedOr<U> whose U T subsumes. */
+template <typename T, typename U>
+inline constexpr bool type_subsumes_v<UnchangedOr<T>, UnchangedOr<U>, void> = type_subsumes_v<T, U>;
+
 class StructuralMutatorObj;
 
 /*! \brief The native mutate ABI: a replacement, Unchanged (13) or an Error, as an owned cell. */
@@ -207,6 +222,12 @@ using FStructuralMutate =
 namespace type_attr {
 /*! \brief FStructuralMutate: replaces the default mutation of the type's values. */
 inline constexpr reflection::AttrKey<FStructuralMutate> kStructuralMutate{"__s_mutate__"};
+/*!
+ * \brief FStructuralMutate used instead of kStructuralMutate when the caller allows in-place
+ *  mutation (InplaceMode::kAllow): the hook may change the value it is given.
+ */
+inline constexpr reflection::AttrKey<FStructuralMutate> kStructuralMaybeInplaceMutate{
+    "__s_maybe_inplace_mutate__"};
 }  // namespace type_attr
 
 namespace detail {
@@ -245,6 +266,8 @@ inline Expected<UnchangedOr<Any>> ToMutateResult(R&& r) {
     }
   } else if constexpr (std::is_same_v<U, Unchanged>) {
     return UnchangedOr<Any>();
+  } else if constexpr (kIsUnexpected<U>) {
+    return Error(std::forward<R>(r).error());
   } else if constexpr (IsUnchangedOrType<U>::value) {
     if (r.IsUnchanged()) return UnchangedOr<Any>();
     return UnchangedOr<Any>(Any(std::forward<R>(r).ValueUnchecked()));
@@ -299,9 +322,7 @@ class StructuralMutatorObj : public Object {
   void VarRemapSet(AnyView var, AnyView value) { VarRemapSetExpected(var, value).value(); }
 
   /*! \return The definition region the mutation is in. */
-  TVMFFIDefRegionKind def_region_kind() const {
-    return static_cast<TVMFFIDefRegionKind>(def_region_mode_);
-  }
+  TVMFFIDefRegionKind def_region_kind() const { return def_region_mode_; }
   /*! \brief Run callback() in region kind (no effect inside a Pattern region). */
   template <typename F>
   decltype(auto) WithDefRegionKind(TVMFFIDefRegionKind kind, F&& callback) {
@@ -359,10 +380,18 @@ class StructuralMutatorObj : public Object {
     return DefaultMutateExpected(value, mode).value();
   }
 
+  /*! \brief The type engine callbacks receive as their mutator (a layer may name itself). */
+  using MutatorObjType = StructuralMutatorObj;
+
   static constexpr bool _type_mutable = true;
   TVM_FFI_DECLARE_OBJECT_INFO("ffi.StructuralMutator", StructuralMutatorObj, Object);
 
  protected:
+  /*!
+   * \brief A mutator dispatching through vtable. Layers between this class and an engine
+   *  take the vtable in their constructor and pass it on; the engine supplies it.
+   */
+  explicit StructuralMutatorObj(const StructuralMutatorVTable* vtable) : vtable_(vtable) {}
   StructuralMutatorObj() = default;
   // Engines own state the base does not know about: a copy would dispatch into nothing.
   StructuralMutatorObj(const StructuralMutatorObj&) = delete;
@@ -370,8 +399,8 @@ class StructuralMutatorObj : public Object {
 
   /*! \brief Dispatch table (ABI slot @24); set by the engine's constructor. */
   const StructuralMutatorVTable* vtable_ = nullptr;
-  /*! \brief Current TVMFFIDefRegionKind (ABI slot @32). */
-  int32_t def_region_mode_ = kTVMFFIDefRegionKindNone;
+  /*! \brief Current region (ABI slot @32, an int32). */
+  TVMFFIDefRegionKind def_region_mode_ = kTVMFFIDefRegionKindNone;
 
   ObjectRef SelfRef() {
     return ObjectRef(
@@ -391,7 +420,7 @@ class StructuralMutatorObj : public Object {
 
    private:
     StructuralMutatorObj* self_;
-    int32_t saved_;
+    TVMFFIDefRegionKind saved_;
   };
 
   Expected<UnchangedOr<Any>> CallHook(const TVMFFIAny* hook, AnyView value, const char* name) {
@@ -489,6 +518,8 @@ class StructuralMutatorObj : public Object {
 /*! \brief Reference to a StructuralMutatorObj (as the mutate globals receive it). */
 class StructuralMutator : public ObjectRef {
  public:
+  /*! \brief A reference to a mutator or engine object. */
+  explicit StructuralMutator(ObjectPtr<StructuralMutatorObj> n) : ObjectRef(std::move(n)) {}
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(StructuralMutator, ObjectRef, StructuralMutatorObj);
 };
 
@@ -523,6 +554,9 @@ class StructuralMutator : public ObjectRef {
  */
 class StructuralMapEngineBase : public StructuralMutatorObj {
  public:
+  explicit StructuralMapEngineBase(const StructuralMutatorVTable* vtable)
+      : StructuralMutatorObj(vtable) {}
+
   /*! \brief The table's lookup, for engine vtables. */
   static TVMFFIAny VarRemapGetABI(StructuralMutatorObj* self, AnyView var) noexcept {
     auto* base = static_cast<StructuralMapEngineBase*>(self);
@@ -569,14 +603,16 @@ class StructuralMapEngineImpl : public Parent {
                 "the Parent of a map engine must derive from StructuralMapEngineBase");
 
  public:
-  StructuralMapEngineImpl() {
+  StructuralMapEngineImpl() : Parent(VTable()) {}
+
+ private:
+  static const StructuralMutatorVTable* VTable() {
     static const StructuralMutatorVTable vtable{
         &MutateABI<InplaceMode::kDisallow>, &MutateABI<InplaceMode::kAllow>,
         &StructuralMapEngineBase::VarRemapGetABI, &StructuralMapEngineBase::VarRemapSetABI};
-    this->vtable_ = &vtable;
+    return &vtable;
   }
 
- private:
   template <InplaceMode mode>
   static TVMFFIAny MutateABI(StructuralMutatorObj* self, AnyView value) noexcept {
     auto* engine = static_cast<StructuralMapEngineImpl*>(static_cast<Parent*>(self));
@@ -585,23 +621,31 @@ class StructuralMapEngineImpl : public Parent {
   }
 
   Expected<UnchangedOr<Any>> MutateNode(AnyView value, InplaceMode mode) noexcept {
-    if (value.type_index() == kTVMFFINone) return UnchangedOr<Any>();
+    // The node an error is recorded at: value, or what its descent made of it when the
+    // post-order callback fails (held by holder).
+    Any holder;
+    AnyView error_node = value;
     try {
-      Expected<UnchangedOr<Any>> result = Step(value, mode);
-      if (result.is_err()) VisitErrorContext::AppendValueToError(result.error(), value);
+      if (value.type_index() == kTVMFFINone) {
+        // None has nothing to descend into; only a callback taking an Optional sees it.
+        return static_cast<Derived*>(this)->MatchAndCall(value);
+      }
+      Expected<UnchangedOr<Any>> result = Step(value, mode, &holder, &error_node);
+      if (result.is_err()) VisitErrorContext::AppendValueToError(result.error(), error_node);
       return result;
     } catch (...) {
       Error err = detail::ErrorFromCurrentException();
       try {
-        VisitErrorContext::AppendValueToError(err, value);
+        VisitErrorContext::AppendValueToError(err, error_node);
       } catch (...) {
       }
       return err;
     }
   }
 
-  Expected<UnchangedOr<Any>> Step(AnyView value, InplaceMode mode) {
-    Any holder;
+  Expected<UnchangedOr<Any>> Step(AnyView value, InplaceMode mode, Any* holder_out,
+                                  AnyView* error_node) {
+    Any& holder = *holder_out;
     bool changed = false;
     AnyView current = value;
     if constexpr (order == WalkOrder::kPreOrder) {
@@ -631,6 +675,7 @@ class StructuralMapEngineImpl : public Parent {
       }
     }
     if constexpr (order == WalkOrder::kPostOrder) {
+      *error_node = current;
       Expected<UnchangedOr<Any>> r = static_cast<Derived*>(this)->MatchAndCall(current);
       if (r.is_err()) return r.error();
       UnchangedOr<Any> u = std::move(r).value();
@@ -670,15 +715,17 @@ class StructuralMapEngine
     } else {
       using CB = std::tuple_element_t<I, std::tuple<Callbacks...>>;
       using Traits = detail::SCallbackTraits<CB>;
+      if (!detail::SCallbackMayTake<typename Traits::FirstArg>(value)) return Match<I + 1>(value);
       auto arg = detail::SCallbackTryConvert<typename Traits::FirstArg>(value);
       if (!arg.has_value()) return Match<I + 1>(value);
-      auto state = detail::EngineStateTuple(static_cast<Parent*>(this));
+      auto state = detail::EngineStateAccess::Get(this, 0);
       return detail::ToMutateResult(detail::SCallbackInvoke(
           std::get<I>(callbacks_), std::move(*arg), state, this->def_region_kind()));
     }
   }
 
   std::tuple<Callbacks...> callbacks_;
+  friend struct detail::EngineStateAccess;
 };
 
 /*!
@@ -697,6 +744,7 @@ class StructuralMapDynEngine
 
   Expected<UnchangedOr<Any>> MatchAndCall(const AnyView& value) {
     int32_t type_index = value.type_index();
+    if (type_index == kTVMFFINone) return UnchangedOr<Any>();  // runtime links never see None
     for (const Link& link : links_) {
       if (detail::RuntimeTypeIndexMatch(type_index, link.template get<0>())) {
         return link.template get<1>().template CallExpected<UnchangedOr<Any>>(value);
@@ -729,14 +777,17 @@ class StructuralMutateEngine : public Parent {
                 "the Parent of a mutate engine must derive from StructuralMapEngineBase");
 
  public:
-  explicit StructuralMutateEngine(Callbacks... callbacks) : callbacks_(std::move(callbacks)...) {
+  explicit StructuralMutateEngine(Callbacks... callbacks)
+      : Parent(VTable()), callbacks_(std::move(callbacks)...) {}
+
+ private:
+  static const StructuralMutatorVTable* VTable() {
     static const StructuralMutatorVTable vtable{
         &MutateABI<InplaceMode::kDisallow>, &MutateABI<InplaceMode::kAllow>,
         &StructuralMapEngineBase::VarRemapGetABI, &StructuralMapEngineBase::VarRemapSetABI};
-    this->vtable_ = &vtable;
+    return &vtable;
   }
 
- private:
   template <InplaceMode mode>
   static TVMFFIAny MutateABI(StructuralMutatorObj* self, AnyView value) noexcept {
     auto* engine = static_cast<StructuralMutateEngine*>(static_cast<Parent*>(self));
@@ -745,7 +796,6 @@ class StructuralMutateEngine : public Parent {
   }
 
   Expected<UnchangedOr<Any>> MutateNode(AnyView value, InplaceMode mode) noexcept {
-    if (value.type_index() == kTVMFFINone) return UnchangedOr<Any>();
     try {
       Expected<UnchangedOr<Any>> result = Match<0>(value, mode);
       if (result.is_err()) VisitErrorContext::AppendValueToError(result.error(), value);
@@ -763,13 +813,18 @@ class StructuralMutateEngine : public Parent {
   template <size_t I>
   Expected<UnchangedOr<Any>> Match(const AnyView& value, InplaceMode mode) {
     if constexpr (I == sizeof...(Callbacks)) {
+      if (value.type_index() == kTVMFFINone) return UnchangedOr<Any>();
       return this->DefaultMutateExpected(value, mode);
     } else {
       using CB = std::tuple_element_t<I, std::tuple<Callbacks...>>;
       using Traits = detail::SCallbackTraits<CB>;
+      if (!detail::SCallbackMayTake<typename Traits::FirstArg>(value)) {
+        return Match<I + 1>(value, mode);
+      }
       auto arg = detail::SCallbackTryConvert<typename Traits::FirstArg>(value);
       if (!arg.has_value()) return Match<I + 1>(value, mode);
-      StructuralMutatorObj* self = this;
+      using MutatorObj = typename Parent::MutatorObjType;
+      MutatorObj* self = static_cast<MutatorObj*>(this);
       if constexpr (std::is_same_v<typename Traits::LastArg, InplaceMode>) {
         return detail::ToMutateResult(std::get<I>(callbacks_)(std::move(*arg), self, mode));
       } else {
@@ -779,6 +834,7 @@ class StructuralMutateEngine : public Parent {
   }
 
   std::tuple<Callbacks...> callbacks_;
+  friend struct detail::EngineStateAccess;
 };
 
 /*!

@@ -245,21 +245,20 @@ inline Error ErrorFromCurrentException() {
   }
 }
 
-/*! \brief Whether a type has a StateTuple() to pass to callbacks. */
-template <typename T, typename = void>
-struct HasStateTuple : std::false_type {};
-template <typename T>
-struct HasStateTuple<T, std::void_t<decltype(std::declval<T&>().StateTuple())>> : std::true_type {};
-
-/*! \brief The extra callback arguments an engine's Parent supplies (empty when it has none). */
-template <typename Parent>
-inline auto EngineStateTuple(Parent* parent) {
-  if constexpr (HasStateTuple<Parent>::value) {
-    return parent->StateTuple();
-  } else {
-    return std::tuple<>();
+/*!
+ * \brief The extra callback arguments an engine's Parent supplies with StateTuple() (empty
+ *  when it has none). Parents usually keep StateTuple() protected; engines befriend this.
+ */
+struct EngineStateAccess {
+  template <typename Engine>
+  static auto Get(Engine* engine, int) -> decltype(engine->StateTuple()) {
+    return engine->StateTuple();
   }
-}
+  template <typename Engine>
+  static std::tuple<> Get(Engine*, long) {  // NOLINT(runtime/int)
+    return {};
+  }
+};
 
 /*! \brief Parameter traits of an engine callback. */
 template <typename F>
@@ -276,6 +275,16 @@ struct SCallbackTraits {
   static constexpr bool kTakesRegion =
       kNumArgs >= 2 && std::is_same_v<LastArg, TVMFFIDefRegionKind>;
 };
+
+/*!
+ * \brief Whether a callback whose value parameter is Param may be offered value: None only
+ *  reaches a callback that takes an Optional.
+ */
+template <typename Param>
+inline bool SCallbackMayTake(const AnyView& value) {
+  return value.type_index() != kTVMFFINone ||
+         is_optional_type_v<std::remove_cv_t<std::remove_reference_t<Param>>>;
+}
 
 /*!
  * \brief value as the callback parameter type Param when it matches exactly
@@ -297,20 +306,28 @@ inline auto SCallbackTryConvert(const AnyView& value) {
   }
 }
 
+template <typename CB, typename Arg, typename State, size_t... I>
+inline decltype(auto) SCallbackInvokePrefix(CB& cb, Arg&& arg, State& state,
+                                            TVMFFIDefRegionKind region, std::index_sequence<I...>) {
+  if constexpr (SCallbackTraits<CB>::kTakesRegion) {
+    return cb(std::forward<Arg>(arg), std::get<I>(state)..., region);
+  } else {
+    return cb(std::forward<Arg>(arg), std::get<I>(state)...);
+  }
+}
+
 /*!
- * \brief Call cb(arg, state..., [region]).
+ * \brief Call cb(arg, state[0..k)..., [region]): a callback takes as many leading state
+ *  entries as it has parameters between the value and the optional region.
  */
 template <typename CB, typename Arg, typename State>
 inline decltype(auto) SCallbackInvoke(CB& cb, Arg&& arg, State& state, TVMFFIDefRegionKind region) {
-  return std::apply(
-      [&](auto&... st) -> decltype(auto) {
-        if constexpr (SCallbackTraits<CB>::kTakesRegion) {
-          return cb(std::forward<Arg>(arg), st..., region);
-        } else {
-          return cb(std::forward<Arg>(arg), st...);
-        }
-      },
-      state);
+  using Traits = SCallbackTraits<CB>;
+  constexpr size_t kNumState = Traits::kNumArgs - 1 - (Traits::kTakesRegion ? 1 : 0);
+  static_assert(kNumState <= std::tuple_size_v<State>,
+                "a structural callback takes more parameters than the engine supplies");
+  return SCallbackInvokePrefix(cb, std::forward<Arg>(arg), state, region,
+                               std::make_index_sequence<kNumState>());
 }
 
 /*! \brief A walk callback's result as Expected<WalkResult>. */
@@ -375,9 +392,7 @@ class StructuralVisitorObj : public Object {
   Optional<VisitInterrupt> Visit(AnyView value) { return VisitExpected(value).value(); }
 
   /*! \return The definition region the visit is in. */
-  TVMFFIDefRegionKind def_region_kind() const {
-    return static_cast<TVMFFIDefRegionKind>(def_region_mode_);
-  }
+  TVMFFIDefRegionKind def_region_kind() const { return def_region_mode_; }
 
   /*!
    * \brief Run callback() with the region set to kind, restoring it after.
@@ -428,10 +443,18 @@ class StructuralVisitorObj : public Object {
     return DefaultVisitExpected(value).value();
   }
 
+  /*! \brief The type engine callbacks receive as their visitor (a layer may name itself). */
+  using VisitorObjType = StructuralVisitorObj;
+
   static constexpr bool _type_mutable = true;
   TVM_FFI_DECLARE_OBJECT_INFO("ffi.StructuralVisitor", StructuralVisitorObj, Object);
 
  protected:
+  /*!
+   * \brief A visitor dispatching through vtable. Layers between this class and an engine
+   *  take the vtable in their constructor and pass it on; the engine supplies it.
+   */
+  explicit StructuralVisitorObj(const StructuralVisitorVTable* vtable) : vtable_(vtable) {}
   StructuralVisitorObj() = default;
   // Engines own state the base does not know about: a copy would dispatch into nothing.
   StructuralVisitorObj(const StructuralVisitorObj&) = delete;
@@ -439,8 +462,8 @@ class StructuralVisitorObj : public Object {
 
   /*! \brief Dispatch table (ABI slot @24); set by the engine's constructor. */
   const StructuralVisitorVTable* vtable_ = nullptr;
-  /*! \brief Current TVMFFIDefRegionKind (ABI slot @32). */
-  int32_t def_region_mode_ = kTVMFFIDefRegionKindNone;
+  /*! \brief Current region (ABI slot @32, an int32). */
+  TVMFFIDefRegionKind def_region_mode_ = kTVMFFIDefRegionKindNone;
 
   /*! \brief A new reference to this visitor (to pass it to Functions). */
   ObjectRef SelfRef() {
@@ -461,7 +484,7 @@ class StructuralVisitorObj : public Object {
 
    private:
     StructuralVisitorObj* self_;
-    int32_t saved_;
+    TVMFFIDefRegionKind saved_;
   };
 
   Expected<Optional<VisitInterrupt>> VisitReflectedFields(const Object* obj, int32_t type_index) {
@@ -491,6 +514,8 @@ class StructuralVisitorObj : public Object {
 /*! \brief Reference to a StructuralVisitorObj (as the visit globals receive it). */
 class StructuralVisitor : public ObjectRef {
  public:
+  /*! \brief A reference to a visitor or engine object. */
+  explicit StructuralVisitor(ObjectPtr<StructuralVisitorObj> n) : ObjectRef(std::move(n)) {}
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(StructuralVisitor, ObjectRef, StructuralVisitorObj);
 };
 
@@ -498,13 +523,21 @@ class StructuralVisitor : public ObjectRef {
  * \brief Return from the enclosing function when a visit result is an Error
  *  or an interrupt (anything but None).
  */
-#define TVM_FFI_S_VISIT_MAYBE_EARLY_RETURN(expr)               \
-  do {                                                         \
-    auto _tvm_ffi_s_visit_result = (expr);                     \
-    if (_tvm_ffi_s_visit_result.type_index() != kTVMFFINone) { \
-      return _tvm_ffi_s_visit_result;                          \
-    }                                                          \
+#define TVM_FFI_S_VISIT_MAYBE_EARLY_RETURN(expr)                    \
+  do {                                                              \
+    auto _tvm_ffi_s_visit_result = (expr);                          \
+    if (::tvm::ffi::detail::SVisitStops(_tvm_ffi_s_visit_result)) { \
+      return _tvm_ffi_s_visit_result;                               \
+    }                                                               \
   } while (0)
+
+namespace detail {
+/*! \brief Whether a visit result ends the visit: an error or an interrupt. */
+inline bool SVisitStops(const Expected<Optional<VisitInterrupt>>& r) {
+  return r.type_index() != kTVMFFINone;
+}
+inline bool SVisitStops(const Optional<VisitInterrupt>& r) { return r.has_value(); }
+}  // namespace detail
 
 /*!
  * \brief Base of the walk engines: visits a value by calling the Derived
@@ -519,7 +552,7 @@ class StructuralWalkEngineBase : public Parent {
                 "the Parent of a walk engine must derive from StructuralVisitorObj");
 
  public:
-  StructuralWalkEngineBase() { this->vtable_ = VTable(); }
+  StructuralWalkEngineBase() : Parent(VTable()) {}
 
  protected:
   static const StructuralVisitorVTable* VTable() {
@@ -595,7 +628,7 @@ class StructuralWalkEngine
       using Traits = detail::SCallbackTraits<CB>;
       auto arg = detail::SCallbackTryConvert<typename Traits::FirstArg>(value);
       if (!arg.has_value()) return Match<I + 1>(value);
-      auto state = detail::EngineStateTuple(static_cast<Parent*>(this));
+      auto state = detail::EngineStateAccess::Get(this, 0);
       if constexpr (std::is_void_v<typename Traits::RetType>) {
         detail::SCallbackInvoke(std::get<I>(callbacks_), std::move(*arg), state,
                                 this->def_region_kind());
@@ -608,6 +641,7 @@ class StructuralWalkEngine
   }
 
   std::tuple<Callbacks...> callbacks_;
+  friend struct detail::EngineStateAccess;
 };
 
 /*!
@@ -624,12 +658,15 @@ class StructuralVisitEngine : public Parent {
                 "the Parent of a visit engine must derive from StructuralVisitorObj");
 
  public:
-  explicit StructuralVisitEngine(Callbacks... callbacks) : callbacks_(std::move(callbacks)...) {
-    static const StructuralVisitorVTable vtable{&VisitABI};
-    this->vtable_ = &vtable;
-  }
+  explicit StructuralVisitEngine(Callbacks... callbacks)
+      : Parent(VTable()), callbacks_(std::move(callbacks)...) {}
 
  private:
+  static const StructuralVisitorVTable* VTable() {
+    static const StructuralVisitorVTable vtable{&VisitABI};
+    return &vtable;
+  }
+
   static TVMFFIAny VisitABI(StructuralVisitorObj* self, AnyView value) noexcept {
     auto* engine = static_cast<StructuralVisitEngine*>(static_cast<Parent*>(self));
     Expected<Optional<VisitInterrupt>> result = engine->VisitNode(value);
@@ -661,8 +698,9 @@ class StructuralVisitEngine : public Parent {
       using Traits = detail::SCallbackTraits<CB>;
       auto arg = detail::SCallbackTryConvert<typename Traits::FirstArg>(value);
       if (!arg.has_value()) return Match<I + 1>(value);
-      auto state = std::tuple_cat(std::tuple<StructuralVisitorObj*>(this),
-                                  detail::EngineStateTuple(static_cast<Parent*>(this)));
+      using VisitorObj = typename Parent::VisitorObjType;
+      auto state = std::tuple_cat(std::tuple<VisitorObj*>(static_cast<VisitorObj*>(this)),
+                                  detail::EngineStateAccess::Get(this, 0));
       if constexpr (std::is_void_v<typename Traits::RetType>) {
         detail::SCallbackInvoke(std::get<I>(callbacks_), std::move(*arg), state,
                                 this->def_region_kind());
@@ -675,10 +713,15 @@ class StructuralVisitEngine : public Parent {
   }
 
   std::tuple<Callbacks...> callbacks_;
+  friend struct detail::EngineStateAccess;
 };
 
 /*! \brief The Parent of the engines behind StructuralWalk/StructuralVisit: no extra state. */
-class StructuralVisitorNoState : public StructuralVisitorObj {};
+class StructuralVisitorNoState : public StructuralVisitorObj {
+ public:
+  explicit StructuralVisitorNoState(const StructuralVisitorVTable* vtable)
+      : StructuralVisitorObj(vtable) {}
+};
 
 /*!
  * \brief Walk root calling the callbacks at every occurrence of every value

@@ -192,8 +192,6 @@ class NativeFunctionView<R(Args...)> {
   /*! \brief The native adapter type. */
   using NativeAdapter = TVMFFIAny (*)(Args...) noexcept;
 
-  /*! \brief An empty hook (None). */
-  NativeFunctionView() { ::tvm::ffi::detail::SetNone(&data_); }
   /*! \brief A view of a native adapter (non-null). */
   explicit NativeFunctionView(NativeAdapter fn) {
     data_.type_index = kTVMFFIOpaquePtr;
@@ -201,8 +199,30 @@ class NativeFunctionView<R(Args...)> {
     data_.v_int64 = 0;
     data_.v_ptr = reinterpret_cast<void*>(fn);
   }
-  /*! \brief A view of a Function (the Function must outlive the view). */
-  explicit NativeFunctionView(const Function& f) { TypeTraits<Function>::CopyToAnyView(f, &data_); }
+  NativeFunctionView(std::nullptr_t) = delete;  // a hook is never empty by construction
+  /*!
+   * \brief A view of a Function (the Function must outlive the view). Only a
+   *  Function itself: an Any or AnyView goes through cast<>, which checks it.
+   */
+  template <typename F, typename = std::enable_if_t<std::is_same_v<F, Function>>>
+  explicit NativeFunctionView(const F& f) {
+    TypeTraits<Function>::CopyToAnyView(f, &data_);
+  }
+  /*!
+   * \brief A view of a typed function returning R or Expected<R>. The function
+   *  must outlive the view, so a temporary is refused; a null one throws.
+   */
+  template <typename FR,
+            typename = std::enable_if_t<std::is_same_v<FR, R> || std::is_same_v<FR, Expected<R>>>>
+  NativeFunctionView(const TypedFunction<FR(Args...)>& f) {  // NOLINT(runtime/explicit)
+    if (f.packed() == nullptr) {
+      TVM_FFI_THROW(ValueError) << "Cannot make a native hook from a null TypedFunction";
+    }
+    TypeTraits<Function>::CopyToAnyView(f.packed(), &data_);
+  }
+  template <typename FR,
+            typename = std::enable_if_t<std::is_same_v<FR, R> || std::is_same_v<FR, Expected<R>>>>
+  NativeFunctionView(TypedFunction<FR(Args...)>&& f) = delete;
   NativeFunctionView(const NativeFunction<R(Args...)>& f)  // NOLINT(runtime/explicit)
       : data_(*::tvm::ffi::detail::AnyUnsafe::GetTVMFFIAny(f.data_)) {}
 
@@ -230,6 +250,8 @@ class NativeFunctionView<R(Args...)> {
   }
 
  private:
+  NativeFunctionView() { ::tvm::ffi::detail::SetNone(&data_); }
+
   TVMFFIAny data_;
   friend class NativeFunction<R(Args...)>;
   template <typename, typename>
@@ -246,7 +268,17 @@ class NativeFunction<R(Args...)> {
 
   NativeFunction() = default;
   explicit NativeFunction(NativeAdapter fn) : data_(reinterpret_cast<void*>(fn)) {}
-  explicit NativeFunction(Function f) : data_(std::move(f)) {}
+  template <typename F, typename = std::enable_if_t<std::is_same_v<F, Function>>>
+  explicit NativeFunction(F f) : data_(std::move(f)) {}
+  /*! \brief The hook of a typed function returning R or Expected<R>; a null one throws. */
+  template <typename FR,
+            typename = std::enable_if_t<std::is_same_v<FR, R> || std::is_same_v<FR, Expected<R>>>>
+  explicit NativeFunction(TypedFunction<FR(Args...)> f) {
+    if (f.packed() == nullptr) {
+      TVM_FFI_THROW(ValueError) << "Cannot make a native hook from a null TypedFunction";
+    }
+    data_ = std::move(f).packed();
+  }
   explicit NativeFunction(const NativeFunctionView<R(Args...)>& view)
       : data_(AnyView::CopyFromTVMFFIAny(view.data_)) {}
 
@@ -307,6 +339,8 @@ struct TypeTraits<reflection::NativeFunctionView<R(Args...)>> : TypeTraitsBase {
     out.data_ = *src;
     return out;
   }
+  /*! \brief A view borrows: the source keeps its reference. */
+  static Self MoveFromAnyAfterCheck(TVMFFIAny* src) { return CopyFromAnyViewAfterCheck(src); }
   static std::optional<Self> TryCastFromAnyView(const TVMFFIAny* src) {
     if (!CheckAnyStrict(src)) return std::nullopt;
     return CopyFromAnyViewAfterCheck(src);

@@ -219,7 +219,7 @@ class OverloadObjectDef : public ObjectDef<Class> {
                             std::forward<Extra>(extra)...);
   }
 
-  /*! rief Add one overload; *first tells whether it created the dispatcher. */
+  /*! \brief Add one overload; *first tells whether it created the dispatcher. */
   template <typename Func, typename... Extra>
   Function RegisterOverload(bool* first, const char* name, bool is_static, Func&& func,
                             Extra&&... extra);

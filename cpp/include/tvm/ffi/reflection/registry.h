@@ -340,7 +340,7 @@ template <typename T>
 struct IsObjectPtrLike<Arc<T>> : std::true_type {};
 
 /*!
- * rief The field_static_type_index recorded for a member of type T: the POD
+ * \brief The field_static_type_index recorded for a member of type T: the POD
  *  kind, 71 for Array/std::vector, 75 for List, 69 for Shape, 68 for typed
  *  functions, 72 for std::map/std::unordered_map, 64 for any other object
  *  reference, -1 (Any) for Any, strings, Optional, Variant and the rest.
