@@ -257,4 +257,27 @@ TEST(Registry, ConcurrentLookupsAndRegistrations) {
   EXPECT_TRUE(Function::RemoveGlobal("testing.registry.shared"));
 }
 
+TEST(Registry, ListedNamesFollowRegistrationsAndRemovals) {
+  Function list = Function::GetGlobalRequired("ffi.FunctionListGlobalNames");
+  auto listed = [&](const char* name) {
+    ffi::Array<String> names = list().cast<ffi::Array<String>>();
+    return std::find(names.begin(), names.end(), String(name)) != names.end();
+  };
+  EXPECT_FALSE(listed("testing.registry.listed"));
+  Function::SetGlobal("testing.registry.listed", Function::FromTyped([]() { return 1; }));
+  EXPECT_TRUE(listed("testing.registry.listed"));
+  EXPECT_TRUE(Function::RemoveGlobal("testing.registry.listed"));
+  EXPECT_FALSE(listed("testing.registry.listed"));
+}
+
+TEST(Registry, ListedArrayIsNotChangedByLaterRegistrations) {
+  Function list = Function::GetGlobalRequired("ffi.FunctionListGlobalNames");
+  ffi::Array<String> before = list().cast<ffi::Array<String>>();
+  size_t size = before.size();
+  Function::SetGlobal("testing.registry.later", Function::FromTyped([]() { return 1; }));
+  EXPECT_EQ(before.size(), size);
+  EXPECT_EQ(list().cast<ffi::Array<String>>().size(), size + 1);
+  Function::RemoveGlobal("testing.registry.later");
+}
+
 }  // namespace

@@ -12,6 +12,8 @@
 #include <tvm/ffi/container/tensor.h>
 #include <tvm/ffi/extra/structural_hash.h>
 #include <tvm/ffi/function.h>
+#include <tvm/ffi/memory.h>
+#include <tvm/ffi/reflection/registry.h>
 #include <tvm/ffi/string.h>
 
 #include <cmath>
@@ -33,6 +35,19 @@ using ffi::Array;
 using ffi::StructuralHash;
 using namespace structural_test;  // NOLINT(build/namespaces)
 using tvm_ffi_testing::ErrorMessage;
+
+/*! \brief A tree node that gets its `__s_hash__` hook only after it was first hashed. */
+class LateHookObj : public ffi::Object {
+ public:
+  int64_t v;
+  explicit LateHookObj(int64_t v) : v(v) {}
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test.structural.LateHook", LateHookObj, ffi::Object);
+};
+
+TVM_FFI_STATIC_INIT_BLOCK() {
+  tvm::ffi::reflection::ObjectDef<LateHookObj>().def_ro("v", &LateHookObj::v);
+}
 
 uint64_t H(const Any& v, bool map_free_vars = false, bool skip = false) {
   return StructuralHash::Hash(v, map_free_vars, skip);
@@ -249,6 +264,19 @@ TEST(StructuralHash, MapWithBigIntKeysHashesItsValues) {
   ffi::Map<Any, Any> aliased{{-(ffi::BigInt(2) << 254), 8}, {ffi::BigInt(4) << 253, 7}};
   EXPECT_NE(H(first), H(other_value));
   EXPECT_EQ(H(first), H(aliased));
+}
+
+TEST(StructuralHash, HookRegisteredAfterAHashIsUsedByTheNextOne) {
+  ffi::ObjectRef one(ffi::make_object<LateHookObj>(1));
+  ffi::ObjectRef two(ffi::make_object<LateHookObj>(2));
+  EXPECT_NE(H(one), H(two));  // hashed field by field, and the engine's type cache filled
+  Any hook = ffi::Function::FromTyped([](ffi::ObjectRef, int64_t, ffi::Function) -> int64_t {
+    return 42;  // ignores the field
+  });
+  TVMFFIByteArray name{"__s_hash__", 10};
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterAttr(LateHookObj::RuntimeTypeIndex(), &name,
+                                                 ffi::detail::AnyUnsafe::GetTVMFFIAny(hook)));
+  EXPECT_EQ(H(one), H(two));
 }
 
 }  // namespace

@@ -11,12 +11,15 @@
  */
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/c_api.h>
+#include <tvm/ffi/container/array.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/reflection/registry.h>
 #include <tvm/ffi/string.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
@@ -57,6 +60,12 @@ struct GlobalEntry {
   std::string metadata;
 };
 
+/*! \brief An entry with the name it is registered under (the table's key views the name). */
+struct NamedGlobalEntry {
+  std::string name;
+  GlobalEntry entry;
+};
+
 class GlobalRegistry {
  public:
   static GlobalRegistry& Global() {
@@ -84,68 +93,108 @@ class GlobalRegistry {
                                     << "\" is already registered (pass override=true to "
                                        "replace it)";
         }
-        replaced = std::move(it->second);
-        it->second = GlobalEntry{std::move(func), std::move(doc), std::move(metadata)};
+        replaced = std::move(it->second->entry);
+        it->second->entry = GlobalEntry{std::move(func), std::move(doc), std::move(metadata)};
       } else {
-        table_.emplace(std::move(name),
-                       GlobalEntry{std::move(func), std::move(doc), std::move(metadata)});
+        auto named = std::make_unique<NamedGlobalEntry>(NamedGlobalEntry{
+            std::move(name), GlobalEntry{std::move(func), std::move(doc), std::move(metadata)}});
+        std::string_view key = named->name;
+        table_.emplace(key, std::move(named));
+        generation_.fetch_add(1, std::memory_order_release);
       }
     }
     // `replaced` is released here, outside the lock: its destructor may run
     // foreign code that calls back into the registry.
   }
 
+  /*! \brief The function registered as name (the lookup allocates nothing). */
   Optional<Function> Get(std::string_view name) const {
     std::shared_lock<std::shared_mutex> lock(mutex_);
-    auto it = table_.find(std::string(name));
+    auto it = table_.find(name);
     if (it == table_.end()) return std::nullopt;
-    return it->second.func;
+    return it->second->entry.func;
   }
 
   /*! \return Whether the name was registered, and its metadata (empty when none). */
   bool GetMetadata(std::string_view name, std::string* metadata) const {
     std::shared_lock<std::shared_mutex> lock(mutex_);
-    auto it = table_.find(std::string(name));
+    auto it = table_.find(name);
     if (it == table_.end()) return false;
-    *metadata = it->second.metadata;
+    *metadata = it->second->entry.metadata;
     return true;
   }
 
   bool Remove(std::string_view name) {
-    GlobalEntry removed;
+    std::unique_ptr<NamedGlobalEntry> removed;
     std::unique_lock<std::shared_mutex> lock(mutex_);
-    auto it = table_.find(std::string(name));
+    auto it = table_.find(name);
     if (it == table_.end()) return false;
     removed = std::move(it->second);
     table_.erase(it);
+    generation_.fetch_add(1, std::memory_order_release);
     lock.unlock();
     return true;
   }
 
-  std::vector<std::string> ListNames() const {
-    std::vector<std::string> names;
+  /*!
+   * \return The sorted names. A snapshot shared until the set of names changes: clients list
+   *  the names on hot paths (TVM does during its builds), and the strings are made once.
+   */
+  std::shared_ptr<const std::vector<String>> ListNames() const {
+    // names_mutex_ is taken before mutex_ here and never while mutex_ is held elsewhere.
+    std::lock_guard<std::mutex> names_lock(names_mutex_);
+    if (names_ != nullptr && names_generation_ == generation_.load(std::memory_order_acquire)) {
+      return names_;
+    }
+    std::vector<std::string_view> views;
+    uint64_t generation;
+    auto names = std::make_shared<std::vector<String>>();
     {
       std::shared_lock<std::shared_mutex> lock(mutex_);
-      names.reserve(table_.size());
-      for (const auto& kv : table_) names.push_back(kv.first);
+      generation = generation_.load(std::memory_order_acquire);
+      views.reserve(table_.size());
+      for (const auto& kv : table_) views.push_back(kv.first);
+      std::sort(views.begin(), views.end());
+      names->reserve(views.size());
+      for (std::string_view name : views) names->emplace_back(name);
     }
-    std::sort(names.begin(), names.end());
-    return names;
+    names_ = std::move(names);
+    names_array_ = Array<String>(*names_);
+    names_generation_ = generation;
+    return names_;
+  }
+
+  /*! \return ListNames() as an Array of str, shared like the snapshot. */
+  Array<String> ListNamesArray() const {
+    ListNames();
+    std::lock_guard<std::mutex> names_lock(names_mutex_);
+    return names_array_;
   }
 
  private:
   mutable std::shared_mutex mutex_;
-  std::unordered_map<std::string, GlobalEntry> table_;
+  std::unordered_map<std::string_view, std::unique_ptr<NamedGlobalEntry>> table_;
+  // Bumped (under mutex_) when a name is added or removed.
+  std::atomic<uint64_t> generation_{0};
+  mutable std::mutex names_mutex_;
+  mutable std::shared_ptr<const std::vector<String>> names_;
+  mutable Array<String> names_array_;
+  mutable uint64_t names_generation_ = 0;
 };
 
-std::string ByteArrayToString(const TVMFFIByteArray* b, const char* what) {
+/*! \brief The bytes of b, checked (a view: nothing is copied). */
+std::string_view ByteArrayToView(const TVMFFIByteArray* b, const char* what) {
   if (b == nullptr) {
     TVM_FFI_THROW(ValueError) << what << " must not be NULL";
   }
   if (b->size != 0 && b->data == nullptr) {
     TVM_FFI_THROW(ValueError) << what << " has a NULL data pointer and size " << b->size;
   }
-  return std::string(b->data ? b->data : "", b->size);
+  return std::string_view(b->data ? b->data : "", b->size);
+}
+
+std::string ByteArrayToString(const TVMFFIByteArray* b, const char* what) {
+  return std::string(ByteArrayToView(b, what));
 }
 
 Function FunctionFromHandle(TVMFFIObjectHandle f, const std::string& name) {
@@ -244,7 +293,7 @@ TVM_FFI_DLL int TVMFFIFunctionGetGlobal(const TVMFFIByteArray* name, TVMFFIObjec
     TVM_FFI_THROW(ValueError) << "TVMFFIFunctionGetGlobal: out must not be NULL";
   }
   *out = nullptr;
-  std::string key = tvm::ffi::ByteArrayToString(name, "TVMFFIFunctionGetGlobal: name");
+  std::string_view key = tvm::ffi::ByteArrayToView(name, "TVMFFIFunctionGetGlobal: name");
   tvm::ffi::Optional<Function> f = GlobalRegistry::Global().Get(key);
   if (f.has_value()) {
     Function func = std::move(f).value();
@@ -258,31 +307,19 @@ TVM_FFI_DLL int TVMFFIFunctionGetGlobal(const TVMFFIByteArray* name, TVMFFIObjec
 TVM_FFI_NAMESPACE_BEGIN
 namespace {
 
-/*! \brief An Array of str, built through the container runtime's "ffi.Array". */
-Any MakeStringArray(const std::vector<std::string>& items) {
-  Function make_array = Function::GetGlobalRequired("ffi.Array");
-  std::vector<Any> owned;
-  owned.reserve(items.size());
-  for (const std::string& s : items) owned.emplace_back(String(s));
-  std::vector<AnyView> views(owned.begin(), owned.end());
-  Any result;
-  make_array.CallPacked(views.data(), static_cast<int32_t>(views.size()), &result);
-  return result;
-}
-
 /*!
  * \brief The functor behind ffi.FunctionListGlobalNamesFunctor: over a sorted
  *  snapshot of the names, f(-1) is their count and f(i) the name #i.
  */
 Function MakeGlobalNamesFunctor() {
-  auto names = std::make_shared<std::vector<std::string>>(GlobalRegistry::Global().ListNames());
+  std::shared_ptr<const std::vector<String>> names = GlobalRegistry::Global().ListNames();
   return Function::FromTyped([names](int64_t i) -> Any {
     if (i == -1) return static_cast<int64_t>(names->size());
     if (i < 0 || i >= static_cast<int64_t>(names->size())) {
       TVM_FFI_THROW(IndexError) << "ffi.FunctionListGlobalNamesFunctor: index " << i
                                 << " out of range [0, " << names->size() << ")";
     }
-    return String((*names)[static_cast<size_t>(i)]);
+    return (*names)[static_cast<size_t>(i)];
   });
 }
 
@@ -290,8 +327,7 @@ TVM_FFI_STATIC_INIT_BLOCK() {
   namespace refl = tvm::ffi::reflection;
   refl::GlobalDef()
       .def(
-          "ffi.FunctionListGlobalNames",
-          []() { return MakeStringArray(GlobalRegistry::Global().ListNames()); },
+          "ffi.FunctionListGlobalNames", []() { return GlobalRegistry::Global().ListNamesArray(); },
           "Names of all global functions (an Array of str, sorted).")
       .def("ffi.FunctionListGlobalNamesFunctor", MakeGlobalNamesFunctor,
            "A function f over a snapshot of the global names: f(-1) is their count, f(i) the "

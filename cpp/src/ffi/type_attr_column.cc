@@ -123,6 +123,7 @@ TVM_FFI_DLL int TVMFFITypeRegisterAttr(int32_t type_index, const TVMFFIByteArray
       TVM_FFI_THROW(ValueError) << "TVMFFITypeRegisterAttr: arguments must not be NULL";
     }
     AttrColumns::Global().Register(type_index, ByteArrayToStdString(attr_name), *attr_value);
+    tvm::ffi::detail::TypeTable::Global().BumpReflectionGeneration();
     return 0;
   });
 }

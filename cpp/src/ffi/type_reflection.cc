@@ -160,6 +160,7 @@ TVM_FFI_DLL int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInf
       TVM_FFI_THROW(ValueError) << "TVMFFITypeRegisterField: info must not be NULL";
     }
     ReflectionTables::Global().RegisterField(type_index, *info);
+    tvm::ffi::detail::TypeTable::Global().BumpReflectionGeneration();
     return 0;
   });
 }
@@ -180,6 +181,7 @@ TVM_FFI_DLL int TVMFFITypeRegisterMetadata(int32_t type_index, const TVMFFITypeM
       TVM_FFI_THROW(ValueError) << "TVMFFITypeRegisterMetadata: metadata must not be NULL";
     }
     ReflectionTables::Global().RegisterMetadata(type_index, *metadata);
+    tvm::ffi::detail::TypeTable::Global().BumpReflectionGeneration();
     return 0;
   });
 }

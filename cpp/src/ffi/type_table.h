@@ -88,6 +88,17 @@ class TypeTable {
   /*! \brief Guards every write to the table and the reflection tables. */
   std::mutex& mutex() { return mutex_; }
 
+  /*!
+   * \brief A count bumped after every change to what the runtime's engines cache about types
+   *  (fields, metadata, type attributes): a cache built at one count is valid while it holds.
+   */
+  uint64_t reflection_generation() const {
+    return reflection_generation_.load(std::memory_order_acquire);
+  }
+  void BumpReflectionGeneration() {
+    reflection_generation_.fetch_add(1, std::memory_order_acq_rel);
+  }
+
   /*! \brief The entry of index or nullptr; call with mutex() held. */
   TypeEntry* EntryLocked(int32_t index) const;
   /*! \brief The entry of index; ValueError naming `action` when unregistered. */
@@ -116,6 +127,7 @@ class TypeTable {
   std::atomic<Chunk*> chunks_[kNumChunks];
   std::unordered_map<std::string, int32_t> key_to_index_;
   int32_t next_dynamic_ = kTVMFFIDynObjectBegin;
+  std::atomic<uint64_t> reflection_generation_{0};
 };
 
 /*!

@@ -35,10 +35,13 @@ inline void PrefetchRead(const void* p) {
 template <typename V>
 class PointerMap {
  public:
-  PointerMap() : slots_(kInitialCapacity) {}
+  // The table is allocated by the first Insert: many engine runs compare or hash values that
+  // memoise nothing (PODs, strings), and a run should not pay for an empty table.
+  PointerMap() = default;
 
   /*! \return The value of key, or null when absent. */
   V* Find(const void* key) {
+    if (slots_.empty()) return nullptr;
     for (size_t i = Home(key);; i = (i + 1) & mask()) {
       if (slots_[i].key == key) return &values_[slots_[i].entry];
       if (slots_[i].key == nullptr) return nullptr;
@@ -65,7 +68,9 @@ class PointerMap {
   }
 
   /*! \brief Start loading the slot where a probe for key begins (a hint; no effect on the map). */
-  void Prefetch(const void* key) const { PrefetchRead(&slots_[Home(key)]); }
+  void Prefetch(const void* key) const {
+    if (!slots_.empty()) PrefetchRead(&slots_[Home(key)]);
+  }
 
   /*! \return The value of an entry number that Insert returned. */
   V& value(uint32_t entry) { return values_[entry]; }
@@ -92,7 +97,7 @@ class PointerMap {
   }
 
   void Grow() {
-    std::vector<Slot> old(slots_.size() * 2);
+    std::vector<Slot> old(slots_.empty() ? kInitialCapacity : slots_.size() * 2);
     old.swap(slots_);
     for (const Slot& s : old) {
       if (s.key == nullptr) continue;

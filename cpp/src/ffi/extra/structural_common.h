@@ -17,6 +17,8 @@
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/object.h>
 
+#include "../type_table.h"
+
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -182,13 +184,45 @@ struct StructuralType {
 };
 
 /*!
- * \brief StructuralType of each type index met by one engine run, looked up
- *  once (GetKind's TypeError is raised each time an unsupported type is met).
+ * \brief StructuralType of each type index an engine meets, looked up once (GetKind's
+ *  TypeError is raised each time an unsupported type is met). One cache per thread and
+ *  engine kind (ForThread) serves every run on that thread: building the entries per run
+ *  cost TVM's compile passes, which compare and hash often, thousands of allocations each.
+ *  An entry stays valid while the type table's reflection generation holds; a run that
+ *  starts after a change starts from an empty cache.
  */
 class StructuralTypeCache {
  public:
   /*! \param hook_attr The type attribute holding the engine's hook. */
   explicit StructuralTypeCache(std::string_view hook_attr) : hook_attr_(hook_attr) {}
+
+  /*!
+   * \brief The cache of this thread for hook_attr's engine. kHookAttr names one of a few
+   *  engine kinds, so each has its own thread-local instance.
+   */
+  template <const char* kHookAttr>
+  static StructuralTypeCache& ForThread() {
+    thread_local StructuralTypeCache cache{kHookAttr};
+    return cache;
+  }
+
+  /*!
+   * \brief Marks a run on this cache: the outermost run of a thread drops entries built
+   *  under older reflection data; nested runs (a hook comparing again) keep what the
+   *  running outer engine holds references to.
+   */
+  class Run {
+   public:
+    explicit Run(StructuralTypeCache* cache) : cache_(cache) {
+      if (cache_->active_runs_++ == 0) cache_->DropIfStale();
+    }
+    ~Run() { --cache_->active_runs_; }
+    Run(const Run&) = delete;
+    Run& operator=(const Run&) = delete;
+
+   private:
+    StructuralTypeCache* cache_;
+  };
 
   const StructuralType& Get(int32_t type_index) {
     size_t i = static_cast<size_t>(type_index);
@@ -201,7 +235,7 @@ class StructuralTypeCache {
       entry->fields.push_back(StructuralField{field, FieldReadOf(field)});
       return true;
     });
-    // Looked up per run, not once per process: a column may appear after a first run.
+    // The column may appear after the cache was made: looked up again after every change.
     if (!hook_column_looked_up_) {
       hook_column_ = LookupColumn(hook_attr_);
       hook_column_looked_up_ = true;
@@ -213,9 +247,20 @@ class StructuralTypeCache {
   }
 
  private:
+  void DropIfStale() {
+    uint64_t generation = TypeTable::Global().reflection_generation();
+    if (generation == generation_) return;
+    entries_.clear();
+    hook_column_ = nullptr;
+    hook_column_looked_up_ = false;
+    generation_ = generation;
+  }
+
   std::string_view hook_attr_;
   const TVMFFITypeAttrColumn* hook_column_ = nullptr;
   bool hook_column_looked_up_ = false;
+  uint64_t generation_ = ~uint64_t{0};
+  int active_runs_ = 0;
   std::vector<std::unique_ptr<StructuralType>> entries_;
 };
 

@@ -46,6 +46,9 @@
 TVM_FFI_NAMESPACE_BEGIN
 namespace detail {
 namespace structural {
+
+/*! \brief The type attribute of this engine's hooks (also names its type cache). */
+inline constexpr char kSEqualHookAttr[] = "__s_equal__";
 namespace {
 
 using reflection::AccessPath;
@@ -629,7 +632,8 @@ class EqualEngine {
   std::vector<FastKind> fast_kinds_;
   PointerMap<const Object*> lhs_to_rhs_;
   PointerMap<const Object*> rhs_to_lhs_;
-  StructuralTypeCache types_{"__s_equal__"};
+  StructuralTypeCache& types_ = StructuralTypeCache::ForThread<kSEqualHookAttr>();
+  StructuralTypeCache::Run types_run_{&types_};
   std::vector<ObjectRef> keep_alive_;
   std::vector<AccessStep> lhs_steps_;
   std::vector<AccessStep> rhs_steps_;

@@ -41,6 +41,9 @@
 TVM_FFI_NAMESPACE_BEGIN
 namespace detail {
 namespace structural {
+
+/*! \brief The type attribute of this engine's hooks (also names its type cache). */
+inline constexpr char kSHashHookAttr[] = "__s_hash__";
 namespace {
 
 /*! \brief The quiet NaN every NaN hashes as. */
@@ -389,7 +392,8 @@ class HashEngine {
     bool done = false;
   };
   PointerMap<Memo> memo_;
-  StructuralTypeCache types_{"__s_hash__"};
+  StructuralTypeCache& types_ = StructuralTypeCache::ForThread<kSHashHookAttr>();
+  StructuralTypeCache::Run types_run_{&types_};
   std::vector<Any> keep_alive_;
   /*! \brief The containers being hashed, outermost first (all HashContainer calls share it). */
   std::vector<ContainerFrame> frames_;

@@ -39,21 +39,29 @@ TVMFFIAny MutateSeqHook(StructuralMutatorObj* mutator, AnyView value) noexcept {
     int32_t type_index = value.type_index();
     const auto* seq =
         reinterpret_cast<const detail::SeqBaseObj*>(detail::AnyUnsafe::GetTVMFFIAny(value)->v_obj);
+    // Made at the first change (most mutations leave most containers as they are).
     std::vector<Any> items;
-    items.reserve(static_cast<size_t>(seq->SeqCell()->size));
     bool changed = false;
-    for (int64_t i = 0; i < seq->SeqCell()->size; ++i) {
+    int64_t size = seq->SeqCell()->size;
+    for (int64_t i = 0; i < size; ++i) {
       // Offered as a view: the element's count stays that of its holders (this container is
       // shared, so a uniquely held element is still not the mutator's to change).
       AnyView elem = AnyView::CopyFromTVMFFIAny(seq->slots()[i]);
       MutateResult r = mutator->MutateExpected(elem);
       if (r.is_err()) return ToRaw(std::move(r));
       UnchangedOr<Any> u = std::move(r).value();
-      if (u.UnchangedOrSameAs(Any(elem))) {
+      bool same = u.IsUnchanged() || u.UnchangedOrSameAs(Any(elem));
+      if (!changed) {
+        if (same) continue;
+        changed = true;
+        items.reserve(static_cast<size_t>(size));
+        for (int64_t j = 0; j < i; ++j)
+          items.emplace_back(AnyView::CopyFromTVMFFIAny(seq->slots()[j]));
+      }
+      if (same) {
         items.emplace_back(elem);
       } else {
         items.push_back(std::move(u).ValueUnchecked());
-        changed = true;
       }
     }
     if (!changed) return ToRaw(UnchangedOr<Any>());
@@ -93,20 +101,28 @@ TVMFFIAny MutateMapHook(StructuralMutatorObj* mutator, AnyView value) noexcept {
     int32_t type_index = value.type_index();
     const auto* map =
         reinterpret_cast<const MapBaseObj*>(detail::AnyUnsafe::GetTVMFFIAny(value)->v_obj);
+    // Made at the first change, as for sequences.
     std::vector<std::pair<Any, Any>> entries;
-    entries.reserve(map->size());
     bool changed = false;
+    size_t seen = 0;
     for (const auto& kv : *map) {
       // A view, as for sequences: the value is offered without a count of its own.
       MutateResult r = mutator->MutateExpected(AnyView(kv.second));
       if (r.is_err()) return ToRaw(std::move(r));
       UnchangedOr<Any> u = std::move(r).value();
-      if (u.UnchangedOrSameAs(kv.second)) {
-        entries.emplace_back(kv.first, kv.second);
-      } else {
-        entries.emplace_back(kv.first, std::move(u).ValueUnchecked());
+      bool same = u.IsUnchanged() || u.UnchangedOrSameAs(kv.second);
+      if (!changed && !same) {
         changed = true;
+        entries.reserve(map->size());
+        for (const auto& before : *map) {
+          if (entries.size() == seen) break;
+          entries.emplace_back(before.first, before.second);
+        }
       }
+      if (changed) {
+        entries.emplace_back(kv.first, same ? Any(kv.second) : std::move(u).ValueUnchecked());
+      }
+      ++seen;
     }
     if (!changed) return ToRaw(UnchangedOr<Any>());
     if (type_index == kTVMFFIDict) {
