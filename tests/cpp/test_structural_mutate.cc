@@ -574,4 +574,18 @@ TEST(StructuralMap, PostOrderFailureRecordsTheDescendedNode) {
   EXPECT_EQ(descended[0].cast<int64_t>(), 2);
 }
 
+TEST(StructuralMap, ListClearedByACallbackIsWalkedAsItWas) {
+  List<Any> list{1, 2, 3};
+  int calls = 0;
+  Any out = StructuralMap<WalkOrder::kPostOrder>(list, [&](int64_t v) -> Expected<Any> {
+    ++calls;
+    list.clear();  // the list is shared by reference: the walk must not read freed slots
+    return Any(v * 10);
+  });
+  EXPECT_EQ(calls, 3);
+  List<Any> mapped = out.cast<List<Any>>();
+  ASSERT_EQ(mapped.size(), 3u);
+  EXPECT_EQ(mapped[2].cast<int64_t>(), 30);
+}
+
 }  // namespace

@@ -408,6 +408,7 @@ class Optional<P, std::enable_if_t<use_object_ptr_optional_v<P>>>
   /*! \brief As the const& form, but the pointer is moved out (this becomes empty). */
   template <typename U>
   U as_or_throw() && {
+    static_assert(use_object_ptr_optional_v<U>, "as_or_throw moves the pointer into an owner");
     CheckedCell<U>();
     TVMFFIAny cell;
     TypeTraits<Base>::MoveToAny(std::move(static_cast<Base&>(*this)), &cell);

@@ -39,14 +39,28 @@ TVMFFIAny MutateSeqHook(StructuralMutatorObj* mutator, AnyView value) noexcept {
     int32_t type_index = value.type_index();
     const auto* seq =
         reinterpret_cast<const detail::SeqBaseObj*>(detail::AnyUnsafe::GetTVMFFIAny(value)->v_obj);
+    // A List may be changed by a callback while it is walked (it is mutable even when shared):
+    // walk a snapshot of it. An Array cannot be, so its elements are offered as views: the
+    // element's count stays that of its holders (this container is shared, so a uniquely held
+    // element is still not the mutator's to change).
+    std::vector<Any> snapshot;
+    if (type_index == kTVMFFIList) {
+      snapshot.reserve(static_cast<size_t>(seq->SeqCell()->size));
+      for (int64_t i = 0; i < seq->SeqCell()->size; ++i) {
+        snapshot.emplace_back(AnyView::CopyFromTVMFFIAny(seq->slots()[i]));
+      }
+    }
+    int64_t size =
+        type_index == kTVMFFIList ? static_cast<int64_t>(snapshot.size()) : seq->SeqCell()->size;
+    auto element = [&](int64_t i) -> AnyView {
+      return type_index == kTVMFFIList ? AnyView(snapshot[static_cast<size_t>(i)])
+                                       : AnyView::CopyFromTVMFFIAny(seq->slots()[i]);
+    };
     // Made at the first change (most mutations leave most containers as they are).
     std::vector<Any> items;
     bool changed = false;
-    int64_t size = seq->SeqCell()->size;
     for (int64_t i = 0; i < size; ++i) {
-      // Offered as a view: the element's count stays that of its holders (this container is
-      // shared, so a uniquely held element is still not the mutator's to change).
-      AnyView elem = AnyView::CopyFromTVMFFIAny(seq->slots()[i]);
+      AnyView elem = element(i);
       MutateResult r = mutator->MutateExpected(elem);
       if (r.is_err()) return ToRaw(std::move(r));
       UnchangedOr<Any> u = std::move(r).value();
@@ -55,8 +69,7 @@ TVMFFIAny MutateSeqHook(StructuralMutatorObj* mutator, AnyView value) noexcept {
         if (same) continue;
         changed = true;
         items.reserve(static_cast<size_t>(size));
-        for (int64_t j = 0; j < i; ++j)
-          items.emplace_back(AnyView::CopyFromTVMFFIAny(seq->slots()[j]));
+        for (int64_t j = 0; j < i; ++j) items.emplace_back(element(j));
       }
       if (same) {
         items.emplace_back(elem);
@@ -95,44 +108,60 @@ TVMFFIAny MutateSeqInplaceHook(StructuralMutatorObj* mutator, AnyView value) noe
   }
 }
 
+/*!
+ * \brief The entries of range ((key, value) pairs) with each value mutated: a new Map or Dict
+ *  (same keys, same order) when a value changed. The values are offered as views, as for
+ *  sequences; the new entries are made at the first change.
+ */
+template <typename Range>
+TVMFFIAny MutateEntries(StructuralMutatorObj* mutator, const Range& range, size_t size,
+                        int32_t type_index) {
+  std::vector<std::pair<Any, Any>> entries;
+  bool changed = false;
+  size_t seen = 0;
+  for (const auto& kv : range) {
+    MutateResult r = mutator->MutateExpected(AnyView(kv.second));
+    if (r.is_err()) return ToRaw(std::move(r));
+    UnchangedOr<Any> u = std::move(r).value();
+    bool same = u.IsUnchanged() || u.UnchangedOrSameAs(Any(kv.second));
+    if (!changed && !same) {
+      changed = true;
+      entries.reserve(size);
+      for (const auto& before : range) {
+        if (entries.size() == seen) break;
+        entries.emplace_back(before.first, before.second);
+      }
+    }
+    if (changed) {
+      entries.emplace_back(kv.first, same ? Any(kv.second) : std::move(u).ValueUnchecked());
+    }
+    ++seen;
+  }
+  if (!changed) return ToRaw(UnchangedOr<Any>());
+  if (type_index == kTVMFFIDict) {
+    Dict<Any, Any> out;
+    for (auto& kv : entries) out.Set(kv.first, kv.second);
+    return ToRaw(UnchangedOr<Any>(Any(out)));
+  }
+  Map<Any, Any> out;
+  for (auto& kv : entries) out.Set(kv.first, kv.second);
+  return ToRaw(UnchangedOr<Any>(Any(out)));
+}
+
 /*! \brief Map and Dict: a new container (same keys, same order) when a value changed. */
 TVMFFIAny MutateMapHook(StructuralMutatorObj* mutator, AnyView value) noexcept {
   try {
     int32_t type_index = value.type_index();
     const auto* map =
         reinterpret_cast<const MapBaseObj*>(detail::AnyUnsafe::GetTVMFFIAny(value)->v_obj);
-    // Made at the first change, as for sequences.
-    std::vector<std::pair<Any, Any>> entries;
-    bool changed = false;
-    size_t seen = 0;
-    for (const auto& kv : *map) {
-      // A view, as for sequences: the value is offered without a count of its own.
-      MutateResult r = mutator->MutateExpected(AnyView(kv.second));
-      if (r.is_err()) return ToRaw(std::move(r));
-      UnchangedOr<Any> u = std::move(r).value();
-      bool same = u.IsUnchanged() || u.UnchangedOrSameAs(kv.second);
-      if (!changed && !same) {
-        changed = true;
-        entries.reserve(map->size());
-        for (const auto& before : *map) {
-          if (entries.size() == seen) break;
-          entries.emplace_back(before.first, before.second);
-        }
-      }
-      if (changed) {
-        entries.emplace_back(kv.first, same ? Any(kv.second) : std::move(u).ValueUnchecked());
-      }
-      ++seen;
-    }
-    if (!changed) return ToRaw(UnchangedOr<Any>());
     if (type_index == kTVMFFIDict) {
-      Dict<Any, Any> out;
-      for (auto& kv : entries) out.Set(kv.first, kv.second);
-      return ToRaw(UnchangedOr<Any>(Any(out)));
+      // A Dict may be changed by a callback while it is walked: walk a snapshot of it.
+      std::vector<std::pair<Any, Any>> snapshot;
+      snapshot.reserve(map->size());
+      for (const auto& kv : *map) snapshot.emplace_back(kv.first, kv.second);
+      return MutateEntries(mutator, snapshot, snapshot.size(), type_index);
     }
-    Map<Any, Any> out;
-    for (auto& kv : entries) out.Set(kv.first, kv.second);
-    return ToRaw(UnchangedOr<Any>(Any(out)));
+    return MutateEntries(mutator, *map, map->size(), type_index);
   } catch (...) {
     return ToRaw(detail::ErrorFromCurrentException());
   }

@@ -595,7 +595,7 @@ class StructuralMapEngineBase : public StructuralMutatorObj {
  * \brief Base of the map engines: at every occurrence of a value computes
  *  post(D(pre(x))) where pre/post are the Derived engine's MatchAndCall(x)
  *  (Unchanged when nothing matched) for the chosen order and D the default
- *  mutation. Callbacks never see None.
+ *  mutation. None is offered only to callbacks taking an Optional (nothing to descend into).
  */
 template <typename Derived, typename Parent, WalkOrder order>
 class StructuralMapEngineImpl : public Parent {

@@ -208,6 +208,9 @@ class NativeFunctionView<R(Args...)> {
   explicit NativeFunctionView(const F& f) {
     TypeTraits<Function>::CopyToAnyView(f, &data_);
   }
+  /*! \brief A temporary Function would be freed while the view still refers to it. */
+  template <typename F, typename = std::enable_if_t<std::is_same_v<F, Function>>>
+  explicit NativeFunctionView(F&& f) = delete;
   /*!
    * \brief A view of a typed function returning R or Expected<R>. The function
    *  must outlive the view, so a temporary is refused; a null one throws.
@@ -339,7 +342,10 @@ struct TypeTraits<reflection::NativeFunctionView<R(Args...)>> : TypeTraitsBase {
     out.data_ = *src;
     return out;
   }
-  /*! \brief A view borrows: the source keeps its reference. */
+  /*!
+   * \brief A view borrows: the source keeps its reference, so a view cast from a temporary Any
+   *  is valid only for a native hook (a Function hook is freed with the Any).
+   */
   static Self MoveFromAnyAfterCheck(TVMFFIAny* src) { return CopyFromAnyViewAfterCheck(src); }
   static std::optional<Self> TryCastFromAnyView(const TVMFFIAny* src) {
     if (!CheckAnyStrict(src)) return std::nullopt;
