@@ -229,14 +229,14 @@ FLOOR_SLACK = 1.10
 
 # The floors of the torch rows (peers/torch_floor.c): torch's dltensor_from_py_object_no_sync
 # per tensor, torch's allocator installed around the call, the kernel called through
-# TVMFFIFunctionCall with the GIL released (a Function's default). For the Tensor parameter it
-# is the view kernel's floor (a lower bound: a Tensor object costs more than a view), for
-# from_dlpack the fill alone.
+# TVMFFIFunctionCall with the GIL released (a Function's default). For the Tensor parameter the
+# fill goes into a reused Tensor object block and the same kernel is called (it takes and drops
+# its own reference); for from_dlpack it is the fill alone.
 TORCH_ROWS = [
     ("TensorView kernel(1 torch)", "view1(x)", 0.5, "floor_call(h1, x)", 0.55),
     ("TensorView kernel(2 torch)", "view2(x, y)", 0.5, "floor_call(h2, x, y)", 0.55),
     ("TensorView kernel(4 torch)", "view4(x, y, z, w)", 0.5, "floor_call(h4, x, y, z, w)", 0.55),
-    ("Tensor param(torch)", "tensor_nop(x)", 0.5, "floor_call(h1, x)", 0.55),
+    ("Tensor param(torch)", "tensor_nop(x)", 0.5, "floor_call_tensor(h_t, x)", 0.55),
     ("from_dlpack(torch)", "from_dlpack(x)", 0.5, "floor_fill(x)", 0.5),
     ("env-alloc kernel -> torch", "alloc_like(x)", 1.0, None, None),
     ("torch.from_dlpack(Tensor)", "torch.from_dlpack(t)", 1.0, None, None),
@@ -455,8 +455,10 @@ def run_torch_table(out_dir, wheel_dir, repeat, budget, cpu_time=False):
     floor = build_floor(out_dir, "torch_floor", ours_flags)
     ns["floor_call"] = floor.floor_call
     ns["floor_fill"] = floor.floor_fill
+    ns["floor_call_tensor"] = floor.floor_call_tensor
     for name in ("view1", "view2", "view4"):
         ns["h" + name[-1]] = ns[name].__chandle__()
+    ns["h_t"] = ns["tensor_nop"].__chandle__()
     title = "torch %s CPU tensors (16 x float32)" % torch.__version__
     return run_wheel_table(
         title, TORCH_ROWS, ns, "torch", wheel_lib, wheel_dir, repeat, budget, cpu_time

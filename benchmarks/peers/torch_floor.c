@@ -8,6 +8,11 @@
  *                          installed for the callee (TVMFFIEnvSetDLPackManagedTensorAllocator)
  *                          and restored after; TVMFFIFunctionCall of the Function handle h with
  *                          the GIL released, as a Function does by default. Returns None.
+ *   floor_call_tensor(h, x) as floor_call with one tensor, passed as a Tensor object instead
+ *                          (a kernel taking ffi::Tensor needs one): the fill goes into a
+ *                          block kept from call to call (header, DLTensor, its shape and
+ *                          strides copied), given as kTVMFFITensor; after the call the block
+ *                          must be back to one reference (a kernel keeping it is an error).
  *   floor_fill(x)          the fill alone, with the GIL held (what from_dlpack must at least do).
  *
  * The exchange table is read from the first tensor's type once; another type raises TypeError.
@@ -84,6 +89,73 @@ static PyObject* floor_call(PyObject* self, PyObject* const* args, Py_ssize_t na
   Py_RETURN_NONE;
 }
 
+#define FLOOR_MAX_DIMS 8
+
+typedef struct FloorTensor {
+  TVMFFIObject header;
+  DLTensor tensor;
+  int64_t dims[2 * FLOOR_MAX_DIMS];
+} FloorTensor;
+
+/* Never runs: the floor checks that the block is back to its one reference. */
+static void floor_tensor_delete(void* self, int flags) {
+  (void)self;
+  (void)flags;
+}
+
+static FloorTensor floor_block;
+
+static PyObject* floor_call_tensor(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+  TVMFFIAny packed;
+  TVMFFIAny result;
+  DLPackManagedTensorAllocator prev;
+  FloorTensor* t = &floor_block;
+  int rc;
+  (void)self;
+  if (nargs != 2) {
+    PyErr_SetString(PyExc_TypeError, "torch_floor: a handle and one tensor");
+    return NULL;
+  }
+  void* handle = PyLong_AsVoidPtr(args[0]);
+  if (handle == NULL) return NULL;
+  const DLPackExchangeAPI* api = api_of(args[1]);
+  if (api == NULL || api->dltensor_from_py_object_no_sync(args[1], &t->tensor) != 0) return NULL;
+  int32_t n = t->tensor.ndim;
+  if (n > FLOOR_MAX_DIMS || t->tensor.strides == NULL) {
+    PyErr_SetString(PyExc_TypeError, "torch_floor: at most 8 dimensions, with strides");
+    return NULL;
+  }
+  for (int32_t i = 0; i < n; ++i) {
+    t->dims[i] = t->tensor.shape[i];
+    t->dims[FLOOR_MAX_DIMS + i] = t->tensor.strides[i];
+  }
+  t->tensor.shape = t->dims;
+  t->tensor.strides = t->dims + FLOOR_MAX_DIMS;
+  t->header.combined_ref_count = ((uint64_t)1 << 32) | 1;
+  t->header.type_index = kTVMFFITensor;
+  t->header.__padding = 0;
+  t->header.deleter = floor_tensor_delete;
+  packed.type_index = kTVMFFITensor;
+  packed.zero_padding = 0;
+  packed.v_int64 = 0;
+  packed.v_obj = &t->header;
+  result.type_index = kTVMFFINone;
+  result.zero_padding = 0;
+  result.v_int64 = 0;
+  if (TVMFFIEnvSetDLPackManagedTensorAllocator(api->managed_tensor_allocator, 0, &prev) != 0) {
+    PyErr_SetString(PyExc_RuntimeError, "torch_floor: installing the allocator failed");
+    return NULL;
+  }
+  Py_BEGIN_ALLOW_THREADS rc = TVMFFIFunctionCall(handle, &packed, 1, &result);
+  Py_END_ALLOW_THREADS TVMFFIEnvSetDLPackManagedTensorAllocator(prev, 0, NULL);
+  if (rc != 0 || result.type_index != kTVMFFINone ||
+      t->header.combined_ref_count != (((uint64_t)1 << 32) | 1)) {
+    PyErr_SetString(PyExc_RuntimeError, "torch_floor: the kernel failed, returned or kept a value");
+    return NULL;
+  }
+  Py_RETURN_NONE;
+}
+
 static PyObject* floor_fill(PyObject* self, PyObject* x) {
   DLTensor tensor;
   const DLPackExchangeAPI* api = api_of(x);
@@ -94,6 +166,7 @@ static PyObject* floor_fill(PyObject* self, PyObject* x) {
 
 static PyMethodDef methods[] = {
     {"floor_call", (PyCFunction)(void (*)(void))floor_call, METH_FASTCALL, NULL},
+    {"floor_call_tensor", (PyCFunction)(void (*)(void))floor_call_tensor, METH_FASTCALL, NULL},
     {"floor_fill", floor_fill, METH_O, NULL},
     {NULL, NULL, 0, NULL},
 };

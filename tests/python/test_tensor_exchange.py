@@ -423,6 +423,24 @@ def test_from_dlpack_with_failed_requirement_releases_the_producer_object(lib):
     assert sys.getrefcount(x) == refs
 
 
+def test_from_dlpack_of_torch_tensor_of_many_dimensions_keeps_shape_and_strides():
+    x = torch.zeros([2, 1, 3, 1, 2, 1, 1, 2, 3]).transpose(0, 8)
+    t = tvm_ffi.from_dlpack(x)
+    assert tuple(t.shape) == tuple(x.shape)
+    assert tuple(t.strides) == tuple(x.stride())
+    assert data_ptr(t) == x.data_ptr()
+
+
+def test_from_dlpack_wrappers_made_after_others_dropped_describe_their_own_tensor():
+    xs = [torch.arange(n + 1, dtype=torch.float32) for n in range(20)]
+    for _ in range(3):
+        ts = [tvm_ffi.from_dlpack(x) for x in xs]
+        assert [(tuple(t.shape), data_ptr(t)) for t in ts] == [
+            ((len(x),), x.data_ptr()) for x in xs
+        ]
+        del ts
+
+
 def test_tensor_argument_not_kept_by_callee_leaves_references_balanced(lib):
     x = torch.zeros(4)
     refs = sys.getrefcount(x)

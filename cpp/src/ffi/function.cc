@@ -141,10 +141,24 @@ class GlobalRegistry {
    *  the names on hot paths (TVM does during its builds), and the strings are made once.
    */
   std::shared_ptr<const std::vector<String>> ListNames() const {
-    // names_mutex_ is taken before mutex_ here and never while mutex_ is held elsewhere.
     std::lock_guard<std::mutex> names_lock(names_mutex_);
+    RefreshNamesLocked();
+    return names_;
+  }
+
+  /*! \return ListNames() as an Array of str, shared like the snapshot. */
+  Array<String> ListNamesArray() const {
+    std::lock_guard<std::mutex> names_lock(names_mutex_);
+    RefreshNamesLocked();
+    return names_array_;
+  }
+
+ private:
+  // Remakes the snapshot when the names changed; names_mutex_ is held. names_mutex_ is taken
+  // before mutex_ here and never while mutex_ is held elsewhere.
+  void RefreshNamesLocked() const {
     if (names_ != nullptr && names_generation_ == generation_.load(std::memory_order_acquire)) {
-      return names_;
+      return;
     }
     std::vector<std::string_view> views;
     uint64_t generation;
@@ -161,17 +175,8 @@ class GlobalRegistry {
     names_ = std::move(names);
     names_array_ = Array<String>(*names_);
     names_generation_ = generation;
-    return names_;
   }
 
-  /*! \return ListNames() as an Array of str, shared like the snapshot. */
-  Array<String> ListNamesArray() const {
-    ListNames();
-    std::lock_guard<std::mutex> names_lock(names_mutex_);
-    return names_array_;
-  }
-
- private:
   mutable std::shared_mutex mutex_;
   std::unordered_map<std::string_view, std::unique_ptr<NamedGlobalEntry>> table_;
   // Bumped (under mutex_) when a name is added or removed.

@@ -1,6 +1,7 @@
 # Declarations of the C ABI (tvm/ffi/c_api.h) and of the few CPython entry
 # points Cython does not declare, plus the helpers every other part uses.
 
+cimport cython
 from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t, uint32_t, uint8_t, uint16_t, uintptr_t
 from libc.string cimport memchr, strlen
 from libc.stdlib cimport malloc, free

@@ -7,6 +7,9 @@ cdef list _REGISTERED_CLS = []
 cdef list _RESOLVED_CLS = []
 
 
+# Wrappers of the exact built-in types (Tensor, Object, ...) are recycled: from_dlpack and
+# calls returning objects make and drop one per call.
+@cython.freelist(16)
 cdef class CObject:
     """Base of every FFI object seen from Python (Object, Function, Tensor, Error,
     OpaquePyObject): holds one strong reference. No __weakref__: FFI objects take no
@@ -233,7 +236,11 @@ cdef object lookup_class(int32_t type_index):
 cdef object wrap_object(TVMFFIObjectHandle handle):
     """The Python object of an FFI object; steals the reference to handle."""
     cdef int32_t tindex = (<TVMFFIObject*>handle).type_index
-    cls = lookup_class(tindex)
+    # The resolved class is read here (lookup_class only on a miss): every object result and
+    # from_dlpack come this way.
+    cls = _RESOLVED_CLS[tindex] if tindex < len(_RESOLVED_CLS) else None
+    if cls is None:
+        cls = lookup_class(tindex)
     cdef CObject obj
     # Tensor is an extension type with its own tp_new, which its subclasses need.
     obj = <CObject>TVMFFIPyNewInstance(Tensor if tindex == kTVMFFITensor else CObject, cls)

@@ -499,38 +499,56 @@ static inline void TVMFFIPyBorrowedTensorRecycle(TVMFFIPyBorrowedTensor* t) {
  * refuses (TVMFFIPyRefuseUnresolvedView). */
 static int TVMFFIPyBorrowedTensorNew(PyObject* x, const DLPackExchangeAPI* api, int take_owner,
                                      TVMFFIObjectHandle* out) {
-  DLTensor view;
   *out = NULL;
   if (api->dltensor_from_py_object_no_sync == NULL) return 1;
-  if (api->dltensor_from_py_object_no_sync(x, &view) != 0) {
+  /* The fill goes straight into a block of the standard size (the spare when there is one),
+   * so that the block can serve again once released with the GIL held
+   * (TVMFFIPyReleaseCallTensor, TVMFFIPyDecRefWithGIL). */
+  TVMFFIPyBorrowedTensor* t = NULL;
+#ifndef Py_GIL_DISABLED
+  t = tvm_ffi_py_borrowed_spare;
+  tvm_ffi_py_borrowed_spare = NULL;
+#endif
+  if (t == NULL) {
+    t = (TVMFFIPyBorrowedTensor*)malloc(TVMFFIPyBorrowedSize(kTVMFFIPyBorrowedSpareDims));
+    if (t == NULL) {
+      PyErr_NoMemory();
+      return -1;
+    }
+  }
+  if (api->dltensor_from_py_object_no_sync(x, &t->tensor) != 0) {
     PyErr_Clear();
+    t->tensor.ndim = 0;
+    TVMFFIPyBorrowedTensorRecycle(t);
     return 1;
   }
+  const DLTensor view = t->tensor;
   int32_t n = view.ndim;
-  if (n < 0 || n > kTVMFFIPyBorrowedMaxDims || (n > 0 && view.shape == NULL)) return 1;
-  for (int32_t i = 0; i < n; ++i) {
-    if (view.shape[i] < 0) return 1;
+  if (n < 0 || n > kTVMFFIPyBorrowedMaxDims || (n > 0 && view.shape == NULL)) {
+    t->tensor.ndim = 0;
+    TVMFFIPyBorrowedTensorRecycle(t);
+    return 1;
   }
-  TVMFFIPyBorrowedTensor* t = NULL;
-  if (n <= kTVMFFIPyBorrowedSpareDims) {
-    /* Standard size, so that the block can serve again once released with the GIL held
-     * (TVMFFIPyReleaseCallTensor, TVMFFIPyDecRefWithGIL). */
-#ifndef Py_GIL_DISABLED
-    t = tvm_ffi_py_borrowed_spare;
-    tvm_ffi_py_borrowed_spare = NULL;
-#endif
-    if (t == NULL)
-      t = (TVMFFIPyBorrowedTensor*)malloc(TVMFFIPyBorrowedSize(kTVMFFIPyBorrowedSpareDims));
-  } else {
-    t = (TVMFFIPyBorrowedTensor*)malloc(TVMFFIPyBorrowedSize(n));
-  }
-  if (t == NULL) {
-    PyErr_NoMemory();
-    return -1;
+  if (n > kTVMFFIPyBorrowedSpareDims) {
+    TVMFFIPyBorrowedTensor* big = (TVMFFIPyBorrowedTensor*)malloc(TVMFFIPyBorrowedSize(n));
+    t->tensor.ndim = 0;
+    TVMFFIPyBorrowedTensorRecycle(t);
+    if (big == NULL) {
+      PyErr_NoMemory();
+      return -1;
+    }
+    t = big;
+    t->tensor = view;
   }
   int64_t* shape = t->dims;
   int64_t* strides = t->dims + n;
-  for (int32_t i = 0; i < n; ++i) shape[i] = view.shape[i];
+  for (int32_t i = 0; i < n; ++i) {
+    if (view.shape[i] < 0) {
+      TVMFFIPyBorrowedTensorRecycle(t);
+      return 1;
+    }
+    shape[i] = view.shape[i];
+  }
   if (view.strides != NULL) {
     for (int32_t i = 0; i < n; ++i) strides[i] = view.strides[i];
   } else {
@@ -545,7 +563,6 @@ static int TVMFFIPyBorrowedTensorNew(PyObject* x, const DLPackExchangeAPI* api, 
   t->header.type_index = kTVMFFITensor;
   t->header.__padding = 0;
   t->header.deleter = TVMFFIPyBorrowedTensorDelete;
-  t->tensor = view;
   t->tensor.shape = shape;
   t->tensor.strides = strides;
   /* Checked on the copy: asking the tensor may run Python code that changes it. */
@@ -594,12 +611,20 @@ static inline void TVMFFIPyDecRefWithGIL(TVMFFIObjectHandle handle) {
  * argument, the Function of a callback) is simply released. */
 static inline void TVMFFIPyReleaseCallTensor(TVMFFIObjectHandle handle, PyObject* x) {
   TVMFFIPyBorrowedTensor* t = (TVMFFIPyBorrowedTensor*)handle;
-  if (t->header.deleter == TVMFFIPyBorrowedTensorDelete && t->owner == NULL &&
-      !TVMFFIPyBorrowedTensorIsSole(&t->header)) {
-    Py_INCREF(x);
-    t->owner = x;
+  if (t->header.deleter == TVMFFIPyBorrowedTensorDelete) {
+    if (__atomic_load_n(&t->header.combined_ref_count, __ATOMIC_ACQUIRE) ==
+        (((uint64_t)1 << 32) | 1)) {
+      PyObject* owner = t->owner;
+      TVMFFIPyBorrowedTensorRecycle(t);
+      Py_XDECREF(owner);
+      return;
+    }
+    if (t->owner == NULL) {
+      Py_INCREF(x);
+      t->owner = x;
+    }
   }
-  TVMFFIPyDecRefWithGIL(handle);
+  TVMFFIObjectDecRef(handle);
 }
 
 /* An owned Tensor over x exported by its producer (no stream sync). 0 with

@@ -81,6 +81,14 @@ inline constexpr bool kOptionalUsesAny =
   TVM_FFI_UNREACHABLE();
 }
 
+/*! \brief TypeError "Cannot treat type `X` as type `U`" unless cell strictly holds a U. */
+template <typename U>
+inline void CheckStrictlyAs(const TVMFFIAny* cell) {
+  if (!TypeTraits<U>::CheckAnyStrict(cell)) {
+    ThrowCannotTreatAs(TypeTraits<U>::GetMismatchTypeInfo(cell), TypeTraits<U>::TypeStr());
+  }
+}
+
 // A U that a generic comparison or conversion may accept (not the empty markers).
 template <typename U, typename Self>
 inline constexpr bool kOptionalOperand =
@@ -174,13 +182,13 @@ class Optional<T, std::enable_if_t<detail::kOptionalUsesAny<T>>> {
   /*! \return As as<U>(), but TypeError "Cannot treat type `X` as type `U`" on mismatch. */
   template <typename U>
   U as_or_throw() const& {
-    CheckAs<U>();
+    detail::CheckStrictlyAs<U>(Cell());
     return TypeTraits<U>::CopyFromAnyViewAfterCheck(Cell());
   }
   /*! \brief As the const& form, but the value is moved out (this becomes empty). */
   template <typename U>
   U as_or_throw() && {
-    CheckAs<U>();
+    detail::CheckStrictlyAs<U>(Cell());
     return TypeTraits<U>::MoveFromAnyAfterCheck(detail::AnyUnsafe::GetTVMFFIAny(&data_));
   }
 
@@ -214,13 +222,6 @@ class Optional<T, std::enable_if_t<detail::kOptionalUsesAny<T>>> {
 
  private:
   const TVMFFIAny* Cell() const { return detail::AnyUnsafe::GetTVMFFIAny(data_); }
-  template <typename U>
-  void CheckAs() const {
-    if (!TypeTraits<U>::CheckAnyStrict(Cell())) {
-      detail::ThrowCannotTreatAs(TypeTraits<U>::GetMismatchTypeInfo(Cell()),
-                                 TypeTraits<U>::TypeStr());
-    }
-  }
   Any data_;
 };
 
@@ -423,10 +424,7 @@ class Optional<P, std::enable_if_t<use_object_ptr_optional_v<P>>>
   TVMFFIAny CheckedCell() const {
     TVMFFIAny cell;
     TypeTraits<Base>::CopyToAnyView(*this, &cell);
-    if (!TypeTraits<U>::CheckAnyStrict(&cell)) {
-      detail::ThrowCannotTreatAs(TypeTraits<U>::GetMismatchTypeInfo(&cell),
-                                 TypeTraits<U>::TypeStr());
-    }
+    detail::CheckStrictlyAs<U>(&cell);
     return cell;
   }
   static P FromBase(Base ptr) {

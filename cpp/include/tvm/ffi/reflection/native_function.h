@@ -178,6 +178,14 @@ struct NativeHookCall {
   }
 };
 
+/*! \return f, or ValueError when a TypedFunction given as a hook is null. */
+inline const Function& NonNullHook(const Function& f) {
+  if (f == nullptr) {
+    TVM_FFI_THROW(ValueError) << "Cannot make a native hook from a null TypedFunction";
+  }
+  return f;
+}
+
 }  // namespace native_fn_detail
 
 /*!
@@ -218,10 +226,7 @@ class NativeFunctionView<R(Args...)> {
   template <typename FR,
             typename = std::enable_if_t<std::is_same_v<FR, R> || std::is_same_v<FR, Expected<R>>>>
   NativeFunctionView(const TypedFunction<FR(Args...)>& f) {  // NOLINT(runtime/explicit)
-    if (f.packed() == nullptr) {
-      TVM_FFI_THROW(ValueError) << "Cannot make a native hook from a null TypedFunction";
-    }
-    TypeTraits<Function>::CopyToAnyView(f.packed(), &data_);
+    TypeTraits<Function>::CopyToAnyView(native_fn_detail::NonNullHook(f.packed()), &data_);
   }
   template <typename FR,
             typename = std::enable_if_t<std::is_same_v<FR, R> || std::is_same_v<FR, Expected<R>>>>
@@ -277,9 +282,7 @@ class NativeFunction<R(Args...)> {
   template <typename FR,
             typename = std::enable_if_t<std::is_same_v<FR, R> || std::is_same_v<FR, Expected<R>>>>
   explicit NativeFunction(TypedFunction<FR(Args...)> f) {
-    if (f.packed() == nullptr) {
-      TVM_FFI_THROW(ValueError) << "Cannot make a native hook from a null TypedFunction";
-    }
+    native_fn_detail::NonNullHook(f.packed());
     data_ = std::move(f).packed();
   }
   explicit NativeFunction(const NativeFunctionView<R(Args...)>& view)
