@@ -242,8 +242,12 @@ cdef object wrap_object(TVMFFIObjectHandle handle):
     if cls is None:
         cls = lookup_class(tindex)
     cdef CObject obj
-    # Tensor is an extension type with its own tp_new, which its subclasses need.
-    obj = <CObject>TVMFFIPyNewInstance(Tensor if tindex == kTVMFFITensor else CObject, cls)
+    if cls is Tensor:
+        # Cython calls Tensor's tp_new directly here (no slot lookup, no argument tuple).
+        obj = <CObject>Tensor.__new__(Tensor)
+    else:
+        # Tensor is an extension type with its own tp_new, which its subclasses need.
+        obj = <CObject>TVMFFIPyNewInstance(Tensor if tindex == kTVMFFITensor else CObject, cls)
     obj.chandle = handle
     return obj
 
