@@ -48,14 +48,32 @@ static const DLPackExchangeAPI* api_of(PyObject* obj) {
   return api;
 }
 
+/* The call with api's allocator installed and the GIL released: 0, or -1 with an error set. */
+static int floor_invoke(void* handle, const DLPackExchangeAPI* api, TVMFFIAny* packed, int32_t n) {
+  TVMFFIAny result;
+  DLPackManagedTensorAllocator prev;
+  int rc;
+  result.type_index = kTVMFFINone;
+  result.zero_padding = 0;
+  result.v_int64 = 0;
+  if (TVMFFIEnvSetDLPackManagedTensorAllocator(api->managed_tensor_allocator, 0, &prev) != 0) {
+    PyErr_SetString(PyExc_RuntimeError, "torch_floor: installing the allocator failed");
+    return -1;
+  }
+  Py_BEGIN_ALLOW_THREADS rc = TVMFFIFunctionCall(handle, packed, n, &result);
+  Py_END_ALLOW_THREADS TVMFFIEnvSetDLPackManagedTensorAllocator(prev, 0, NULL);
+  if (rc != 0 || result.type_index != kTVMFFINone) {
+    PyErr_SetString(PyExc_RuntimeError, "torch_floor: the kernel failed or returned a value");
+    return -1;
+  }
+  return 0;
+}
+
 static PyObject* floor_call(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
   DLTensor tensors[FLOOR_MAX_TENSORS];
   TVMFFIAny packed[FLOOR_MAX_TENSORS];
-  TVMFFIAny result;
-  DLPackManagedTensorAllocator prev;
   const DLPackExchangeAPI* api = NULL;
   int32_t n = (int32_t)nargs - 1;
-  int rc;
   (void)self;
   if (n < 1 || n > FLOOR_MAX_TENSORS) {
     PyErr_SetString(PyExc_TypeError, "torch_floor: a handle and 1 to 8 tensors");
@@ -73,19 +91,7 @@ static PyObject* floor_call(PyObject* self, PyObject* const* args, Py_ssize_t na
     packed[i].v_int64 = 0;
     packed[i].v_ptr = &tensors[i];
   }
-  result.type_index = kTVMFFINone;
-  result.zero_padding = 0;
-  result.v_int64 = 0;
-  if (TVMFFIEnvSetDLPackManagedTensorAllocator(api->managed_tensor_allocator, 0, &prev) != 0) {
-    PyErr_SetString(PyExc_RuntimeError, "torch_floor: installing the allocator failed");
-    return NULL;
-  }
-  Py_BEGIN_ALLOW_THREADS rc = TVMFFIFunctionCall(handle, packed, n, &result);
-  Py_END_ALLOW_THREADS TVMFFIEnvSetDLPackManagedTensorAllocator(prev, 0, NULL);
-  if (rc != 0 || result.type_index != kTVMFFINone) {
-    PyErr_SetString(PyExc_RuntimeError, "torch_floor: the kernel failed or returned a value");
-    return NULL;
-  }
+  if (floor_invoke(handle, api, packed, n) != 0) return NULL;
   Py_RETURN_NONE;
 }
 
@@ -107,10 +113,7 @@ static FloorTensor floor_block;
 
 static PyObject* floor_call_tensor(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
   TVMFFIAny packed;
-  TVMFFIAny result;
-  DLPackManagedTensorAllocator prev;
   FloorTensor* t = &floor_block;
-  int rc;
   (void)self;
   if (nargs != 2) {
     PyErr_SetString(PyExc_TypeError, "torch_floor: a handle and one tensor");
@@ -139,18 +142,9 @@ static PyObject* floor_call_tensor(PyObject* self, PyObject* const* args, Py_ssi
   packed.zero_padding = 0;
   packed.v_int64 = 0;
   packed.v_obj = &t->header;
-  result.type_index = kTVMFFINone;
-  result.zero_padding = 0;
-  result.v_int64 = 0;
-  if (TVMFFIEnvSetDLPackManagedTensorAllocator(api->managed_tensor_allocator, 0, &prev) != 0) {
-    PyErr_SetString(PyExc_RuntimeError, "torch_floor: installing the allocator failed");
-    return NULL;
-  }
-  Py_BEGIN_ALLOW_THREADS rc = TVMFFIFunctionCall(handle, &packed, 1, &result);
-  Py_END_ALLOW_THREADS TVMFFIEnvSetDLPackManagedTensorAllocator(prev, 0, NULL);
-  if (rc != 0 || result.type_index != kTVMFFINone ||
-      t->header.combined_ref_count != (((uint64_t)1 << 32) | 1)) {
-    PyErr_SetString(PyExc_RuntimeError, "torch_floor: the kernel failed, returned or kept a value");
+  if (floor_invoke(handle, api, &packed, 1) != 0) return NULL;
+  if (t->header.combined_ref_count != (((uint64_t)1 << 32) | 1)) {
+    PyErr_SetString(PyExc_RuntimeError, "torch_floor: the kernel kept the tensor");
     return NULL;
   }
   Py_RETURN_NONE;
