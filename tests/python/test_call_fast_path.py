@@ -175,3 +175,34 @@ def test_callback_kept_by_callee_stays_callable():
     f = keep(cb)
     del cb
     assert f(1) == 2
+
+
+def test_callback_kept_by_callee_holds_the_callable_until_released():
+    def cb(x):
+        return x
+
+    before = sys.getrefcount(cb)
+    f = echo(cb)
+    assert sys.getrefcount(cb) == before + 1
+    del f
+    assert sys.getrefcount(cb) == before
+
+
+def test_callback_kept_by_callee_survives_later_callbacks():
+    kept = echo(lambda x: x + 1)
+    for _ in range(3):
+        assert apply(lambda x: x * 10, 2) == 20
+    assert kept(1) == 2
+    assert apply(kept, 5) == 6
+
+
+def test_converted_callable_holds_the_callable_until_released():
+    def cb(x):
+        return x * 2
+
+    before = sys.getrefcount(cb)
+    f = tvm_ffi.convert(cb)
+    assert f(4) == 8
+    assert sys.getrefcount(cb) == before + 1
+    del f
+    assert sys.getrefcount(cb) == before

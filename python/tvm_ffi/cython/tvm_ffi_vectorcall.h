@@ -299,15 +299,105 @@ static int TVMFFIPyCallbackSafeCall(void* self, const TVMFFIAny* args, int32_t n
   return rc;
 }
 
-/* *out: a new Function calling the Python callable f (holding a reference to
- * it, dropped by TVMFFIPyDecRefDeleter). 0, or -1 with the FFI error raised. */
-static inline int TVMFFIPyCallableToFunction(PyObject* f, TVMFFIObjectHandle* out) {
-  Py_INCREF(f);
-  if (TVMFFIFunctionCreate(f, TVMFFIPyCallbackSafeCall, TVMFFIPyDecRefDeleter, out) != 0) {
-    Py_DECREF(f);
+/* A Function calling a Python callable: the layout every Function has (the
+ * header, then safe_call and a NULL cpp_call), then the callable, so that a
+ * call reaches it with no trampoline. A Function made for one call's argument
+ * borrows the callable (the argument keeps it alive): if the callee kept the
+ * Function, the call takes a reference to the callable before letting go
+ * (TVMFFIPyReleaseCallArg); else the block is kept for the next such argument.
+ * Any other such Function owns its reference from the start. */
+typedef struct TVMFFIPyCallbackFunction {
+  TVMFFIObject header;
+  TVMFFIFunctionCell cell;
+  PyObject* callable;
+  int owns_callable;
+} TVMFFIPyCallbackFunction;
+
+#ifndef Py_GIL_DISABLED
+/* One block kept between calls; taken and given back with the GIL held. */
+static TVMFFIPyCallbackFunction* tvm_ffi_py_callback_spare = NULL;
+#endif
+
+static int TVMFFIPyCallbackFunctionCall(void* handle, const TVMFFIAny* args, int32_t num_args,
+                                        TVMFFIAny* result) {
+  return TVMFFIPyCallbackSafeCall(((TVMFFIPyCallbackFunction*)handle)->callable, args, num_args,
+                                  result);
+}
+
+static void TVMFFIPyCallbackFunctionDelete(void* self, int flags) {
+  TVMFFIPyCallbackFunction* f = (TVMFFIPyCallbackFunction*)self;
+  if ((flags & kTVMFFIObjectDeleterFlagBitMaskStrong) && f->owns_callable) {
+    f->owns_callable = 0;
+    TVMFFIPyDecRefDeleter(f->callable);
+  }
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) free(f);
+}
+
+/* *out: a new Function calling the Python callable f, holding a reference to
+ * it unless borrow is set (then f must outlive the reference the caller gets,
+ * which TVMFFIPyReleaseCallArg drops). 0, or -1 with the FFI error raised. */
+static inline int TVMFFIPyCallbackFunctionNew(PyObject* f, int borrow, TVMFFIObjectHandle* out) {
+  TVMFFIPyCallbackFunction* fn = NULL;
+#ifndef Py_GIL_DISABLED
+  if (borrow) {
+    fn = tvm_ffi_py_callback_spare;
+    tvm_ffi_py_callback_spare = NULL;
+  }
+#endif
+  if (fn == NULL) fn = (TVMFFIPyCallbackFunction*)malloc(sizeof(TVMFFIPyCallbackFunction));
+  if (fn == NULL) {
+    TVMFFIErrorSetRaisedFromCStr("MemoryError", "out of memory making a Function of a callable");
     return -1;
   }
+  fn->header.combined_ref_count = ((uint64_t)1 << 32) | 1; /* one strong, one weak */
+  fn->header.type_index = kTVMFFIFunction;
+  fn->header.__padding = 0;
+  fn->header.deleter = TVMFFIPyCallbackFunctionDelete;
+  fn->cell.safe_call = TVMFFIPyCallbackFunctionCall;
+  fn->cell.cpp_call = NULL;
+  fn->callable = f;
+  fn->owns_callable = !borrow;
+  if (!borrow) Py_INCREF(f);
+  *out = (TVMFFIObjectHandle)fn;
   return 0;
+}
+
+/* *out: a new Function calling the Python callable f (holding a reference to
+ * it). 0, or -1 with the FFI error raised. */
+static inline int TVMFFIPyCallableToFunction(PyObject* f, TVMFFIObjectHandle* out) {
+  return TVMFFIPyCallbackFunctionNew(f, 0, out);
+}
+
+/* Releases a call's reference to the object its argument x became, with the
+ * GIL held (x still alive in the caller's hands): a Function of x made for the
+ * call is recycled if nothing else refers to it, else it takes its reference
+ * to x now; tensors go to TVMFFIPyReleaseCallTensor. */
+static inline void TVMFFIPyReleaseCallArg(TVMFFIObjectHandle handle, PyObject* x) {
+  TVMFFIObject* obj = (TVMFFIObject*)handle;
+  if (obj->deleter != TVMFFIPyCallbackFunctionDelete) {
+    TVMFFIPyReleaseCallTensor(handle, x);
+    return;
+  }
+  TVMFFIPyCallbackFunction* fn = (TVMFFIPyCallbackFunction*)obj;
+  if (__atomic_load_n(&obj->combined_ref_count, __ATOMIC_ACQUIRE) == (((uint64_t)1 << 32) | 1)) {
+    PyObject* callable = fn->owns_callable ? fn->callable : NULL;
+#ifndef Py_GIL_DISABLED
+    if (tvm_ffi_py_callback_spare == NULL) {
+      tvm_ffi_py_callback_spare = fn;
+    } else {
+      free(fn);
+    }
+#else
+    free(fn);
+#endif
+    Py_XDECREF(callable);
+    return;
+  }
+  if (!fn->owns_callable) {
+    Py_INCREF(fn->callable);
+    fn->owns_callable = 1;
+  }
+  TVMFFIObjectDecRef(handle);
 }
 
 /* Whether type is a plain function or method (a callback the fast path wraps);
@@ -336,7 +426,7 @@ static inline int TVMFFIPyMadeArg(PyObject* x, PyTypeObject* type, TVMFFIAny* ou
     if (built != 0) return built < 0 ? -1 : 2;
   } else if (TVMFFIPyIsPlainCallable(type)) {
     index = kTVMFFIFunction;
-    if (TVMFFIPyCallableToFunction(x, made) != 0) {
+    if (TVMFFIPyCallbackFunctionNew(x, 1, made) != 0) {
       TVMFFIObjectHandle err = NULL;
       TVMFFIErrorMoveFromRaised(&err);
       tvm_ffi_py_call.raise(err);
@@ -421,14 +511,14 @@ static PyObject* TVMFFIPyFunctionVectorcall(PyObject* self, PyObject* const* arg
       TVMFFIAny result;
       int rc =
           TVMFFIPyCallWithEnvInline(handle, state->release_gil, packed, (int32_t)n, &env, &result);
-      for (int k = 0; k < num_owned; ++k) TVMFFIPyReleaseCallTensor(owned[k], owned_args[k]);
+      for (int k = 0; k < num_owned; ++k) TVMFFIPyReleaseCallArg(owned[k], owned_args[k]);
       if (rc != 0) return NULL;
       return TVMFFIPyResultToPy(&result, env.result_api);
     }
-    for (int k = 0; k < num_owned; ++k) TVMFFIPyReleaseCallTensor(owned[k], owned_args[k]);
+    for (int k = 0; k < num_owned; ++k) TVMFFIPyReleaseCallArg(owned[k], owned_args[k]);
     goto general;
   fail:
-    for (int k = 0; k < num_owned; ++k) TVMFFIPyReleaseCallTensor(owned[k], owned_args[k]);
+    for (int k = 0; k < num_owned; ++k) TVMFFIPyReleaseCallArg(owned[k], owned_args[k]);
     return NULL;
   }
 general:
