@@ -7,9 +7,11 @@
  *                          xs (exact ints, read with PyLong_AsLongLong), passed to the Function
  * handle h called through TVMFFIFunctionCall with the GIL released (a Function's default), then
  * released. Returns the int result. floor_callback(h, f)   the Python callable f wrapped as a
- * Function (TVMFFIFunctionCreate), passed to h called with the GIL released; the wrapper re-takes
- * the GIL (PyGILState_Ensure), converts its int argument to a Python int, calls f (vectorcall) and
- * converts the int result back. Returns the int result.
+ * Function laid out in a block kept from call to call (the ABI's header and Function cell, then f,
+ * borrowed: the argument keeps it alive), passed to h called with the GIL released; the wrapper
+ * re-takes the GIL (PyGILState_Ensure), converts its int argument to a Python int, calls f
+ * (vectorcall) and converts the int result back. Returns the int result; a kernel keeping the
+ * wrapper is an error. One thread at a time: the block is shared.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -74,11 +76,22 @@ int CallbackSafeCall(void* self, const TVMFFIAny* args, int32_t, TVMFFIAny* resu
   return 0;
 }
 
-void CallbackDeleter(void* self) {
-  PyGILState_STATE state = PyGILState_Ensure();
-  Py_DECREF(static_cast<PyObject*>(self));
-  PyGILState_Release(state);
+struct CallbackFunction {
+  TVMFFIObject header;
+  TVMFFIFunctionCell cell;
+  PyObject* callable;
+};
+
+CallbackFunction callback_block;
+
+int CallbackFunctionCall(void* handle, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  return CallbackSafeCall(static_cast<CallbackFunction*>(handle)->callable, args, n, result);
 }
+
+// Never runs: the floor checks that the block is back to its one reference.
+void CallbackFunctionDelete(void*, int) {}
+
+constexpr uint64_t kOneStrongOneWeak = (uint64_t{1} << 32) | 1;
 
 PyObject* FloorCallback(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   if (nargs != 2) {
@@ -87,15 +100,24 @@ PyObject* FloorCallback(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   }
   void* handle = PyLong_AsVoidPtr(args[0]);
   if (handle == nullptr) return nullptr;
-  TVMFFIObjectHandle fn = nullptr;
-  Py_INCREF(args[1]);
-  TVMFFIFunctionCreate(args[1], CallbackSafeCall, CallbackDeleter, &fn);
+  CallbackFunction* fn = &callback_block;
+  fn->header.combined_ref_count = kOneStrongOneWeak;
+  fn->header.type_index = kTVMFFIFunction;
+  fn->header.__padding = 0;
+  fn->header.deleter = CallbackFunctionDelete;
+  fn->cell.safe_call = CallbackFunctionCall;
+  fn->cell.cpp_call = nullptr;
+  fn->callable = args[1];
   TVMFFIAny packed;
   packed.type_index = kTVMFFIFunction;
   packed.zero_padding = 0;
-  packed.v_obj = static_cast<TVMFFIObject*>(fn);
+  packed.v_obj = &fn->header;
   PyObject* out = CallInt(handle, &packed, 1);
-  TVMFFIObjectDecRef(fn);
+  if (fn->header.combined_ref_count != kOneStrongOneWeak) {
+    Py_XDECREF(out);
+    PyErr_SetString(PyExc_RuntimeError, "call_floor: the kernel kept the callback");
+    return nullptr;
+  }
   return out;
 }
 

@@ -13,6 +13,7 @@
  *                          block kept from call to call (header, DLTensor, its shape and
  *                          strides copied), given as kTVMFFITensor; after the call the block
  *                          must be back to one reference (a kernel keeping it is an error).
+ *                          One thread at a time: the block is shared.
  *   floor_fill(x)          the fill alone, with the GIL held (what from_dlpack must at least do).
  *
  * The exchange table is read from the first tensor's type once; another type raises TypeError.

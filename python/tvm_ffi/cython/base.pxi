@@ -221,6 +221,8 @@ cdef extern from "tvm_ffi_python_helpers.h":
     int TVMFFIPyNestingDepth()
     # cls(...) without __init__, through the tp_new of its extension base type.
     object TVMFFIPyNewInstance(object base, object cls)
+    # The wrapper (cls, made by base's tp_new) taking over handle; drops it on failure.
+    object TVMFFIPyWrapHandle(object base, object cls, TVMFFIObjectHandle handle)
 
 cdef extern from "tvm_ffi_layout.h":
     # The part of tvm_ffi.Function the C call path reads (see Function.c_state).

@@ -240,16 +240,18 @@ cdef object wrap_object(TVMFFIObjectHandle handle):
     # from_dlpack come this way.
     cls = _RESOLVED_CLS[tindex] if tindex < len(_RESOLVED_CLS) else None
     if cls is None:
-        cls = lookup_class(tindex)
-    cdef CObject obj
-    if cls is Tensor:
-        # Cython calls Tensor's tp_new directly here (no slot lookup, no argument tuple).
-        obj = <CObject>Tensor.__new__(Tensor)
-    else:
-        # Tensor is an extension type with its own tp_new, which its subclasses need.
-        obj = <CObject>TVMFFIPyNewInstance(Tensor if tindex == kTVMFFITensor else CObject, cls)
-    obj.chandle = handle
-    return obj
+        cls = lookup_class_or_release(tindex, handle)
+    # Tensor is an extension type with its own tp_new, which its subclasses need.
+    return TVMFFIPyWrapHandle(Tensor if tindex == kTVMFFITensor else CObject, cls, handle)
+
+
+cdef object lookup_class_or_release(int32_t type_index, TVMFFIObjectHandle handle):
+    """lookup_class, dropping the reference to handle if it fails (a class factory may raise)."""
+    try:
+        return lookup_class(type_index)
+    except BaseException:
+        TVMFFIObjectDecRef(handle)
+        raise
 
 
 def _type_key_to_index(str type_key):

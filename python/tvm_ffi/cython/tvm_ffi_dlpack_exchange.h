@@ -608,7 +608,8 @@ static inline void TVMFFIPyDecRefWithGIL(TVMFFIObjectHandle handle) {
  * held. An object made without an owner is recycled or freed right here if
  * nothing else refers to it; if the callee kept it, it takes its reference to
  * x now, before the call lets go. Any other object (the Array of a list
- * argument, the Function of a callback) is simply released. */
+ * argument) is simply released; the Function of a callback argument goes to
+ * TVMFFIPyReleaseCallArg (tvm_ffi_vectorcall.h) instead. */
 static inline void TVMFFIPyReleaseCallTensor(TVMFFIObjectHandle handle, PyObject* x) {
   TVMFFIPyBorrowedTensor* t = (TVMFFIPyBorrowedTensor*)handle;
   if (t->header.deleter == TVMFFIPyBorrowedTensorDelete) {

@@ -9,6 +9,7 @@
 #include <Python.h>
 #include <tvm/ffi/c_api.h>
 
+#include "tvm_ffi_layout.h"
 #include "tvm_ffi_limited_api.h"
 
 /* Safe to call from any thread, with or without the GIL. During interpreter
@@ -77,6 +78,25 @@ static PyObject* TVMFFIPyNewInstance(PyObject* base, PyObject* cls) {
   if (no_args == NULL) return NULL;
   PyObject* out = TVMFFIPyTypeNewSlot((PyTypeObject*)base)((PyTypeObject*)cls, no_args, NULL);
   Py_DECREF(no_args);
+  return out;
+}
+
+/* The Python wrapper of the FFI object handle: an instance of cls made by
+ * base's tp_new, taking over the reference. NULL with the Python error set
+ * when it cannot be made; the reference is dropped then, never leaked. */
+static PyObject* TVMFFIPyWrapHandle(PyObject* base, PyObject* cls, TVMFFIObjectHandle handle) {
+  /* The shared empty tuple, kept (every object result and from_dlpack come here). */
+  static PyObject* no_args = NULL;
+  if (no_args == NULL) no_args = PyTuple_New(0);
+  PyObject* out =
+      no_args == NULL
+          ? NULL
+          : TVMFFIPyTypeNewSlot((PyTypeObject*)base)((PyTypeObject*)cls, no_args, NULL);
+  if (out == NULL) {
+    TVMFFIObjectDecRef(handle);
+    return NULL;
+  }
+  ((TVMFFIPyObjectLayout*)out)->chandle = handle;
   return out;
 }
 
