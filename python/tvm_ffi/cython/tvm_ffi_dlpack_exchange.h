@@ -434,6 +434,23 @@ static int TVMFFIPyAskLazyViewBits(PyObject* x, int complex_type) {
   return -1;
 }
 
+/* The header of an object the binding lays out itself (a Tensor over a
+ * framework tensor, a Function over a Python callable), with the caller's one
+ * reference: one strong count and the weak count that goes with it. */
+static inline void TVMFFIPyInitHeader(TVMFFIObject* header, int32_t type_index,
+                                      void (*deleter)(void* self, int flags)) {
+  header->combined_ref_count = ((uint64_t)1 << 32) | 1;
+  header->type_index = type_index;
+  header->__padding = 0;
+  header->deleter = deleter;
+}
+
+/* Whether the caller's reference is the only one (no other strong or weak
+ * holder): then no other thread can reach the object. */
+static inline int TVMFFIPyHoldsOnlyReference(TVMFFIObject* obj) {
+  return __atomic_load_n(&obj->combined_ref_count, __ATOMIC_ACQUIRE) == (((uint64_t)1 << 32) | 1);
+}
+
 /* A Tensor object over a framework tensor that holds a reference to the
  * framework's Python tensor instead of a managed export: the producer only
  * fills a DLTensor (dltensor_from_py_object_no_sync), whose shape and strides
@@ -559,10 +576,7 @@ static int TVMFFIPyBorrowedTensorNew(PyObject* x, const DLPackExchangeAPI* api, 
       step *= shape[i];
     }
   }
-  t->header.combined_ref_count = ((uint64_t)1 << 32) | 1; /* one strong, one weak */
-  t->header.type_index = kTVMFFITensor;
-  t->header.__padding = 0;
-  t->header.deleter = TVMFFIPyBorrowedTensorDelete;
+  TVMFFIPyInitHeader(&t->header, kTVMFFITensor, TVMFFIPyBorrowedTensorDelete);
   t->tensor.shape = shape;
   t->tensor.strides = strides;
   /* Checked on the copy: asking the tensor may run Python code that changes it. */
@@ -580,8 +594,7 @@ static int TVMFFIPyBorrowedTensorNew(PyObject* x, const DLPackExchangeAPI* api, 
  * weak one that goes with it) the caller holds: then no other thread can reach
  * it, and the caller may tear it down itself. */
 static inline int TVMFFIPyBorrowedTensorIsSole(TVMFFIObject* obj) {
-  return obj->deleter == TVMFFIPyBorrowedTensorDelete &&
-         __atomic_load_n(&obj->combined_ref_count, __ATOMIC_ACQUIRE) == (((uint64_t)1 << 32) | 1);
+  return obj->deleter == TVMFFIPyBorrowedTensorDelete && TVMFFIPyHoldsOnlyReference(obj);
 }
 
 /* TVMFFIObjectDecRef for a caller holding the GIL (a Python wrapper's
@@ -613,8 +626,7 @@ static inline void TVMFFIPyDecRefWithGIL(TVMFFIObjectHandle handle) {
 static inline void TVMFFIPyReleaseCallTensor(TVMFFIObjectHandle handle, PyObject* x) {
   TVMFFIPyBorrowedTensor* t = (TVMFFIPyBorrowedTensor*)handle;
   if (t->header.deleter == TVMFFIPyBorrowedTensorDelete) {
-    if (__atomic_load_n(&t->header.combined_ref_count, __ATOMIC_ACQUIRE) ==
-        (((uint64_t)1 << 32) | 1)) {
+    if (TVMFFIPyHoldsOnlyReference(&t->header)) {
       PyObject* owner = t->owner;
       TVMFFIPyBorrowedTensorRecycle(t);
       Py_XDECREF(owner);

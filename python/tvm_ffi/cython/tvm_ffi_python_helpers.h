@@ -88,10 +88,9 @@ static PyObject* TVMFFIPyWrapHandle(PyObject* base, PyObject* cls, TVMFFIObjectH
   /* The shared empty tuple, kept (every object result and from_dlpack come here). */
   static PyObject* no_args = NULL;
   if (no_args == NULL) no_args = PyTuple_New(0);
-  PyObject* out =
-      no_args == NULL
-          ? NULL
-          : TVMFFIPyTypeNewSlot((PyTypeObject*)base)((PyTypeObject*)cls, no_args, NULL);
+  PyObject* out = no_args == NULL
+                      ? NULL
+                      : TVMFFIPyTypeNewSlot((PyTypeObject*)base)((PyTypeObject*)cls, no_args, NULL);
   if (out == NULL) {
     TVMFFIObjectDecRef(handle);
     return NULL;

@@ -349,10 +349,7 @@ static inline int TVMFFIPyCallbackFunctionNew(PyObject* f, int borrow, TVMFFIObj
     TVMFFIErrorSetRaisedFromCStr("MemoryError", "out of memory making a Function of a callable");
     return -1;
   }
-  fn->header.combined_ref_count = ((uint64_t)1 << 32) | 1; /* one strong, one weak */
-  fn->header.type_index = kTVMFFIFunction;
-  fn->header.__padding = 0;
-  fn->header.deleter = TVMFFIPyCallbackFunctionDelete;
+  TVMFFIPyInitHeader(&fn->header, kTVMFFIFunction, TVMFFIPyCallbackFunctionDelete);
   fn->cell.safe_call = TVMFFIPyCallbackFunctionCall;
   fn->cell.cpp_call = NULL;
   fn->callable = f;
@@ -379,7 +376,7 @@ static inline void TVMFFIPyReleaseCallArg(TVMFFIObjectHandle handle, PyObject* x
     return;
   }
   TVMFFIPyCallbackFunction* fn = (TVMFFIPyCallbackFunction*)obj;
-  if (__atomic_load_n(&obj->combined_ref_count, __ATOMIC_ACQUIRE) == (((uint64_t)1 << 32) | 1)) {
+  if (TVMFFIPyHoldsOnlyReference(obj)) {
     PyObject* callable = fn->owns_callable ? fn->callable : NULL;
 #ifndef Py_GIL_DISABLED
     if (tvm_ffi_py_callback_spare == NULL) {
