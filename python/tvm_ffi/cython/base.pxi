@@ -219,9 +219,8 @@ cdef extern from "tvm_ffi_python_helpers.h":
     int TVMFFIPyEnterNested(const char* where)
     void TVMFFIPyLeaveNested()
     int TVMFFIPyNestingDepth()
-    # cls(...) without __init__, through the tp_new of its extension base type.
-    object TVMFFIPyNewInstance(object base, object cls)
-    # The wrapper (cls, made by base's tp_new) taking over handle; drops it on failure.
+    # The wrapper of handle, taking it over: cls(...) without __init__, through the tp_new of
+    # its extension base type; the handle is dropped on failure.
     object TVMFFIPyWrapHandle(object base, object cls, TVMFFIObjectHandle handle)
 
 cdef extern from "tvm_ffi_layout.h":

@@ -842,16 +842,10 @@ static int TVMFFIPyTensorManagedToPy(DLManagedTensorVersioned* managed, void** o
     TVMFFIPyRaiseBufferErrorFromFFI("tvm_ffi.Tensor: cannot import a DLManagedTensorVersioned");
     return -1;
   }
-  PyObject* no_args = PyTuple_New(0);
-  PyObject* obj = no_args == NULL ? NULL
-                                  : TVMFFIPyTypeNewSlot(tvm_ffi_py_tensor_type)(
-                                        tvm_ffi_py_tensor_type, no_args, NULL);
-  Py_XDECREF(no_args);
-  if (obj == NULL) {
-    TVMFFIObjectDecRef(handle); /* the Tensor owns managed now: this deletes it */
-    return -1;
-  }
-  ((TVMFFIPyObjectLayout*)obj)->chandle = handle;
+  /* On failure the Tensor, which owns managed now, is dropped: this deletes it. */
+  PyObject* obj = TVMFFIPyWrapHandle((PyObject*)tvm_ffi_py_tensor_type,
+                                     (PyObject*)tvm_ffi_py_tensor_type, handle);
+  if (obj == NULL) return -1;
   *out_py_object = obj;
   return 0;
 }

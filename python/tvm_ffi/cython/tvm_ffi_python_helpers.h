@@ -70,22 +70,13 @@ static int TVMFFIPyNestingDepth(void) { return tvm_ffi_py_nesting_depth; }
 
 static void* TVMFFIPyObjectCell(void* obj) { return (char*)obj + sizeof(TVMFFIObject); }
 
-/* An instance of cls (a subclass of the extension type base) made by base's
- * tp_new, without __init__: how FFI objects get their Python wrapper. A direct
- * slot call; `base.__new__(cls)` in Cython is a method lookup and call. */
-static PyObject* TVMFFIPyNewInstance(PyObject* base, PyObject* cls) {
-  PyObject* no_args = PyTuple_New(0); /* the interpreter's shared empty tuple */
-  if (no_args == NULL) return NULL;
-  PyObject* out = TVMFFIPyTypeNewSlot((PyTypeObject*)base)((PyTypeObject*)cls, no_args, NULL);
-  Py_DECREF(no_args);
-  return out;
-}
-
-/* The Python wrapper of the FFI object handle: an instance of cls made by
- * base's tp_new, taking over the reference. NULL with the Python error set
- * when it cannot be made; the reference is dropped then, never leaked. */
+/* The Python wrapper of the FFI object handle, taking over the reference: an
+ * instance of cls (a subclass of the extension type base) made by base's
+ * tp_new, without __init__. A direct slot call (`base.__new__(cls)` in Cython
+ * is a method lookup and call) with a kept empty tuple: every object result
+ * and from_dlpack come here. NULL with the Python error set when it cannot be
+ * made; the reference is dropped then, never leaked. */
 static PyObject* TVMFFIPyWrapHandle(PyObject* base, PyObject* cls, TVMFFIObjectHandle handle) {
-  /* The shared empty tuple, kept (every object result and from_dlpack come here). */
   static PyObject* no_args = NULL;
   if (no_args == NULL) no_args = PyTuple_New(0);
   PyObject* out = no_args == NULL
